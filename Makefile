@@ -1,0 +1,30 @@
+# `make demo` and `make test` do all set-up on a fresh machine.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv demo test lint bench clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+demo: venv
+	$(BIN)/opsnn example
+
+test: venv
+	$(BIN)/python -m pytest
+
+lint: venv
+	$(BIN)/ruff check opsnn tests examples benchmarks
+
+bench: venv
+	$(BIN)/python benchmarks/bench_threshold_backward.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

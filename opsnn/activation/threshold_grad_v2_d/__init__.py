@@ -1,0 +1,1 @@
+"""ThresholdGradV2D: out = grad where feature > threshold, else 0 (CANN ops-nn, experimental/activation)."""
