@@ -55,7 +55,7 @@ class OpDef:
     def dtype_combinations(self) -> list[tuple[str, ...]]:
         """The supported (input..., output...) dtype tuples, index-wise as OpDef pairs them."""
         tensors = self.inputs + self.outputs
-        return list(zip(*(t.dtypes for t in tensors)))
+        return list(zip(*(t.dtypes for t in tensors), strict=True))
 
     def supports(self, family: str) -> bool:
         return family in self.aicore

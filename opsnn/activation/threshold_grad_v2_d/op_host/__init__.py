@@ -5,9 +5,9 @@ from .threshold_grad_v2_d_tiling import (
     BLOCK_SIZE,
     UB_FACTOR,
     CorePlan,
+    ThresholdGradV2DTilingData,
     TilingError,
     TilingResult,
-    ThresholdGradV2DTilingData,
     core_plan,
     tiling,
 )

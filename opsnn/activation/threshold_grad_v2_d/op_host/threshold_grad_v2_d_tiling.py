@@ -61,7 +61,7 @@ class ThresholdGradV2DTilingData:
 
     def upstream_dict(self) -> dict:
         """Fields under their upstream (camelCase) names."""
-        return dict(zip(_FIELDS_CAMEL, asdict(self).values()))
+        return dict(zip(_FIELDS_CAMEL, asdict(self).values(), strict=True))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,71 @@
+"""`opsnn tiling`: JSON for the reference example, readable table, error exits."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from opsnn.cli import main, parse_shape
+
+REFERENCE = {
+    "block_dim": 1, "tiling_key": 0, "workspace_size": 16777216, "smallCoreDataNum": 64, "bigCoreDataNum": 128,
+    "finalBigTileNum": 1, "finalSmallTileNum": 1, "tileDataNum": 6976, "smallTailDataNum": 64,
+    "bigTailDataNum": 128, "tailBlockNum": 0, "threshold": 1.0,
+    "tiling_data_hex": "40000000000000008000000000000000010000000000000001000000000000"
+                       "00401b0000000000004000000000000000800000000000000000000000000000000000803f00000000",
+}
+
+
+def test_reference_json(capsys):
+    assert main(["tiling", "--shape", "2,2", "--dtype", "float32", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == REFERENCE
+
+
+def test_json_is_exactly_one_object_via_console_script():
+    proc = subprocess.run([sys.executable, "-m", "opsnn.cli", "tiling", "--shape", "[2,2]", "--json"],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(proc.stdout) == REFERENCE
+
+
+def test_custom_platform_and_threshold(capsys):
+    assert main(["tiling", "--shape", "1000000", "--dtype", "int8", "--ub-size", "196608", "--cores", "4",
+                 "--threshold", "0.5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["block_dim"] == 4 and out["tailBlockNum"] == 3 and out["threshold"] == 0.5
+
+
+def test_human_output_has_fields_and_plan(capsys):
+    assert main(["tiling", "--shape", "100003", "--dtype", "float16", "--soc", "Ascend910B3"]) == 0
+    out = capsys.readouterr().out
+    for word in ("block_dim", "tileDataNum", "tailBlockNum", "per-core plan", "big", "small", "pad_bytes"):
+        assert word in out
+    lines = [ln for ln in out.splitlines() if ln.strip().split(" ")[0].isdigit()]
+    assert len(lines) == 40  # one row per core
+    assert lines[-1].split()[-1] == str((100096 - 100003) * 2)  # padding past the end, in bytes
+
+
+@pytest.mark.parametrize("text,shape", [("2,2", (2, 2)), ("[2,2]", (2, 2)), ("", ()), ("[]", ()), ("7", (7,))])
+def test_parse_shape(text, shape):
+    assert parse_shape(text) == shape
+
+
+def test_rank0_is_one_element(capsys):
+    assert main(["tiling", "--shape", "[]", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["smallCoreDataNum"] == 64
+
+
+@pytest.mark.parametrize("argv", [
+    ["tiling", "--shape", "2,-1"],
+    ["tiling", "--shape", "2,a"],
+    ["tiling", "--shape", "2", "--dtype", "float64"],
+    ["tiling", "--shape", "2", "--dtype", "junk"],
+    ["tiling", "--shape", "0"],
+    ["tiling", "--shape", "2", "--soc", "Ascend310"],
+    ["tiling", "--shape", "2", "--ub-size", "1000"],
+    ["tiling", "--shape", "2", "--ub-size", "100", "--cores", "4"],
+])
+def test_bad_input_exits_2_without_traceback(argv):
+    proc = subprocess.run([sys.executable, "-m", "opsnn.cli", *argv], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and "error" in proc.stderr
+    assert proc.stdout == ""
