@@ -21,7 +21,7 @@ test: venv
 	$(BIN)/python -m pytest
 
 lint: venv
-	$(BIN)/ruff check opsnn tests examples benchmarks
+	$(BIN)/ruff check .
 
 bench: venv
 	$(BIN)/python benchmarks/bench_threshold_backward.py
