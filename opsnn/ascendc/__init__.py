@@ -1,0 +1,25 @@
+"""An emulator of the AscendC programming model: GM, UB, TPipe/TQue/TBuf, the vector
+instructions an elementwise kernel needs, multi-core launch and a sanitizer (spec §6, §7).
+
+It knows nothing about any operator: a kernel is a Python callable written the way an AscendC
+author writes one, receiving its CoreContext, its GM_ADDR arguments and its tiling bytes."""
+from .cast import ALLOWED_CASTS, Cast
+from .compare import CMPMODE, Compares, CompareScalar
+from .core import CoreContext, GetBlockIdx, GetBlockNum
+from .datacopy import DataCopy
+from .errors import CoreAborted, EmulatorError
+from .findings import ERROR, EXPECTED, KINDS, Finding
+from .global_tensor import GlobalTensor, GmPtr
+from .gm import GlobalMemory, GMError
+from .launch import KernelArg, LaunchReport, launch
+from .local_tensor import LocalTensor
+from .pipe import QuePosition, TBuf, TPipe, TQue
+from .rounding import RoundMode
+from .select import SELMODE, Select
+
+__all__ = [
+    "ALLOWED_CASTS", "CMPMODE", "ERROR", "EXPECTED", "KINDS", "SELMODE", "Cast", "CompareScalar", "Compares",
+    "CoreAborted", "CoreContext", "DataCopy", "EmulatorError", "Finding", "GMError", "GetBlockIdx",
+    "GetBlockNum", "GlobalMemory", "GlobalTensor", "GmPtr", "KernelArg", "LaunchReport", "LocalTensor",
+    "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "launch",
+]

@@ -1,0 +1,96 @@
+"""launch(): run a kernel on `block_dim` emulated AIV cores and collect what the sanitizer saw.
+
+Each core gets its own CoreContext (UB, finding log); the cores share only GM. Cores of a correct
+kernel write disjoint GM bytes, so the result does not depend on the order they run in; they run
+on a small thread pool (numpy releases the GIL while it moves the bytes)."""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from opsnn.platform import Platform
+
+from .core import CoreContext
+from .errors import CoreAborted, EmulatorError
+from .findings import Finding
+from .global_tensor import GmPtr
+from .gm import GlobalMemory, GMError
+from .overlap import write_overlaps
+
+MAX_BLOCK_DIM = 65535  # what the runtime accepts; cores beyond the physical ones run in waves
+
+
+@dataclass(frozen=True)
+class KernelArg:
+    """One GM_ADDR argument: a tensor of `nbytes` logical bytes at `addr` (which may lie inside a
+    larger allocation, a workspace say). nbytes is the sanitizer's "past the tensor" bound."""
+    name: str
+    addr: int
+    nbytes: int
+
+
+@dataclass(frozen=True)
+class LaunchReport:
+    block_dim: int
+    findings: list[Finding] = field(default_factory=list)
+    aborted_cores: tuple[int, ...] = ()  # cores the sanitizer stopped (queue misuse)
+    ub_used: tuple[int, ...] = ()  # bytes of UB each core's buffers took
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _resolve(gm: GlobalMemory, arg: KernelArg):
+    alloc = gm.find(arg.addr)
+    if alloc is None:
+        raise GMError(f"kernel argument {arg.name}: {arg.addr:#x} is not inside any GM allocation")
+    if arg.nbytes < 0 or arg.addr + arg.nbytes > alloc.end:
+        raise GMError(f"kernel argument {arg.name}: {arg.nbytes} bytes at {arg.addr:#x} do not fit its "
+                      f"allocation [{alloc.base:#x}, +{alloc.padded})")
+    return alloc
+
+
+def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim: int,
+           args: Sequence[KernelArg | None], tiling: bytes, sanitize: bool = False,
+           max_workers: int | None = None) -> LaunchReport:
+    """Run `kernel(ctx, *gm_addrs, tiling)` on every core; `None` args arrive as None (nullptr).
+
+    The kernel reads its tiling from the `tiling` bytes, as GET_TILING_DATA does on device."""
+    block_dim = int(block_dim)
+    if not 1 <= block_dim <= MAX_BLOCK_DIM:
+        raise EmulatorError(f"block_dim must be in [1, {MAX_BLOCK_DIM}], got {block_dim}")
+    tiling = bytes(tiling)
+    allocs = [None if a is None else _resolve(gm, a) for a in args]
+
+    def run_core(i: int) -> tuple[CoreContext, bool]:
+        ctx = CoreContext(i, block_dim, platform, gm, sanitize)
+        ptrs = [None if a is None else GmPtr(ctx, a.name, a.addr, a.nbytes, al, a.addr)
+                for a, al in zip(args, allocs, strict=True)]
+        try:
+            kernel(ctx, *ptrs, tiling)
+        except CoreAborted:
+            return ctx, True
+        return ctx, False
+
+    workers = min(block_dim, max_workers or os.cpu_count() or 1)
+    if workers <= 1:
+        results = [run_core(i) for i in range(block_dim)]
+    else:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aiv") as pool:
+            results = list(pool.map(run_core, range(block_dim)))
+    findings = [f for ctx, _ in results for f in ctx.log.items]
+    if sanitize:
+        findings += write_overlaps(w for ctx, _ in results for w in ctx.writes)
+    return LaunchReport(
+        block_dim=block_dim,
+        findings=findings,
+        aborted_cores=tuple(ctx.block_idx for ctx, aborted in results if aborted),
+        ub_used=tuple(ctx.ub_used for ctx, _ in results),
+    )

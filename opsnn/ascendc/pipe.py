@@ -1,0 +1,160 @@
+"""TPipe, TQue and TBuf: how a kernel carves its core's UB into buffers and hands them between
+the CopyIn / Compute / CopyOut stages.
+
+TPipe.InitBuffer places buffers one after another from UB address 0, each rounded up to 32 bytes,
+and checks them against the UB the kernel may use (platform.kernel_ub). TQue keeps the buffer life
+cycle AllocTensor -> EnQue -> DeQue -> FreeTensor and refuses misuse."""
+from __future__ import annotations
+
+from collections import deque
+from enum import Enum
+
+import numpy as np
+
+from . import findings as fk
+from .core import UB_ALIGN, CoreContext
+from .errors import CoreAborted, EmulatorError
+from .local_tensor import LocalTensor, UbBuffer
+
+
+class QuePosition(Enum):
+    VECIN = "VECIN"
+    VECOUT = "VECOUT"
+    VECCALC = "VECCALC"
+
+
+class _Holder:
+    """What InitBuffer fills: a named owner of UB buffers."""
+
+    def __init__(self, position: QuePosition, name: str | None):
+        self.position = position
+        self.name = name
+        self.buffers: list[UbBuffer] = []
+        self.ctx: CoreContext | None = None
+
+    def _label(self) -> str:
+        return self.name or f"{self.position.value.lower()}@{self.buffers[0].ub_addr if self.buffers else '?'}"
+
+    def _misuse(self, instruction: str, detail: str, nbytes: int = 0):
+        ctx = self.ctx
+        if ctx is None:
+            raise EmulatorError(f"{instruction} on {self._label()} before TPipe.InitBuffer")
+        if not ctx.sanitize:
+            raise EmulatorError(f"core {ctx.block_idx}: {instruction} on {self._label()}: {detail}")
+        ctx.log.add(fk.QUEUE_MISUSE, instruction, self._label(), 0, nbytes, detail + "; the core stops here")
+        raise CoreAborted(detail)
+
+
+class TQue(_Holder):
+    """`TQue<position, depth>`: buffers that travel between pipeline stages through a FIFO."""
+
+    def __init__(self, position: QuePosition, depth: int, name: str | None = None):
+        if position not in (QuePosition.VECIN, QuePosition.VECOUT):
+            raise EmulatorError(f"TQue position must be VECIN or VECOUT, got {position}")
+        if depth < 1:
+            raise EmulatorError(f"TQue depth must be >= 1, got {depth}")
+        super().__init__(position, name)
+        self.depth = depth
+        self._fifo: deque[UbBuffer] = deque()
+        self._next = 0  # buffers are handed out round-robin, as the hardware queue does
+
+    def AllocTensor(self, dtype) -> LocalTensor:  # noqa: N802 - AscendC name
+        if not self.buffers:
+            self._misuse("AllocTensor", "AllocTensor before InitBuffer")
+        n = len(self.buffers)
+        for k in range(n):
+            buf = self.buffers[(self._next + k) % n]
+            if buf.state == "free":
+                self._next = (buf.index + 1) % n
+                buf.state = "allocated"
+                return LocalTensor(buf, dtype)
+        self._misuse("AllocTensor", f"all {n} buffers are in use (allocated more than the queue holds)")
+
+    def EnQue(self, tensor: LocalTensor) -> None:  # noqa: N802 - AscendC name
+        buf = self._own(tensor, "EnQue")
+        if buf.state != "allocated":
+            self._misuse("EnQue", f"EnQue of buffer {buf.index} in state {buf.state!r} (must be allocated)")
+        if len(self._fifo) >= self.depth:
+            self._misuse("EnQue", f"EnQue onto a full queue (depth {self.depth})")
+        buf.state = "queued"
+        self._fifo.append(buf)
+
+    def DeQue(self, dtype=None) -> LocalTensor:  # noqa: N802 - AscendC name
+        if not self._fifo:
+            self._misuse("DeQue", "DeQue of an empty queue")
+        buf = self._fifo.popleft()
+        buf.state = "dequeued"
+        return LocalTensor(buf, dtype if dtype is not None else np.uint8)
+
+    def FreeTensor(self, tensor: LocalTensor) -> None:  # noqa: N802 - AscendC name
+        buf = self._own(tensor, "FreeTensor")
+        if buf.state not in ("allocated", "dequeued"):
+            self._misuse("FreeTensor", f"FreeTensor of buffer {buf.index} in state {buf.state!r}")
+        buf.state = "free"
+
+    def _own(self, tensor: LocalTensor, instruction: str) -> UbBuffer:
+        buf = tensor.buffer
+        if buf.owner is not self:
+            self._misuse(instruction, f"{instruction} of a tensor from {buf.name}, not from this queue")
+        return buf
+
+
+class TBuf(_Holder):
+    """`TBuf<position>`: one scratch buffer with no queue semantics."""
+
+    def __init__(self, position: QuePosition = QuePosition.VECCALC, name: str | None = None):
+        super().__init__(position, name)
+
+    def Get(self, dtype) -> LocalTensor:  # noqa: N802 - AscendC name
+        if not self.buffers:
+            raise EmulatorError(f"TBuf.Get on {self._label()} before InitBuffer")
+        return LocalTensor(self.buffers[0], dtype)
+
+
+class TPipe:
+    """`TPipe`: the UB allocator of one core."""
+
+    def __init__(self, ctx: CoreContext):
+        self.ctx = ctx
+
+    def InitBuffer(self, holder: TQue | TBuf, num_or_len: int, length: int | None = None) -> None:  # noqa: N802
+        """InitBuffer(que, num, len) or InitBuffer(tbuf, len)."""
+        if isinstance(holder, TQue):
+            if length is None:
+                raise EmulatorError("InitBuffer(que, num, len) needs the buffer length")
+            num, length = int(num_or_len), int(length)
+        elif isinstance(holder, TBuf):
+            if length is not None:
+                raise EmulatorError("InitBuffer(tbuf, len) takes one length")
+            num, length = 1, int(num_or_len)
+        else:
+            raise EmulatorError(f"InitBuffer target must be a TQue or TBuf, got {type(holder).__name__}")
+        if holder.buffers:
+            raise EmulatorError(f"InitBuffer called twice on {holder._label()}")
+        if num < 1 or length < 1:
+            raise EmulatorError(f"InitBuffer needs num >= 1 and len >= 1, got {num}, {length}")
+        ctx = self.ctx
+        holder.ctx = ctx
+        aligned = -(-length // UB_ALIGN) * UB_ALIGN
+        limit = ctx.platform.kernel_ub
+        for i in range(num):
+            addr = ctx.ub_used
+            ctx.ub_used += aligned
+            name = holder.name or f"{holder.position.value.lower()}@{addr}"
+            if num > 1:
+                name = f"{name}[{i}]"
+            if ctx.ub_used <= limit:
+                storage, base = ctx.ub, addr
+            else:
+                self._exhausted(name, addr, aligned, limit)
+                storage, base = np.zeros(aligned, dtype=np.uint8), 0  # emulation only: keep running
+            holder.buffers.append(UbBuffer(ctx, name, storage, base, addr, aligned, holder, i))
+
+    def _exhausted(self, name: str, addr: int, nbytes: int, limit: int) -> None:
+        ctx = self.ctx
+        detail = (f"buffer {name} at UB [{addr}, {addr + nbytes}) ends past the {limit} bytes the kernel may "
+                  f"use on {ctx.platform.name}")
+        if not ctx.sanitize:
+            raise EmulatorError(f"core {ctx.block_idx}: UB exhausted: {detail}")
+        start = max(addr, limit)
+        ctx.log.add(fk.UB_EXHAUSTED, "InitBuffer", name, start - addr, addr + nbytes - start, detail)

@@ -1,0 +1,41 @@
+"""Select in tensor-scalar mode: per mask bit, the tensor's element or a scalar."""
+from __future__ import annotations
+
+from enum import Enum
+
+import numpy as np
+
+from .errors import EmulatorError
+from .local_tensor import LocalTensor, read_local, write_local
+
+_FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
+_BITS = {2: np.uint16, 4: np.uint32}
+
+
+class SELMODE(Enum):
+    VSEL_CMPMASK_SPR = 0
+    VSEL_TENSOR_SCALAR_MODE = 1
+    VSEL_TENSOR_TENSOR_MODE = 2
+
+
+def unpack_mask(mask_bytes: np.ndarray, count: int) -> np.ndarray:
+    """Bit i of the packed mask (bit i%8 of byte i//8) as bool[count]."""
+    return np.unpackbits(mask_bytes, count=count, bitorder="little").view(np.bool_)
+
+
+def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, scalar, sel_mode: SELMODE,  # noqa: N802
+           count: int) -> None:
+    """dst[i] = src0[i] if mask bit i else scalar. Values move as bit patterns (NaN payloads kept)."""
+    if sel_mode is not SELMODE.VSEL_TENSOR_SCALAR_MODE:
+        raise EmulatorError(f"Select mode {sel_mode.name} is not modelled (only VSEL_TENSOR_SCALAR_MODE)")
+    t = src0.dtype
+    if t not in _FLOATS or dst.dtype != t:
+        raise EmulatorError(f"Select on {t} -> {dst.dtype}: half or float, same type both sides")
+    count = int(count)
+    if count <= 0:
+        return
+    bits = unpack_mask(read_local(sel_mask.ReinterpretCast(np.uint8), -(-count // 8), "Select"), count)
+    as_int = _BITS[t.itemsize]
+    src = read_local(src0, count, "Select").view(as_int)
+    fill = np.asarray(scalar, dtype=t).view(as_int)
+    write_local(dst, np.where(bits, src, fill), "Select")
