@@ -1,0 +1,96 @@
+"""ACL enum values and status codes, with the numbers of the real headers (acl_base.h, acl_rt.h,
+acl_error codes), so code written against pyACL reads the same here.
+
+Only the members this runtime uses or accepts are listed."""
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+# aclDataType
+ACL_DT_UNDEFINED = -1
+ACL_FLOAT = 0
+ACL_FLOAT16 = 1
+ACL_INT8 = 2
+ACL_INT32 = 3
+ACL_UINT8 = 4
+ACL_INT16 = 6
+ACL_UINT16 = 7
+ACL_UINT32 = 8
+ACL_INT64 = 9
+ACL_UINT64 = 10
+ACL_DOUBLE = 11
+ACL_BOOL = 12
+ACL_COMPLEX64 = 16
+ACL_COMPLEX128 = 17
+ACL_BF16 = 27
+
+# aclDataType -> (opsnn dtype name, numpy dtype). Names follow opsnn.dtypes where it has them.
+DATA_TYPES: dict[int, tuple[str, np.dtype]] = {
+    ACL_FLOAT: ("float32", np.dtype(np.float32)),
+    ACL_FLOAT16: ("float16", np.dtype(np.float16)),
+    ACL_INT8: ("int8", np.dtype(np.int8)),
+    ACL_INT32: ("int32", np.dtype(np.int32)),
+    ACL_UINT8: ("uint8", np.dtype(np.uint8)),
+    ACL_INT16: ("int16", np.dtype(np.int16)),
+    ACL_UINT16: ("uint16", np.dtype(np.uint16)),
+    ACL_UINT32: ("uint32", np.dtype(np.uint32)),
+    ACL_INT64: ("int64", np.dtype(np.int64)),
+    ACL_UINT64: ("uint64", np.dtype(np.uint64)),
+    ACL_DOUBLE: ("float64", np.dtype(np.float64)),
+    ACL_BOOL: ("bool", np.dtype(np.bool_)),
+    ACL_COMPLEX64: ("complex64", np.dtype(np.complex64)),
+    ACL_COMPLEX128: ("complex128", np.dtype(np.complex128)),
+    ACL_BF16: ("bfloat16", np.dtype(ml_dtypes.bfloat16)),
+}
+
+
+def acl_data_type_of(dtype) -> int:
+    """The aclDataType of a numpy dtype (TypeError when ACL has none)."""
+    dt = np.dtype(dtype)
+    for code, (_, known) in DATA_TYPES.items():
+        if known == dt:
+            return code
+    raise TypeError(f"numpy dtype {dt} has no aclDataType")
+
+
+# aclFormat
+ACL_FORMAT_UNDEFINED = -1
+ACL_FORMAT_NCHW = 0
+ACL_FORMAT_NHWC = 1
+ACL_FORMAT_ND = 2
+ACL_FORMAT_NC1HWC0 = 3
+ACL_FORMAT_FRACTAL_Z = 4
+ACL_FORMAT_NCDHW = 30
+ACL_FORMAT_NDHWC = 27
+FORMATS = (ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_ND, ACL_FORMAT_NC1HWC0, ACL_FORMAT_FRACTAL_Z,
+           ACL_FORMAT_NDHWC, ACL_FORMAT_NCDHW)
+
+# aclrtMemMallocPolicy
+ACL_MEM_MALLOC_HUGE_FIRST = 0
+ACL_MEM_MALLOC_HUGE_ONLY = 1
+ACL_MEM_MALLOC_NORMAL_ONLY = 2
+ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3
+ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4
+ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5
+MALLOC_POLICIES = tuple(range(6))
+
+# aclrtMemcpyKind
+ACL_MEMCPY_HOST_TO_HOST = 0
+ACL_MEMCPY_HOST_TO_DEVICE = 1
+ACL_MEMCPY_DEVICE_TO_HOST = 2
+ACL_MEMCPY_DEVICE_TO_DEVICE = 3
+ACL_MEMCPY_DEFAULT = 4  # the runtime tells host from device by the address
+
+# Status codes (aclError). 0 is success; the rest name what was refused.
+ACL_SUCCESS = 0
+ACL_ERROR_INVALID_PARAM = 100000  # bad argument value: size 0, unknown kind/policy, count > dst_max
+ACL_ERROR_UNINITIALIZE = 100001  # a call before acl.init (or after acl.finalize)
+ACL_ERROR_REPEAT_INITIALIZE = 100002
+ACL_ERROR_REPEAT_FINALIZE = 100037
+ACL_ERROR_RT_PARAM_INVALID = 107000  # unknown, freed or foreign pointer; a copy past its allocation
+ACL_ERROR_RT_INVALID_DEVICEID = 107001
+ACL_ERROR_RT_CONTEXT_NULL = 107002  # this thread has no device set on this runtime
+ACL_ERROR_RT_INVALID_HANDLE = 107017  # unknown or destroyed stream
+ACL_ERROR_RT_MEMORY_ALLOCATION = 207001  # device memory exhausted
+ACL_ERROR_RT_AICORE_EXCEPTION = 507015  # a task on the stream faulted (reported at synchronize)

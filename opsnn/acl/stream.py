@@ -1,0 +1,72 @@
+"""A stream: an ordered queue of device tasks.
+
+Tasks run when the stream is synchronized, in the order they were enqueued, on the synchronizing
+thread. So work launched on a stream is really asynchronous to the host: its results are in
+device memory only after `synchronize_stream`, as on hardware."""
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    run: Callable[[], None]  # raises on a device fault
+
+
+class TaskFault(Exception):
+    def __init__(self, task: str, cause: BaseException):
+        super().__init__(f"task {task!r} faulted: {type(cause).__name__}: {cause}")
+        self.task = task
+        self.cause = cause
+
+
+class Stream:
+    def __init__(self, runtime: Runtime, device_id: int, is_default: bool = False):
+        self.runtime = runtime
+        self.device_id = device_id
+        self.is_default = is_default
+        self.destroyed = False
+        self._queue: deque[Task] = deque()
+        self._lock = threading.Lock()  # guards the queue
+        self._run_lock = threading.Lock()  # one synchronizer drains the queue at a time
+
+    def __repr__(self) -> str:
+        state = "destroyed" if self.destroyed else f"{len(self._queue)} pending"
+        return f"<Stream device={self.device_id}{' default' if self.is_default else ''} {state}>"
+
+    def enqueue(self, task: Task) -> None:
+        with self._lock:
+            self._queue.append(task)
+
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._queue)
+
+    def drop_pending(self) -> int:
+        with self._lock:
+            n = len(self._queue)
+            self._queue.clear()
+        return n
+
+    def drain(self) -> None:
+        """Run every queued task. On a fault the rest of the queue is discarded (the stream is
+        in error, as a device stream is after an exception) and TaskFault is raised."""
+        with self._run_lock:
+            while True:
+                with self._lock:
+                    if not self._queue:
+                        return
+                    task = self._queue.popleft()
+                try:
+                    task.run()
+                except Exception as e:  # any fault of the emulated device
+                    self.drop_pending()
+                    raise TaskFault(task.name, e) from e
