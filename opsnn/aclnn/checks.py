@@ -1,0 +1,62 @@
+"""Parameter checks shared by aclnn operators (upstream's OP_CHECK_* family). Each raises
+AclnnError with the status and message the C API would give; names are the API's names."""
+from __future__ import annotations
+
+from opsnn.acl import AclScalar, AclTensor
+
+from . import status as s
+
+MAX_DIM = 8  # aclnn operators accept tensors of rank 0..8
+
+
+def check_not_null(value, name: str, kind: type = AclTensor) -> None:
+    if value is None:
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_NULLPTR, s.KIND_NULLPTR, f"{name} is nullptr")
+    if not isinstance(value, kind):
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_DTYPE,
+                           f"{name} must be an {kind.__name__}, got {type(value).__name__}")
+    if value.destroyed:  # a destroyed handle is a dangling pointer: refuse it like a null one
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_NULLPTR, s.KIND_NULLPTR, f"{name} has been destroyed")
+
+
+def check_dtype_supported(t: AclTensor, name: str, supported: tuple[str, ...]) -> None:
+    if t.dtype_name not in supported:
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_DTYPE,
+                           f"{name} dtype {t.dtype_name} should be in the dtype support list [{', '.join(supported)}]")
+
+
+def check_same_dtype(a: AclTensor, name_a: str, b: AclTensor, name_b: str) -> None:
+    if a.dtype_name != b.dtype_name:
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_DTYPE,
+                           f"{name_a} dtype {a.dtype_name} should be the same as {name_b} dtype {b.dtype_name}")
+
+
+def check_max_dim(t: AclTensor, name: str, max_dim: int = MAX_DIM) -> None:
+    if len(t.view_dims) > max_dim:
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_SHAPE,
+                           f"{name} dim {len(t.view_dims)} should not be greater than {max_dim}")
+
+
+def broadcast_shape(a: AclTensor, name_a: str, b: AclTensor, name_b: str) -> tuple[int, ...]:
+    """The numpy broadcast of two view shapes, or 161002."""
+    x, y = a.view_dims, b.view_dims
+    rank = max(len(x), len(y))
+    x, y = (1,) * (rank - len(x)) + x, (1,) * (rank - len(y)) + y
+    out = []
+    for dx, dy in zip(x, y, strict=True):
+        if dx != dy and dx != 1 and dy != 1:
+            raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_SHAPE,
+                               f"shape of {name_a} {list(a.view_dims)} and {name_b} {list(b.view_dims)} "
+                               "can not broadcast")
+        out.append(dy if dx == 1 else dx)
+    return tuple(out)
+
+
+def check_shape(t: AclTensor, name: str, expected: tuple[int, ...], what: str) -> None:
+    if tuple(t.view_dims) != tuple(expected):
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_SHAPE,
+                           f"{name} shape {list(t.view_dims)} should be {what} {list(expected)}")
+
+
+__all__ = ["MAX_DIM", "AclScalar", "AclTensor", "broadcast_shape", "check_dtype_supported", "check_max_dim",
+           "check_not_null", "check_same_dtype", "check_shape"]

@@ -1,0 +1,63 @@
+"""aclOpExecutor: the work phase 1 plans and phase 2 runs.
+
+Phase 1 records steps (l0 ops) and reserves workspace for their intermediates; nothing touches
+device memory. Phase 2 runs the steps once, in order, on a stream, with the intermediates placed
+in the workspace the caller allocated. An executor is single-use, as upstream's is."""
+from __future__ import annotations
+
+import math
+import threading
+from typing import Protocol
+
+from opsnn.platform import Platform
+
+from .l0_tensor import L0Tensor, contiguous_strides
+from .run_context import RunContext
+from .workspace import WorkspacePlan
+
+
+class Step(Protocol):
+    name: str
+
+    def run(self, ctx: RunContext) -> None: ...
+
+
+class Executor:
+    def __init__(self, platform: Platform, op_name: str = ""):
+        self.platform = platform
+        self.op_name = op_name
+        self.plan = WorkspacePlan()
+        self.steps: list[Step] = []
+        self._lock = threading.Lock()
+        self._consumed = False
+
+    def new_tensor(self, dtype_name: str, dtype, shape: tuple[int, ...], label: str) -> L0Tensor:
+        """A dense tensor in a fresh workspace slot."""
+        shape = tuple(shape)
+        slot = self.plan.reserve(math.prod(shape) * dtype.itemsize, label)
+        return L0Tensor(dtype_name, dtype, shape, contiguous_strides(shape), 0, slot)
+
+    def add_step(self, step: Step, kernel_workspace: int = 0) -> None:
+        self.steps.append(step)
+        if kernel_workspace:
+            self.plan.need_kernel_workspace(kernel_workspace)
+
+    @property
+    def workspace_size(self) -> int:
+        return self.plan.size
+
+    def consume(self) -> bool:
+        """Mark the executor used; False if it already was."""
+        with self._lock:
+            if self._consumed:
+                return False
+            self._consumed = True
+            return True
+
+    def run(self, ctx: RunContext) -> None:
+        for step in self.steps:
+            step.run(ctx)
+
+    def __repr__(self) -> str:
+        return (f"<aclOpExecutor {self.op_name} steps={[s.name for s in self.steps]} "
+                f"workspace={self.workspace_size}>")

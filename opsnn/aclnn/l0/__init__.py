@@ -1,0 +1,6 @@
+"""Operator-agnostic l0 ops: data movement every aclnn operator needs around its kernel."""
+from .broadcast_to import broadcast_to
+from .contiguous import contiguous
+from .view_copy import view_copy
+
+__all__ = ["broadcast_to", "contiguous", "view_copy"]

@@ -1,0 +1,39 @@
+"""Workspace planning: where each intermediate of an executor lives inside the caller's workspace.
+
+Layout: the intermediates' slots one after another, each 512-byte aligned and a multiple of 512
+bytes long (so a kernel's block padding past a tensor, < 256 bytes, never reaches the next slot),
+then one region for the kernels' own workspace. Kernels of one executor run one after another on
+the stream, so they share that region: it is the largest any of them asks for, not the sum."""
+from __future__ import annotations
+
+from .l0_tensor import WorkspaceSlot
+
+WORKSPACE_ALIGN = 512
+
+
+def align(nbytes: int) -> int:
+    return -(-int(nbytes) // WORKSPACE_ALIGN) * WORKSPACE_ALIGN
+
+
+class WorkspacePlan:
+    def __init__(self):
+        self.slots: list[WorkspaceSlot] = []
+        self._intermediates = 0
+        self.kernel_workspace = 0  # bytes, aligned
+
+    def reserve(self, nbytes: int, label: str) -> WorkspaceSlot:
+        slot = WorkspaceSlot(self._intermediates, align(max(int(nbytes), 1)), label)
+        self.slots.append(slot)
+        self._intermediates += slot.nbytes
+        return slot
+
+    def need_kernel_workspace(self, nbytes: int) -> None:
+        self.kernel_workspace = max(self.kernel_workspace, align(nbytes))
+
+    @property
+    def kernel_workspace_offset(self) -> int:
+        return self._intermediates
+
+    @property
+    def size(self) -> int:
+        return self._intermediates + self.kernel_workspace
