@@ -39,8 +39,9 @@ def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarra
         return to_int(values, dst, mode)
     if mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT):
         # numpy's and ml_dtypes' own conversions round to nearest-even with overflow to +-inf:
-        # the same result as to_float, much faster.
-        return values.astype(dst)
+        # the same result as to_float, much faster. Overflow is a result here, not a warning.
+        with np.errstate(over="ignore"):
+            return values.astype(dst)
     return to_float(values, dst, mode)
 
 

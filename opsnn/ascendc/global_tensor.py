@@ -4,8 +4,6 @@ Each pointer remembers the kernel argument it came from, so an access can be jud
 tensor's logical extent (spec §7: "past the tensor") and its allocation ("past the allocation")."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 import numpy as np
 
 from . import findings as fk
@@ -14,25 +12,35 @@ from .errors import EmulatorError
 from .gm import Allocation, GMError, padded_size
 
 
-@dataclass(frozen=True)
 class GmPtr:
-    """A `__gm__ T*`: a byte address inside one kernel argument, optionally typed."""
-    ctx: CoreContext
-    name: str  # the kernel argument's name
-    arg_base: int  # the argument's first byte
-    arg_nbytes: int  # its logical extent
-    alloc: Allocation  # the allocation holding arg_base
-    addr: int
-    dtype: np.dtype | None = None
+    """A `__gm__ T*`: a byte address inside one kernel argument, optionally typed. Immutable."""
+
+    __slots__ = ("ctx", "name", "arg_base", "arg_nbytes", "alloc", "addr", "dtype")
+
+    def __init__(self, ctx: CoreContext, name: str, arg_base: int, arg_nbytes: int, alloc: Allocation, addr: int,
+                 dtype: np.dtype | None = None):
+        self.ctx = ctx
+        self.name = name  # the kernel argument's name
+        self.arg_base = arg_base  # the argument's first byte
+        self.arg_nbytes = arg_nbytes  # its logical extent
+        self.alloc = alloc  # the allocation holding arg_base
+        self.addr = addr
+        self.dtype = dtype
+
+    def _with(self, addr: int, dtype: np.dtype | None) -> GmPtr:
+        return GmPtr(self.ctx, self.name, self.arg_base, self.arg_nbytes, self.alloc, addr, dtype)
 
     def as_type(self, dtype) -> GmPtr:
         """`(__gm__ T*)ptr`."""
-        return replace(self, dtype=np.dtype(dtype))
+        return self._with(self.addr, np.dtype(dtype))
 
     def __add__(self, elements: int) -> GmPtr:
         if self.dtype is None:
             raise EmulatorError(f"pointer arithmetic on untyped GM_ADDR {self.name}: cast it with as_type first")
-        return replace(self, addr=self.addr + int(elements) * self.dtype.itemsize)
+        return self._with(self.addr + int(elements) * self.dtype.itemsize, self.dtype)
+
+    def __repr__(self) -> str:
+        return f"GmPtr({self.name}+{self.addr - self.arg_base}, {self.dtype})"
 
 
 class GlobalTensor:
@@ -48,7 +56,7 @@ class GlobalTensor:
     def SetGlobalBuffer(self, ptr: GmPtr, buffer_size: int = 0) -> None:  # noqa: N802 - AscendC name
         if ptr.dtype is not None and ptr.dtype != self.dtype:
             raise EmulatorError(f"GlobalTensor<{self.dtype}> set on a {ptr.dtype} pointer ({ptr.name})")
-        self.ptr = replace(ptr, dtype=self.dtype)
+        self.ptr = ptr._with(ptr.addr, self.dtype)
         self.buffer_size = int(buffer_size)
 
     def __getitem__(self, offset: int) -> GlobalTensor:

@@ -39,7 +39,12 @@ FLOAT_FORMATS = {
 
 
 def round_integral(m: np.ndarray, mode: RoundMode) -> np.ndarray:
-    """Round float64 values to integral float64 values (sign of zero kept)."""
+    """Round float64 values to integral float64 values (sign of zero kept; inf and NaN pass)."""
+    with np.errstate(invalid="ignore"):  # inf - inf, fmod(inf): the inf/NaN lanes are fixed by callers
+        return _round_integral(m, mode)
+
+
+def _round_integral(m: np.ndarray, mode: RoundMode) -> np.ndarray:
     if mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT):
         return np.rint(m)
     if mode is RoundMode.CAST_FLOOR:

@@ -38,4 +38,5 @@ def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, scalar, s
     as_int = _BITS[t.itemsize]
     src = read_local(src0, count, "Select").view(as_int)
     fill = np.asarray(scalar, dtype=t).view(as_int)
-    write_local(dst, np.where(bits, src, fill), "Select")
+    # src * bits is the same as where(bits, src, 0) and several times faster.
+    write_local(dst, src * bits if fill == 0 else np.where(bits, src, fill), "Select")
