@@ -93,12 +93,16 @@ def cmd_tiling(args) -> int:
 
 
 def cmd_example(args) -> int:
-    from opsnn.activation.threshold_grad_v2_d.op_host import tiling
+    """Run examples/test_aclnn_threshold_backward.py (spec §10) from the checkout this package
+    lives in: the example is a developer's script, kept where upstream keeps it, not package data."""
+    import runpy
+    from pathlib import Path
 
-    # Until the kernel and the aclnn API exist: the reference example's tiling (spec §10).
-    r = tiling(4, "float32", 1.0)
-    print(json.dumps(r.to_json_dict(), indent=1))
-    return 0
+    example = Path(__file__).resolve().parents[1] / "examples" / "test_aclnn_threshold_backward.py"
+    if not example.is_file():
+        raise UsageError(f"the reference example {example} is missing: `opsnn example` runs it from the "
+                         "source checkout (an installed wheel does not ship examples/)")
+    return int(runpy.run_path(str(example), run_name="opsnn_example")["main"]())
 
 
 def build_parser() -> argparse.ArgumentParser:
