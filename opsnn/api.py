@@ -1,0 +1,72 @@
+"""Public numpy API: threshold_backward and its forward, threshold."""
+from __future__ import annotations
+
+import numpy as np
+
+from opsnn.backends import SEMANTICS
+from opsnn.backends.plan import Plan, plan_backward, plan_forward
+
+BACKENDS = ("auto", "fast", "emulator", "reference")
+
+
+def threshold_backward(grad, feature, threshold=1.0, *, out=None, semantics="torch", backend="auto"):
+    """out = grad where feature > threshold else 0, under `semantics` (see the spec, §9).
+
+    grad, feature: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16), broadcast together.
+    semantics: "torch" (torch.ops.aten.threshold_backward, CPU eager, with its type promotion),
+    "ascend910b" or "ascend950" (the NPU kernels: same-dtype inputs, ReluGrad at |t| <= FLT_EPSILON).
+    backend: "fast" (= "auto"), "reference" (plain formula) or "emulator" (ascend semantics only).
+    out: an array of the result shape and dtype to write into; it may be `grad` itself.
+    """
+    if semantics not in SEMANTICS:
+        raise ValueError(f"unknown semantics {semantics!r}; known: {', '.join(SEMANTICS)}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    grad, feature = np.asarray(grad), np.asarray(feature)
+    plan = plan_backward(grad, feature, threshold, semantics)
+    _check_out(out, plan)
+    if backend in ("auto", "fast"):
+        from opsnn.backends import fast
+        return fast.threshold_backward(grad, feature, plan, out)
+    if backend == "reference":
+        from opsnn.backends import reference
+        return _deliver(reference.threshold_backward(grad, feature, plan), out)
+    if semantics == "torch":
+        raise ValueError('backend="emulator" runs the ascend semantics only')
+    from opsnn.backends.emulator import threshold_backward as emulated
+    result = np.asarray(emulated(grad, feature, threshold, semantics))
+    return _deliver(result, out)
+
+
+def threshold(x, threshold, value, *, out=None, backend="auto"):
+    """torch.nn.functional.threshold: x where x > threshold, else value (x's dtype, torch's rounding)."""
+    if backend not in ("auto", "fast", "reference"):
+        raise ValueError(f"unknown backend {backend!r} for threshold; known: auto, fast, reference")
+    x = np.asarray(x)
+    plan = plan_forward(x, threshold, value)
+    _check_out(out, plan)
+    if backend == "reference":
+        from opsnn.backends import reference
+        return _deliver(reference.threshold(x, plan), out)
+    from opsnn.backends import fast
+    return fast.threshold(x, plan, out)
+
+
+def _check_out(out, plan: Plan) -> None:
+    if out is None:
+        return
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if out.dtype != plan.dtype:
+        raise TypeError(f"out has dtype {out.dtype}, the result is {plan.dtype}")
+    if out.shape != plan.shape:
+        raise ValueError(f"out has shape {out.shape}, the result is {plan.shape}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+
+
+def _deliver(result: np.ndarray, out):
+    if out is None:
+        return result
+    np.copyto(out, result)
+    return out

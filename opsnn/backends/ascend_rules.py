@@ -1,0 +1,47 @@
+"""What the NPU path (aclnnThresholdBackward, spec §8/§9) accepts and how it reads the threshold."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from opsnn.dtypes import BY_NAME
+
+FLT_EPSILON = float(np.finfo(np.float32).eps)
+MAX_RANK = 8
+
+_A2_DTYPES = frozenset(BY_NAME[n] for n in ("float32", "int32", "float16", "int8", "uint8", "bfloat16"))
+_INT64 = BY_NAME["int64"]
+
+
+def threshold_float32(threshold) -> np.float32:
+    """The attribute as the kernel sees it: float(threshold) stored as float32 (may round to inf)."""
+    if isinstance(threshold, (complex, np.complexfloating)) or not isinstance(threshold, (numbers.Real, np.bool_)):
+        raise TypeError(f"threshold must be a real number, not {type(threshold).__name__}")
+    try:
+        as_double = float(threshold)
+    except OverflowError:
+        raise ValueError(f"threshold {threshold} does not fit a float") from None
+    with np.errstate(over="ignore"):
+        return np.float32(as_double)
+
+
+def is_relu(t32: np.float32) -> bool:
+    """|t| <= FLT_EPSILON routes the call to the ReluGrad kernel (NaN does not)."""
+    return bool(abs(float(t32)) <= FLT_EPSILON)
+
+
+def check_dtypes(semantics: str, grad_dtype: np.dtype, feature_dtype: np.dtype, relu: bool) -> None:
+    if grad_dtype != feature_dtype:
+        raise TypeError(f"{semantics}: grad dtype {grad_dtype} differs from feature dtype {feature_dtype}"
+                        " (no type promotion on the NPU path)")
+    allowed = _A2_DTYPES | ({_INT64} if semantics == "ascend950" and relu else frozenset())
+    if feature_dtype not in allowed:
+        extra = " (int64 only with |threshold| <= FLT_EPSILON)" if semantics == "ascend950" else ""
+        raise TypeError(f"{semantics} does not support dtype {feature_dtype}{extra}")
+
+
+def check_rank(semantics: str, *arrays: np.ndarray) -> None:
+    for arr in arrays:
+        if arr.ndim > MAX_RANK:
+            raise ValueError(f"{semantics}: rank {arr.ndim} exceeds {MAX_RANK}")

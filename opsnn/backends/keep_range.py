@@ -1,0 +1,136 @@
+"""Every comparison the three semantics make, reduced to one test on the feature's bit pattern.
+
+For each (semantics, dtype) the set of feature values whose grad is kept is an interval of the
+dtype's values (plus, for the "not <=" rules, the NaNs). Reading the bits as an unsigned integer
+"key" that is monotone in the value (floats: sign-magnitude flipped; integers: the raw bits, with
+wrap-around), that set is one cyclic interval [a, a + span] modulo 2**width. The kernels then do
+one subtract and one unsigned compare per element, whatever the dtype: no float16/bfloat16
+arithmetic, no float conversion of the feature.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from opsnn.backends.plan import Plan
+from opsnn.backends.reference import float_layout
+from opsnn.dtypes import bfloat16
+
+_FLOATS = (np.dtype(np.float16), bfloat16, np.dtype(np.float32), np.dtype(np.float64))
+_I32 = np.dtype(np.int32)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """keep grad[i] iff ((key(feature[i]) - a) mod 2**w) <= span; otherwise write the masked value."""
+    bits: np.dtype          # unsigned type of the dtype's width; kernels work on these views
+    ordered: bool           # feature is a float: key = sign-magnitude bits made monotone
+    a: np.unsignedinteger
+    span: np.unsignedinteger
+    empty: bool             # no grad kept at all: the output is `fill` everywhere
+    fill: np.unsignedinteger  # masked value's bits (0 for the backward, `value` for the forward)
+    relu: bool = False      # masked float value is grad * 0 (signed zero / NaN) instead of `fill`
+    grad_via_float32: bool = False  # int32 on ascend: grads pass through float32 (RNE), saturating
+    layout: tuple = ()      # (sign, exponent, quiet) masks of the float dtype, for relu
+
+
+def selection(plan: Plan) -> Selection:
+    dtype = plan.dtype
+    bits = np.dtype(f"u{dtype.itemsize}")
+    ordered = dtype in _FLOATS
+    rule, cut = _rule(plan)
+    if ordered:
+        lo, hi, empty = _float_interval(dtype, rule, cut)
+    elif dtype == _I32 and plan.semantics != "torch" and not plan.relu:
+        lo, hi, empty = _int_interval(dtype, rule, _int32_float32_cut(cut))
+    else:
+        lo, hi, empty = _int_interval(dtype, rule, cut)
+    modulus = 1 << (8 * dtype.itemsize)
+    fill = 0 if plan.fill is None else int(np.array(plan.fill, dtype).view(bits))
+    return Selection(
+        bits=bits, ordered=ordered, a=bits.type(lo % modulus), span=bits.type((hi - lo) % modulus),
+        empty=empty, fill=bits.type(fill), relu=plan.relu and ordered,
+        grad_via_float32=dtype == _I32 and plan.semantics != "torch" and not plan.relu,
+        layout=float_layout(dtype) if ordered else (),
+    )
+
+
+def _rule(plan: Plan):
+    """("gt" | "not_le", cut): keep iff feature > cut, or iff not (feature <= cut) (NaN features kept)."""
+    if plan.semantics == "torch":
+        t = plan.threshold
+        return "not_le", (int(t) if np.dtype(type(t)).kind in "iu" else float(t))
+    if plan.relu:
+        return "gt", 0.0
+    if plan.semantics == "ascend910b":
+        if plan.dtype == np.float16:
+            with np.errstate(over="ignore"):
+                return "gt", float(np.float16(plan.threshold))
+        return "gt", float(plan.threshold)
+    return "not_le", float(plan.threshold)
+
+
+def float_key(bits: int, width: int) -> int:
+    """Monotone unsigned key of a float's bit pattern: negatives reversed below the positives."""
+    sign = 1 << (width - 1)
+    return (~bits & (2 * sign - 1)) if bits & sign else bits | sign
+
+
+def _key_of(value: float, dtype: np.dtype) -> int:
+    with np.errstate(over="ignore"):
+        b = int(np.array(value, np.float64).astype(dtype).view(f"u{dtype.itemsize}"))
+    return float_key(b, 8 * dtype.itemsize)
+
+
+def _float_interval(dtype: np.dtype, rule: str, cut: float):
+    width = 8 * dtype.itemsize
+    plus_zero, plus_inf, minus_inf = 1 << (width - 1), _key_of(math.inf, dtype), _key_of(-math.inf, dtype)
+    if math.isnan(cut):  # every comparison with NaN is false
+        return (0, (1 << width) - 1, False) if rule == "not_le" else (0, 0, True)
+    # key of the largest dtype value <= cut (both zeros count as +0: -0.0 <= x iff +0.0 <= x)
+    with np.errstate(over="ignore"):
+        nearest = np.array(cut, np.float64).astype(dtype)
+    k = _key_of(float(nearest), dtype)
+    if float(nearest) == 0.0:
+        k = plus_zero - 2 if float(nearest) > cut else plus_zero  # -smallest subnormal, or +0
+    elif float(nearest) > cut:
+        k -= 1
+    lo = k + 1
+    if rule == "gt":
+        return (lo, plus_inf, False) if k < plus_inf else (0, 0, True)
+    return lo, minus_inf - 1, False  # through +inf, the positive NaNs, wrapping to the negative NaNs
+
+
+def _int_interval(dtype: np.dtype, rule: str, cut):
+    info = np.iinfo(dtype)
+    full, empty = (info.min, info.max, False), (0, 0, True)
+    if isinstance(cut, float):
+        if math.isnan(cut):
+            return full if rule == "not_le" else empty
+        if math.isinf(cut):
+            return empty if cut > 0 else full
+        cut = math.floor(cut)
+    lo = cut + 1
+    if lo > info.max:
+        return empty
+    return max(lo, info.min), info.max, False
+
+
+def _int32_float32_cut(t: float):
+    """The largest int32 x with float32(x) <= t (NaN passes through; None of them: -inf).
+
+    float32 rounding is monotone, so {x : float32(x) > t} is [that + 1, 2**31 - 1]. floor(t) is in
+    the set and rounding moves an int32 by at most 128, so a window above floor(t) finds the edge."""
+    if math.isnan(t) or math.isinf(t):
+        return t
+    if t >= 2.0**31:
+        return 2**31 - 1
+    if t < -(2.0**31):
+        return -math.inf
+    base = math.floor(t)
+    window = np.arange(base, base + 260, dtype=np.int64)
+    window = window[window <= 2**31 - 1]
+    below = window[window.astype(np.float32) <= np.float32(t)]
+    return int(below[-1])
