@@ -67,6 +67,8 @@ class KernelThresholdGradV2D:
             global_buffer_index -= ((tiling_data.big_core_data_num - tiling_data.small_core_data_num)
                                     * (core_num - tiling_data.tail_block_num))
         self.threshold = np.float32(tiling_data.threshold)
+        with np.errstate(over="ignore"):  # static_cast<half>: beyond half's range it is +-inf
+            self.threshold_half = self.threshold.astype(F16)
 
         t = self.dtype
         self.input_gradient_gm.SetGlobalBuffer(input_gradient.as_type(t) + global_buffer_index, self.core_data_num)
@@ -117,7 +119,7 @@ class KernelThresholdGradV2D:
             Select(out_local, mask, grad_local, np.float32(0.0), SELMODE.VSEL_TENSOR_SCALAR_MODE, n)
         elif t == F16:
             # The threshold goes to half (nearest-even) and the comparison happens in half.
-            Compares(mask, feature_local, self.threshold.astype(F16), CMPMODE.GT, n)
+            Compares(mask, feature_local, self.threshold_half, CMPMODE.GT, n)
             Select(out_local, mask, grad_local, np.float16(0.0), SELMODE.VSEL_TENSOR_SCALAR_MODE, n)
         elif t in _VIA_FLOAT:
             tmp = self.tmp_float_buf.Get(F32)
