@@ -92,6 +92,21 @@ def cmd_tiling(args) -> int:
     return 0
 
 
+def cmd_sanitize(args) -> int:
+    """Tiling + kernel under the sanitizer on exactly-sized random tensors; exit 1 on any error finding."""
+    from opsnn.activation.threshold_grad_v2_d.op_kernel.sanitize import format_report, sanitize_tiling
+
+    platform, shape, result = _tiling_for(args)
+    report = sanitize_tiling(result, platform, upstream_int8_temp=args.upstream_int8_temp)
+    if args.json:
+        print(json.dumps({"block_dim": report.block_dim, "findings": [f.to_dict() for f in report.findings]}))
+    else:
+        print(f"ThresholdGradV2D sanitize  shape={list(shape)}  dtype={result.dtype}  n={result.num_elements}  "
+              f"platform {platform.name}  block_dim={report.block_dim}")
+        print("\n".join(format_report(report)))
+    return 0 if report.ok else 1
+
+
 def cmd_example(args) -> int:
     """Run examples/test_aclnn_threshold_backward.py (spec §10) from the checkout this package
     lives in: the example is a developer's script, kept where upstream keeps it, not package data."""
@@ -121,6 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tiling", help="print the tiling of a shape")
     shape_args(p)
     p.set_defaults(func=cmd_tiling)
+    p = sub.add_parser("sanitize", help="run tiling + kernel under the sanitizer and report findings")
+    shape_args(p)
+    p.add_argument("--upstream-int8-temp", action="store_true",
+                   help="size the int8/uint8 float32 temporary as upstream does (2 B/element)")
+    p.set_defaults(func=cmd_sanitize)
     p = sub.add_parser("example", help="run the reference example (spec §10)")
     p.set_defaults(func=cmd_example)
     return parser
