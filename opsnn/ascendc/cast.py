@@ -1,12 +1,15 @@
 """Cast: element type conversion with a round mode, restricted to the pairs the A2 vector unit has."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
 
 from opsnn.dtypes import bfloat16, dtype_name
 
 from .errors import EmulatorError
-from .local_tensor import LocalTensor, read_local, write_local
+from .local_tensor import LocalTensor, close_local, open_local, read_local
 from .rounding import RoundMode, to_float, to_int
 
 _ALL = frozenset(RoundMode)
@@ -16,7 +19,7 @@ F16, F32, I32, I8, U8 = (np.dtype(t) for t in (np.float16, np.float32, np.int32,
 BF16 = bfloat16
 
 # Spec §6, Atlas A2: (src, dst) -> the round modes the hardware accepts.
-ALLOWED_CASTS: dict[tuple[np.dtype, np.dtype], frozenset[RoundMode]] = {
+ALLOWED_CASTS: Mapping[tuple[np.dtype, np.dtype], frozenset[RoundMode]] = MappingProxyType({
     (I8, F16): _NONE_ONLY,
     (U8, F16): _NONE_ONLY,
     (F16, F32): _NONE_ONLY,
@@ -27,22 +30,44 @@ ALLOWED_CASTS: dict[tuple[np.dtype, np.dtype], frozenset[RoundMode]] = {
     (I32, F32): _ALL,
     (F32, I32): _NO_NONE,
     (F32, BF16): _NO_NONE,
-}
+})
 
 
-def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
-    """The conversion itself, on a numpy array (the pair is assumed allowed)."""
+def _small_int_to_half_table(src: np.dtype) -> np.ndarray:
+    """half value of every int8/uint8 byte, indexed by the byte: a 256-entry lookup is twice as
+    fast as numpy's integer-to-half conversion."""
+    table = np.arange(256, dtype=np.uint16).astype(np.uint8).view(src).astype(F16)
+    table.flags.writeable = False
+    return table
+
+
+# Immutable lookup tables, built once at import (256 entries each).
+_TO_HALF_TABLES = MappingProxyType({I8: _small_int_to_half_table(I8), U8: _small_int_to_half_table(U8)})
+
+
+def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndarray | None = None) -> np.ndarray:
+    """The conversion itself on a numpy array (the pair is assumed allowed); into `out` if given."""
     src, dst = values.dtype, np.dtype(dst)
-    if ALLOWED_CASTS.get((src, dst)) is _NONE_ONLY:
-        return values.astype(dst)  # widening: exact
-    if dst.kind in "iu":
-        return to_int(values, dst, mode)
-    if mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT):
+    if out is None:
+        out = np.empty(values.shape, dtype=dst)
+    table = _TO_HALF_TABLES.get(src)
+    if table is not None and dst == F16:
+        np.take(table, values.view(np.uint8), out=out)
+    elif src == BF16 and dst == F32:
+        # bfloat16 is the top half of a float32: widening is a 16-bit shift of the pattern.
+        np.left_shift(values.view(np.uint16), 16, out=out.view(np.uint32), dtype=np.uint32)
+    elif ALLOWED_CASTS.get((src, dst)) is _NONE_ONLY:
+        np.copyto(out, values)  # the other widenings: exact
+    elif dst.kind in "iu":
+        np.copyto(out, to_int(values, dst, mode), casting="unsafe")
+    elif mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT):
         # numpy's and ml_dtypes' own conversions round to nearest-even with overflow to +-inf:
         # the same result as to_float, much faster. Overflow is a result here, not a warning.
         with np.errstate(over="ignore"):
-            return values.astype(dst)
-    return to_float(values, dst, mode)
+            np.copyto(out, values, casting="unsafe")
+    else:
+        np.copyto(out, to_float(values, dst, mode))
+    return out
 
 
 def check_cast(src: np.dtype, dst: np.dtype, mode: RoundMode) -> None:
@@ -64,4 +89,7 @@ def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) 
     count = int(count)
     if count <= 0:
         return
-    write_local(dst, cast_values(read_local(src, count, "Cast"), dst.dtype, round_mode), "Cast")
+    values = read_local(src, count, "Cast")
+    out, direct = open_local(dst, count, "Cast")
+    cast_values(values, dst.dtype, round_mode, out)
+    close_local(dst, out, direct, "Cast")

@@ -90,8 +90,25 @@ def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True
     return out.view(lt.dtype)
 
 
-def write_local(lt: LocalTensor, values: np.ndarray, instruction: str) -> None:
+def write_local(lt: LocalTensor, values: np.ndarray, instruction: str, check: bool = True) -> None:
     """Store `values` (lt's dtype or raw bytes) at lt; bytes beyond the end of UB are dropped."""
     raw = values.view(np.uint8).reshape(-1)
-    start, stop = _span(lt, raw.size, instruction, True)
+    start, stop = _span(lt, raw.size, instruction, check)
     lt.buffer.storage[start:stop] = raw[:stop - start]
+
+
+def open_local(lt: LocalTensor, count: int, instruction: str) -> tuple[np.ndarray, bool]:
+    """(array, direct) for an instruction to write `count` elements of lt into.
+
+    direct: the array is the UB itself (the usual case, no copy). Otherwise part of the range lies
+    beyond the end of UB and the array is scratch: hand it to close_local afterwards."""
+    nbytes = count * lt.dtype.itemsize
+    start, stop = _span(lt, nbytes, instruction, True)
+    if stop - start == nbytes:
+        return lt.buffer.storage[start:stop].view(lt.dtype), True
+    return np.zeros(count, dtype=lt.dtype), False
+
+
+def close_local(lt: LocalTensor, out: np.ndarray, direct: bool, instruction: str) -> None:
+    if not direct:
+        write_local(lt, out, instruction, check=False)  # open_local reported the overflow already

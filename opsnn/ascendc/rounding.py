@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from types import MappingProxyType
 
 import numpy as np
 
@@ -31,11 +32,11 @@ class FloatFormat:
     max_finite: float
 
 
-FLOAT_FORMATS = {
+FLOAT_FORMATS = MappingProxyType({
     np.dtype(np.float16): FloatFormat(11, -14, 65504.0),
     bfloat16: FloatFormat(8, -126, float(np.finfo(bfloat16).max)),
     np.dtype(np.float32): FloatFormat(24, -126, float(np.finfo(np.float32).max)),
-}
+})
 
 
 def round_integral(m: np.ndarray, mode: RoundMode) -> np.ndarray:
@@ -96,7 +97,8 @@ def to_float(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
 def to_int(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
     """values rounded to integers under `mode`, saturated to dst's range; NaN -> 0."""
     info = np.iinfo(dst)
-    r = round_integral(values.astype(np.float64), mode)
+    # float32 holds every half exactly (and the int8/uint8 bounds): half the bytes of float64.
+    r = round_integral(values.astype(np.float32 if values.dtype.itemsize <= 2 else np.float64), mode)
     r = np.clip(r, info.min, info.max)  # saturation; +-inf land on the ends
     r[np.isnan(r)] = 0.0
     return r.astype(dst)

@@ -6,7 +6,7 @@ from enum import Enum
 import numpy as np
 
 from .errors import EmulatorError
-from .local_tensor import LocalTensor, read_local, write_local
+from .local_tensor import LocalTensor, close_local, open_local, read_local
 
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
 _BITS = {2: np.uint16, 4: np.uint32}
@@ -38,5 +38,9 @@ def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, scalar, s
     as_int = _BITS[t.itemsize]
     src = read_local(src0, count, "Select").view(as_int)
     fill = np.asarray(scalar, dtype=t).view(as_int)
-    # src * bits is the same as where(bits, src, 0) and several times faster.
-    write_local(dst, src * bits if fill == 0 else np.where(bits, src, fill), "Select")
+    out, direct = open_local(dst.ReinterpretCast(as_int), count, "Select")
+    if fill == 0:
+        np.multiply(src, bits, out=out)  # = where(bits, src, 0), several times faster; in place is fine
+    else:
+        out[...] = np.where(bits, src, fill)
+    close_local(dst, out, direct, "Select")
