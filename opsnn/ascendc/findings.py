@@ -1,7 +1,7 @@
 """Sanitizer findings (spec §7): what went wrong, where, and how bad it is."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 # The kinds, as exact strings (tools and tests match on them).
 GM_READ_PAST_TENSOR = "gm_read_past_tensor"
@@ -54,15 +54,34 @@ class Finding:
 
 
 class FindingLog:
-    """One core's findings, in program order. Owned by that core only, so it needs no lock."""
+    """One core's findings, in program order. Owned by that core only, so it needs no lock.
+
+    The same defect met again (same kind, instruction, tensor and byte range, as a UB overflow is
+    on every tile) is counted, not listed again: see `findings()`."""
 
     def __init__(self, core: int, enabled: bool):
         self.core = core
         self.enabled = enabled
         self.tile = NO_TILE
         self.items: list[Finding] = []
+        self._repeats: dict[tuple, list[int]] = {}  # key -> [index in items, times seen again]
 
     def add(self, kind: str, instruction: str, tensor: str, offset: int, nbytes: int, detail: str,
             level: str = ERROR) -> None:
+        key = (kind, instruction, tensor, int(offset), int(nbytes), level)
+        seen = self._repeats.get(key)
+        if seen is not None:
+            seen[1] += 1
+            return
+        self._repeats[key] = [len(self.items), 0]
         self.items.append(Finding(kind, self.core, self.tile, instruction, tensor, int(offset), int(nbytes),
                                   detail, level))
+
+    def findings(self) -> list[Finding]:
+        """The findings, each repeated one saying how often it came back."""
+        out = list(self.items)
+        for index, again in self._repeats.values():
+            if again:
+                f = out[index]
+                out[index] = replace(f, detail=f"{f.detail} (seen {again} more time(s) after this)")
+        return out

@@ -86,7 +86,7 @@ def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim:
     else:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aiv") as pool:
             results = list(pool.map(run_core, range(block_dim)))
-    findings = [f for ctx, _ in results for f in ctx.log.items]
+    findings = [f for ctx, _ in results for f in ctx.log.findings()]
     if sanitize:
         findings += write_overlaps(w for ctx, _ in results for w in ctx.writes)
     return LaunchReport(

@@ -143,3 +143,20 @@ def test_concurrent_launches_from_threads_do_not_interfere():
     for i, (findings, out) in enumerate(results):
         assert findings == []
         np.testing.assert_array_equal(out, np.arange(1024, dtype=np.float32) * i)
+
+
+def test_a_defect_met_on_every_tile_is_listed_once_with_a_count():
+    def kernel(ctx, tiling):
+        from opsnn.ascendc import CMPMODE, Compares, TBuf
+
+        src, mask = TBuf(name="src"), TBuf(name="mask")
+        pipe = TPipe(ctx)
+        pipe.InitBuffer(src, 1024)
+        pipe.InitBuffer(mask, 32)
+        for tile in range(3):
+            ctx.begin_tile(tile)
+            Compares(mask.Get(np.uint8), src.Get(np.float32), 0.0, CMPMODE.GT, 100)
+
+    report = launch(kernel, gm=GlobalMemory(), platform=PLATFORM, block_dim=1, args=[], tiling=b"", sanitize=True)
+    assert [(f.kind, f.tile) for f in report.findings] == [("compare_count_unaligned", 0)]
+    assert "seen 2 more time(s)" in report.findings[0].detail

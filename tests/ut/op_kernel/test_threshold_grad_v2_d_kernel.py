@@ -111,6 +111,8 @@ def test_half_threshold_is_rounded_to_half():
     assert not out.any()
     out, _ = run("float16", g, f, 0.9997)  # 0.9997 -> 0.99951 in half: 1.0 is above
     assert np.all(out == 5.0)
+    out, _ = run("float16", g, f, 0.9999)  # 0.9999 -> 1.0 in half: not above (in float32 it would be)
+    assert not out.any()
 
 
 def test_int32_beyond_2_24_and_extremes():
