@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from opsnn.backends import numpy_engine, pool, tiles
+from opsnn.backends import numpy_engine, pool, reference, tiles
 from opsnn.backends.keep_range import Selection, selection
 from opsnn.backends.plan import Plan
 
@@ -24,8 +24,15 @@ STAGE_TILE = 1 << 15    # staged blocks (both engines)
 ENGINES = ("auto", "numba", "numpy")
 
 
+TINY = 64  # elements: below this the plain formula beats setting up the fused kernel
+
+
 def threshold_backward(grad, feature, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
     """grad/feature: numpy arrays broadcastable to plan.shape; returns out (allocated if None)."""
+    if (out is None and plan.semantics == "torch" and grad.size <= TINY and grad.dtype == feature.dtype
+            and grad.shape == feature.shape and engine is None):
+        # a handful of elements: Python overhead is all there is, so use the one-line formula
+        return reference.torch_rule(grad, feature, plan.threshold, plan.dtype.type(0))
     return _run(plan, selection(plan), grad, feature, out, engine, tile, threads)
 
 
@@ -134,5 +141,6 @@ def _stage(view, buffer, dtype):
     if view.dtype == dtype and view.flags.c_contiguous:
         return view.reshape(-1)
     staged = buffer[: view.size]
-    np.copyto(staged.reshape(view.shape), view, casting="unsafe")
+    with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
+        np.copyto(staged.reshape(view.shape), view, casting="unsafe")
     return staged

@@ -10,7 +10,7 @@ arithmetic, no float conversion of the feature.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,10 +20,10 @@ from opsnn.dtypes import bfloat16
 
 _FLOATS = (np.dtype(np.float16), bfloat16, np.dtype(np.float32), np.dtype(np.float64))
 _I32 = np.dtype(np.int32)
+_BITS = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """keep grad[i] iff ((key(feature[i]) - a) mod 2**w) <= span; otherwise write the masked value."""
     bits: np.dtype          # unsigned type of the dtype's width; kernels work on these views
     ordered: bool           # feature is a float: key = sign-magnitude bits made monotone
@@ -38,7 +38,7 @@ class Selection:
 
 def selection(plan: Plan) -> Selection:
     dtype = plan.dtype
-    bits = np.dtype(f"u{dtype.itemsize}")
+    bits = _BITS[dtype.itemsize]
     ordered = dtype in _FLOATS
     rule, cut = _rule(plan)
     if ordered:
@@ -79,19 +79,29 @@ def float_key(bits: int, width: int) -> int:
 
 
 def _key_of(value: float, dtype: np.dtype) -> int:
-    with np.errstate(over="ignore"):
-        b = int(np.array(value, np.float64).astype(dtype).view(f"u{dtype.itemsize}"))
+    b = int(dtype.type(value).view(_BITS[dtype.itemsize]))
     return float_key(b, 8 * dtype.itemsize)
+
+
+def _nearest(value: float, dtype: np.dtype):
+    """value rounded to dtype (overflowing to inf, as the kernels' conversions do)."""
+    if abs(value) <= _FINITE_MAX[dtype]:
+        return dtype.type(value)
+    with np.errstate(over="ignore"):
+        return np.array(value, np.float64).astype(dtype)[()]
+
+
+_FINITE_MAX = {dt: float(np.finfo(dt).max) for dt in _FLOATS}
+_INF_KEYS = {dt: (_key_of(math.inf, dt), _key_of(-math.inf, dt)) for dt in _FLOATS}
 
 
 def _float_interval(dtype: np.dtype, rule: str, cut: float):
     width = 8 * dtype.itemsize
-    plus_zero, plus_inf, minus_inf = 1 << (width - 1), _key_of(math.inf, dtype), _key_of(-math.inf, dtype)
+    plus_zero, (plus_inf, minus_inf) = 1 << (width - 1), _INF_KEYS[dtype]
     if math.isnan(cut):  # every comparison with NaN is false
         return (0, (1 << width) - 1, False) if rule == "not_le" else (0, 0, True)
     # key of the largest dtype value <= cut (both zeros count as +0: -0.0 <= x iff +0.0 <= x)
-    with np.errstate(over="ignore"):
-        nearest = np.array(cut, np.float64).astype(dtype)
+    nearest = _nearest(cut, dtype)
     k = _key_of(float(nearest), dtype)
     if float(nearest) == 0.0:
         k = plus_zero - 2 if float(nearest) > cut else plus_zero  # -smallest subnormal, or +0

@@ -5,7 +5,7 @@ with it (formula vs fused tiles) is theirs.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -14,8 +14,7 @@ from opsnn.backends import SEMANTICS, ascend_rules, torch_rules
 _F32 = np.dtype(np.float32)
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):  # a NamedTuple: built on every call, so cheap to build
     semantics: str       # "torch", "ascend910b", "ascend950" ("torch" also for the forward)
     dtype: np.dtype      # compute and output dtype; inputs are cast to it (torch promotion)
     shape: tuple         # broadcast shape of the output
@@ -25,6 +24,8 @@ class Plan:
 
 
 def broadcast_shape(*shapes) -> tuple:
+    if shapes[0] == shapes[-1]:
+        return shapes[0]
     try:
         return np.broadcast_shapes(*shapes)
     except ValueError:
@@ -34,6 +35,9 @@ def broadcast_shape(*shapes) -> tuple:
 def plan_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: str) -> Plan:
     if semantics == "torch":
         dtype = torch_rules.result_dtype(grad, feature)
+        if type(threshold) is float and dtype == _F32:  # the common case, kept cheap for small calls
+            t = torch_rules.float32_threshold(threshold)
+            return Plan("torch", dtype, broadcast_shape(grad.shape, feature.shape), t)
         compare_type = _F32 if dtype in torch_rules.REDUCED_FLOATS else dtype
         t = torch_rules.scalar_to(threshold, compare_type)
         return Plan("torch", dtype, broadcast_shape(grad.shape, feature.shape), t)

@@ -12,12 +12,14 @@ from opsnn.dtypes import bfloat16
 _F32 = np.dtype(np.float32)
 _I32 = np.dtype(np.int32)
 _INT32_MAX = np.float64(2**31 - 1)
+_HALVES = (np.dtype(np.float16), bfloat16)
 
 
 def threshold_backward(grad: np.ndarray, feature: np.ndarray, plan: Plan) -> np.ndarray:
-    g, f = np.broadcast_arrays(np.asarray(grad, plan.dtype), np.asarray(feature, plan.dtype))
+    with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
+        g, f = np.broadcast_arrays(np.asarray(grad, plan.dtype), np.asarray(feature, plan.dtype))
     if plan.semantics == "torch":
-        return _torch_rule(g, f, plan.threshold, np.zeros((), plan.dtype))
+        return torch_rule(g, f, plan.threshold, np.zeros((), plan.dtype))
     if plan.relu:
         return _relu_grad(g, f)
     keep = _ascend_keep(f, plan.threshold, plan.semantics)
@@ -25,12 +27,12 @@ def threshold_backward(grad: np.ndarray, feature: np.ndarray, plan: Plan) -> np.
 
 
 def threshold(x: np.ndarray, plan: Plan) -> np.ndarray:
-    return _torch_rule(np.asarray(x), np.asarray(x), plan.threshold, plan.fill)
+    return torch_rule(np.asarray(x), np.asarray(x), plan.threshold, plan.fill)
 
 
-def _torch_rule(g, f, t, fill):
+def torch_rule(g, f, t, fill):
     """torch: feature <= t -> fill, else grad (NaN feature keeps grad); halves compared in float32."""
-    if f.dtype in (np.dtype(np.float16), bfloat16):
+    if f.dtype in _HALVES:
         f = f.astype(_F32)
     return np.where(f <= t, fill, g).astype(g.dtype, copy=False)
 
@@ -66,9 +68,16 @@ def _relu_grad(g, f):
 
 def float_layout(dtype: np.dtype):
     """(sign mask, exponent mask, quiet-NaN bit) of a binary float type's bit pattern."""
+    return _LAYOUTS[np.dtype(dtype)]
+
+
+def _layout(dtype: np.dtype):
     width = dtype.itemsize * 8
     mantissa = {np.dtype(np.float16): 10, bfloat16: 7, _F32: 23, np.dtype(np.float64): 52}[np.dtype(dtype)]
     ut = np.dtype(f"u{dtype.itemsize}").type
     sign = ut(1 << (width - 1))
     exponent = ut(((1 << (width - 1 - mantissa)) - 1) << mantissa)
     return sign, exponent, ut(1 << (mantissa - 1))
+
+
+_LAYOUTS = {dt: _layout(dt) for dt in (np.dtype(np.float16), bfloat16, _F32, np.dtype(np.float64))}

@@ -80,6 +80,8 @@ def check_known(dt: np.dtype) -> None:
 def result_dtype(grad: np.ndarray, feature: np.ndarray) -> np.dtype:
     """The dtype torch computes threshold_backward(grad, feature) in; TypeError where torch refuses."""
     g, f = grad.dtype, feature.dtype
+    if g == f and g in KERNEL_DTYPES:  # the common case, kept cheap for small calls
+        return g
     check_known(g)
     check_known(f)
     dim = zero = None
@@ -146,7 +148,19 @@ def _to_integer(value, dtype: np.dtype, is_int_scalar: bool, what: str):
     return dtype.type(math.trunc(value))
 
 
+_FLOAT_MAX = {dt: float(np.finfo(dt).max) for dt in FLOATS}
+
+
+def float32_threshold(value: float, what: str = "threshold") -> np.float32:
+    """A Python float as a float32 kernel scalar: finite values beyond float32's range raise."""
+    if abs(value) > _FLOAT_MAX[_F32] and value != math.inf and value != -math.inf:
+        raise _overflow(value, _F32, what)
+    return _F32.type(value)
+
+
 def _to_float(value, dtype: np.dtype, what: str):
+    if dtype == _F32 and isinstance(value, float):
+        return float32_threshold(value, what)
     if is_int := isinstance(value, int):
         # int64/uint64 -> float is one correctly rounded conversion; numpy's int64/uint64 casts do that
         value_arr = np.array(value, np.int64 if value < 2**63 else np.uint64)
@@ -154,13 +168,13 @@ def _to_float(value, dtype: np.dtype, what: str):
         return value_arr.astype(_F64)[()] if is_int else _F64.type(value)
     as_f32 = value_arr.astype(_F32)[()] if is_int else None
     if not is_int:
-        fmax = float(np.finfo(dtype).max)
+        fmax = _FLOAT_MAX[dtype]
         if math.isfinite(value) and abs(value) > fmax:
             raise _overflow(value, dtype, what)
         as_f32 = _F32.type(value)
     if dtype == _F32:
         return as_f32
     # float16 / bfloat16 `value`: torch's Half(float(x)) / BFloat16(float(x))
-    if is_int and math.isfinite(float(as_f32)) and abs(float(as_f32)) > float(np.finfo(dtype).max):
+    if is_int and abs(float(as_f32)) > _FLOAT_MAX[dtype]:
         raise _overflow(value, dtype, what)
     return np.array(as_f32).astype(dtype)[()]
