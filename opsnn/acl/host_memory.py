@@ -26,8 +26,7 @@ class HostMemoryError(ValueError):
 class HostRegistry:
     def __init__(self):
         self._lock = threading.Lock()
-        self._entries: dict[int, _Entry] = {}  # keyed by a token unique to each registration
-        self._next_token = 0
+        self._entries: dict[int, _Entry] = {}  # keyed by id(array): one entry per live array
 
     def register(self, array: np.ndarray) -> int:
         if not isinstance(array, np.ndarray):
@@ -35,17 +34,18 @@ class HostRegistry:
         if not array.flags.c_contiguous:
             # The address of a strided array does not describe its bytes; pyACL refuses it too.
             raise ValueError("numpy_to_ptr needs a C-contiguous array (use np.ascontiguousarray)")
-        addr = int(array.ctypes.data)
+        addr, key = int(array.ctypes.data), id(array)
         with self._lock:
-            token = self._next_token
-            self._next_token += 1
-            self._entries[token] = _Entry(addr, array.nbytes, weakref.ref(array, self._forget(token)))
+            known = self._entries.get(key)
+            if known is None or known.array() is not array or (known.addr, known.nbytes) != (addr, array.nbytes):
+                self._entries[key] = _Entry(addr, array.nbytes, weakref.ref(array, self._forget(key)))
         return addr
 
-    def _forget(self, token: int):
-        def callback(_ref):
+    def _forget(self, key: int):
+        def callback(ref):
             with self._lock:
-                self._entries.pop(token, None)
+                if key in self._entries and self._entries[key].array is ref:
+                    del self._entries[key]
         return callback
 
     def bytes_at(self, ptr: int, nbytes: int, writable: bool) -> np.ndarray:
@@ -55,7 +55,8 @@ class HostRegistry:
         for entry in entries:
             if entry.addr <= ptr and ptr + nbytes <= entry.addr + entry.nbytes:
                 array = entry.array()
-                if array is None:
+                # An array resized in place since registration no longer lives at its address.
+                if array is None or (int(array.ctypes.data), array.nbytes) != (entry.addr, entry.nbytes):
                     continue
                 if writable and not array.flags.writeable:
                     raise HostMemoryError(f"host pointer {ptr:#x} is a read-only array")
@@ -64,12 +65,6 @@ class HostRegistry:
                 return flat[off:off + nbytes]
         raise HostMemoryError(
             f"host range [{ptr:#x}, +{nbytes}) is not inside any live array from numpy_to_ptr")
-
-    def covers(self, ptr: int) -> bool:
-        with self._lock:
-            entries = list(self._entries.values())
-        return any(e.addr <= ptr < e.addr + max(e.nbytes, 1) and e.array() is not None for e in entries)
-
 
 # Host addresses are process-wide, so the registry is too (as pyACL's util module is).
 HOST = HostRegistry()

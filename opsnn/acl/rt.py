@@ -4,6 +4,8 @@ offers the same methods."""
 from __future__ import annotations
 
 from . import context as _context
+from .constants import ACL_ERROR_RT_PARAM_INVALID, ACL_SUCCESS
+from .recent_error import fail
 from .runtime import Runtime
 
 DEFAULT_RUNTIME = Runtime()
@@ -51,12 +53,12 @@ def get_soc_name() -> str | None:
 
 def get_context():
     """(context, status): this thread's current context (None when no device is set)."""
-    return _context.current(), 0
+    return _context.current(), ACL_SUCCESS
 
 
 def set_context(context) -> int:
     """Make `context` (from get_context, any runtime; None to clear) this thread's current one."""
     if context is not None and not isinstance(context, _context.Context):
-        return 107000
+        return fail(ACL_ERROR_RT_PARAM_INVALID, f"set_context: {context!r} is not a context")
     _context.bind(context)
-    return 0
+    return ACL_SUCCESS

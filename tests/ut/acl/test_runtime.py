@@ -325,3 +325,22 @@ def test_scalars():
     assert acl.create_scalar(2**40, acl.ACL_INT32) is None  # does not fit
     assert acl.create_scalar(1.5, acl.ACL_INT64) is None
     assert acl.create_scalar(1.0, 99) is None
+
+
+def test_registering_an_array_again_keeps_one_entry():
+    from opsnn.acl.host_memory import HOST
+
+    arr = np.zeros(8, np.uint8)
+    before = len(HOST._entries)
+    for _ in range(100):
+        acl.util.numpy_to_ptr(arr)
+    assert len(HOST._entries) <= before + 1
+    del arr
+    assert len(HOST._entries) <= before
+
+
+def test_a_registered_array_cannot_be_resized_under_its_pointer():
+    arr = np.zeros(16, np.float32)
+    acl.util.numpy_to_ptr(arr)
+    with pytest.raises(ValueError, match="cannot resize"):  # numpy refuses: the registry holds a weakref
+        arr.resize(4, refcheck=False)

@@ -104,3 +104,21 @@ def test_inputs_are_left_unchanged(dev):
     run(dev, g_t, f_t, dev.empty(6, F32))
     np.testing.assert_array_equal(dev.read(g_t), g)
     np.testing.assert_array_equal(dev.read(f_t), f)
+
+
+def test_in_place_into_grad_output(dev):
+    g_t = dev.tensor(np.array([1.0, 2.0, 3.0, 4.0], F32))
+    f_t = dev.tensor(np.array([0.0, 2.0, 0.0, 2.0], F32))
+    np.testing.assert_array_equal(run(dev, g_t, f_t, g_t), [0, 2, 0, 4])
+
+
+def test_a_tensor_claiming_more_storage_than_its_allocation_faults_the_stream(dev):
+    from opsnn import acl
+
+    small = dev.tensor(np.full(4, 2.0, F32))
+    # describes 1000 elements on a 16-byte buffer: refused when the work runs, nothing written
+    liar = acl.create_tensor((4,), acl.ACL_FLOAT, None, 0, acl.ACL_FORMAT_ND, (1000,), small.data_ptr)
+    out = dev.empty(4, F32, fill=-1)
+    assert dev.threshold_backward(liar, small, dev.scalar(1.0), out) == acl.ACL_ERROR_RT_AICORE_EXCEPTION
+    assert "not inside one live allocation" in acl.get_recent_err_msg()
+    np.testing.assert_array_equal(dev.read(out), [-1, -1, -1, -1])
