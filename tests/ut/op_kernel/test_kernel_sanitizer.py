@@ -9,8 +9,9 @@ import pytest
 
 from opsnn.activation.threshold_grad_v2_d.op_host import ThresholdGradV2DTilingData, tiling
 from opsnn.activation.threshold_grad_v2_d.op_kernel import KernelThresholdGradV2D, run_kernel
+from opsnn.activation.threshold_grad_v2_d.op_kernel.sanitize import sanitize_tiling
 from opsnn.ascendc import EmulatorError, GlobalMemory, TPipe, launch
-from opsnn.platform import Platform, get_platform
+from opsnn.platform import SOCS, Platform, get_platform
 
 from .kernel_helpers import NP, alloc_tensor, as_bits, random_inputs, reference, run
 
@@ -131,3 +132,15 @@ def test_queue_misuse_in_a_kernel_is_reported_and_stops_the_core():
     with pytest.raises(EmulatorError, match="in use"):
         launch(kernel, gm=gm, platform=get_platform(), block_dim=r.block_dim, args=[*args, None],
                tiling=r.tiling_data.to_bytes())
+
+
+@pytest.mark.parametrize("soc", sorted(SOCS))
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int32", "int8", "uint8"])
+def test_every_soc_and_dtype_is_clean(soc, dtype):
+    """The right-sized kernel fits every SoC's usable UB and stays inside its tensors' allocations."""
+    platform = get_platform(soc)
+    tile = tiling(1, dtype, 1.0, platform).tiling_data.tile_data_num
+    for n in (1, tile, 50 * tile + 3):
+        report = sanitize_tiling(tiling(n, dtype, 1.0, platform), platform)
+        assert report.errors == []
+        assert max(report.ub_used) <= platform.kernel_ub
