@@ -29,7 +29,7 @@ def init(soc: str | None = None) -> int:
 
 
 def finalize() -> int:
-    return rt.DEFAULT_RUNTIME.finalize()
+    return rt.DEFAULT_RUNTIME.finalize(warn_stacklevel=3)  # the warning names the caller's line
 
 
 def get_leak_report() -> list[str]:

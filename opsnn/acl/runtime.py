@@ -66,7 +66,7 @@ class Runtime:
             self._used, self._notes, self.leak_report = 0, [], []
             return c.ACL_SUCCESS
 
-    def finalize(self) -> int:
+    def finalize(self, *, warn_stacklevel: int = 2) -> int:
         """Stop the runtime. Unreleased memory and streams are reported (AclLeakWarning and
         `leak_report`), then reclaimed; the status is still success, as in ACL."""
         with self._lock:
@@ -91,7 +91,7 @@ class Runtime:
                 ctx_mod.bind(None)
         if leaks:
             warnings.warn("acl.finalize: leaked resources:\n  " + "\n  ".join(leaks), AclLeakWarning,
-                          stacklevel=2)
+                          stacklevel=warn_stacklevel)
         return c.ACL_SUCCESS
 
     # -- device / context ---------------------------------------------------------------------

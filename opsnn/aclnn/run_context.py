@@ -25,6 +25,11 @@ class RunContext:
     def gm(self):
         return self.runtime.gm
 
+    @property
+    def kernel_workspace_addr(self) -> int:
+        """Where the kernels' shared workspace region starts (after every intermediate slot)."""
+        return self.workspace_addr + self.kernel_workspace_offset
+
     def _region(self, t: L0Tensor) -> tuple[int, np.ndarray]:
         """(address, uint8 bytes) of the whole location `t` lives in."""
         loc = t.location

@@ -7,8 +7,10 @@ Phase 1 checks, in this order: executor (561101), threshold, out, grad_output/se
 (161001); dtypes supported, grad_output and out of self's dtype (161002); rank <= 8 (161002);
 broadcastable and out of the broadcast shape (161002). Empty inputs succeed with workspace 0.
 Then: grad_output and self are made contiguous and expanded to the broadcast shape (upstream
-hands un-broadcast inputs to a kernel that cannot broadcast; we do not), |t| <= FLT_EPSILON
-runs ReluGrad, else ThresholdGradV2D, and the result is view-copied into out.
+hands un-broadcast inputs to a kernel that cannot broadcast; we do not — on both SoC families,
+though the arch35 kernel could broadcast itself, so that there is one path), |t| <= FLT_EPSILON
+runs ReluGrad, else ThresholdGradV2D, and the result is view-copied into out. (The C API's
+"workspaceSize/executor output is null" check has no Python counterpart: they are returned.)
 
 The threshold is read from the aclScalar once, as float32, and travels inside this call's
 executor (upstream keeps it in a process-global; here concurrent calls cannot see each other's).
