@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import importlib
 import os
 
 import numpy as np
@@ -48,12 +49,11 @@ def engine_kernels(engine: str | None):
     if engine == "numpy":
         return None
     try:
-        from opsnn.backends import numba_kernels
+        return importlib.import_module("opsnn.backends.numba_kernels")
     except ImportError:
         if engine == "numba":
             raise
         return None
-    return numba_kernels
 
 
 def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):

@@ -41,7 +41,8 @@ def _ascend_keep(f, t32: np.float32, semantics: str):
     """The kernels' comparison (spec §6 / §9) as a boolean mask of grads kept."""
     if semantics == "ascend910b":
         if f.dtype == np.float16:
-            return f > np.float16(t32)  # compared in half against the rounded threshold
+            with np.errstate(over="ignore"):  # beyond 65504 the threshold rounds to inf
+                return f > np.float16(t32)    # compared in half against the rounded threshold
         return f.astype(_F32) > t32     # float32, or exact / RNE conversions to it
     return ~(f.astype(_F32) <= t32)     # ascend950: NaN features keep grad
 
