@@ -34,7 +34,13 @@ def make(dtype: np.dtype, n: int, t: float, rng) -> np.ndarray:
         near = pool[:1]
     k = min(n, pool.size + near.size)
     body[:k] = np.concatenate([pool, near])[:k]
+    # and the pool once more, shuffled: grad's specials then meet the feature's other specials
+    body[k:2 * k] = rng.permutation(np.concatenate([pool, near]))[:max(0, min(k, n - k))]
     return body
+
+
+def bits_type(a: np.ndarray) -> np.dtype:
+    return np.dtype({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.itemsize])
 
 
 def trunc_saturate_int32(x32: np.ndarray) -> np.ndarray:
@@ -48,7 +54,13 @@ def expected_910b(g: np.ndarray, f: np.ndarray, t: float) -> np.ndarray:
         if g.dtype.kind in "iu":
             return g * (f > 0).astype(g.dtype)
         with np.errstate(invalid="ignore"):
-            return (g.astype(F32) * (f > 0).astype(F32)).astype(g.dtype)
+            product = (g.astype(F32) * (f > 0).astype(F32)).astype(g.dtype)
+        # inf*0 and NaN*0 are NaN; IEEE leaves its sign to the CPU, opsnn fixes it: the grad's own
+        # bits with the quiet bit set (the bit just below the exponent)
+        quiet = {np.dtype(np.float16): 1 << 9, BF16: 1 << 6, np.dtype(F32): 1 << 22}[g.dtype]
+        u = bits_type(g)
+        nan = (g.view(u) | u.type(quiet)).view(g.dtype)
+        return np.where(np.isnan(product), nan, product)
     zero = np.zeros((), g.dtype)
     if g.dtype == np.float32:
         return np.where(f > t32, g, zero)
