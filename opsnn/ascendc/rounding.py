@@ -14,6 +14,8 @@ import numpy as np
 
 from opsnn.dtypes import bfloat16
 
+from .halfbits import half_to_float32
+
 
 class RoundMode(Enum):
     CAST_NONE = "NONE"  # RINT where precision is lost, exact otherwise
@@ -98,7 +100,8 @@ def to_int(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
     """values rounded to integers under `mode`, saturated to dst's range; NaN -> 0."""
     info = np.iinfo(dst)
     # float32 holds every half exactly (and the int8/uint8 bounds): half the bytes of float64.
-    r = round_integral(values.astype(np.float32 if values.dtype.itemsize <= 2 else np.float64), mode)
+    wide = half_to_float32(values) if values.dtype == np.float16 else values.astype(np.float64)
+    r = round_integral(wide, mode)
     r = np.clip(r, info.min, info.max)  # saturation; +-inf land on the ends
     r[np.isnan(r)] = 0.0
     return r.astype(dst)
