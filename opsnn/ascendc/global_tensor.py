@@ -130,7 +130,8 @@ def _check(p: GmPtr, a: int, end: int, instruction: str, write: bool) -> tuple[i
         expected = start >= t_lo and end <= footprint_end
         log.add(kind, instruction, p.name, start - t_lo, end - start,
                 f"bytes [{start - t_lo}, {end - t_lo}) lie past the tensor's {p.arg_nbytes} bytes"
-                + (" (block padding of the last core, inside the allocation)" if expected else ""),
+                + (" (block padding, inside the tensor's 512-byte-aligned footprint)" if expected
+                   else " and beyond the tensor's 512-byte-aligned footprint"),
                 fk.EXPECTED if expected else fk.ERROR)
     if outside_alloc:
         kind = fk.GM_WRITE_PAST_ALLOCATION if write else fk.GM_READ_PAST_ALLOCATION
