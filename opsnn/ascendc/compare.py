@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from types import MappingProxyType
 
 import numpy as np
 
@@ -21,10 +22,10 @@ class CMPMODE(Enum):
     NE = "NE"
 
 
-_ORDERED = {
+_ORDERED = MappingProxyType({
     CMPMODE.LT: np.less, CMPMODE.GT: np.greater, CMPMODE.EQ: np.equal,
     CMPMODE.LE: np.less_equal, CMPMODE.GE: np.greater_equal,
-}
+})
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
 
 

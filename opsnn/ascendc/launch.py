@@ -3,7 +3,7 @@
 Each core gets its own CoreContext (UB, finding log); the cores share only GM. Cores of a correct
 kernel write disjoint GM bytes, so the result does not depend on the order they run in. By default
 the cores run one after another: the per-instruction Python work holds the GIL and tiles are
-small, so a thread pool measured slower (35 vs 65 M elements/s on 2 CPUs); max_workers > 1 runs
+small, so a thread pool measured slower (about half the float32 throughput on 2 CPUs); max_workers > 1 runs
 them on a pool anyway."""
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from enum import Enum
+from types import MappingProxyType
 
 import numpy as np
 
@@ -9,7 +10,7 @@ from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
 
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
-_BITS = {2: np.uint16, 4: np.uint32}
+_BITS = MappingProxyType({2: np.uint16, 4: np.uint32})
 
 
 class SELMODE(Enum):
