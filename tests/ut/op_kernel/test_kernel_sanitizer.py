@@ -144,3 +144,18 @@ def test_every_soc_and_dtype_is_clean(soc, dtype):
         report = sanitize_tiling(tiling(n, dtype, 1.0, platform), platform)
         assert report.errors == []
         assert max(report.ub_used) <= platform.kernel_ub
+
+
+@pytest.mark.parametrize("dtype, temp_bytes_per_element", [
+    ("float32", 0), ("float16", 0), ("bfloat16", 4), ("int32", 4), ("int8", 2 + 4), ("uint8", 2 + 4)])
+def test_ub_layout_is_the_specs(dtype, temp_bytes_per_element):
+    """3 queues x 2 buffers x tile, a 1 B/element mask, and the temporaries of §6 (all 32-aligned)."""
+    platform = get_platform()
+    r = tiling(1000, dtype, 1.0, platform)
+    tile = r.tiling_data.tile_data_num
+    report = sanitize_tiling(r, platform)
+    want = 6 * tile * NP[dtype].itemsize + tile + temp_bytes_per_element * tile
+    assert report.ub_used == (want,)
+    if dtype in ("int8", "uint8"):
+        upstream = sanitize_tiling(r, platform, upstream_int8_temp=True)
+        assert upstream.ub_used == (want - 2 * tile,)
