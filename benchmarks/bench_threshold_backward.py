@@ -22,6 +22,7 @@ import torch
 
 import opsnn
 from opsnn.backends import fast, pool
+from opsnn.backends.plan import plan_backward
 
 DTYPES = ["float32", "float16", "bfloat16", "int32", "int8", "uint8"]
 SIZES = {"4K": 4 << 10, "64K": 64 << 10, "1M": 1 << 20, "16M": 16 << 20}
@@ -84,7 +85,11 @@ def bench_case(name, n, emulator_note):
     threshold = np_dtype(name).type(THRESHOLD) if name != "bfloat16" else ml_dtypes.bfloat16(THRESHOLD)
     zero = np.zeros((), g.dtype)
     row = {"dtype": name, "n": n}
+    plan = plan_backward(g, f, THRESHOLD, "torch")
     row["opsnn"] = median_time(lambda: opsnn.threshold_backward(g, f, THRESHOLD, out=out))
+    # the pure-numpy fallback engine, for the record of what numba buys
+    row["opsnn_numpy_engine"] = median_time(lambda: fast.threshold_backward(g, f, plan, out, engine="numpy"),
+                                            min_reps=3, budget=BUDGET_S / 2)
     row["torch"] = median_time(lambda: torch.ops.aten.threshold_backward.grad_input(tg, tf, THRESHOLD, grad_input=tout))
     row["numpy_where"] = median_time(lambda: np.where(f <= threshold, zero, g), min_reps=3, budget=BUDGET_S / 2)
     row["roof_numpy"] = median_time(lambda: np.add(gu, fu, out=ou))
@@ -139,8 +144,8 @@ def main():
     if emulator_note is not None:
         print(f"note: emulator backend not importable yet ({emulator_note}); skipped")
     rows = []
-    header = (f"{'dtype':9s} {'n':>4s} {'opsnn':>9s} {'torch':>9s} {'np.where':>9s} {'emulator':>9s} {'roof':>9s}"
-              f" {'torch/opsnn':>11s} {'roof/opsnn':>10s}")
+    header = (f"{'dtype':9s} {'n':>4s} {'opsnn':>9s} {'np-engine':>9s} {'torch':>9s} {'np.where':>9s}"
+              f" {'emulator':>9s} {'roof':>9s} {'torch/opsnn':>11s} {'roof/opsnn':>10s}")
     print("times are medians in microseconds; ratios > 1 mean opsnn is faster")
     print(header)
     for name in DTYPES:
@@ -149,7 +154,8 @@ def main():
             row["size"] = label
             rows.append(row)
             emu = f"{row['emulator'] * 1e6:9.0f}" if "emulator" in row else f"{'-':>9s}"
-            print(f"{name:9s} {label:>4s} {row['opsnn'] * 1e6:9.1f} {row['torch'] * 1e6:9.1f} "
+            print(f"{name:9s} {label:>4s} {row['opsnn'] * 1e6:9.1f} {row['opsnn_numpy_engine'] * 1e6:9.1f} "
+                  f"{row['torch'] * 1e6:9.1f} "
                   f"{row['numpy_where'] * 1e6:9.1f} {emu} {row['roof'] * 1e6:9.1f} "
                   f"{row['torch_over_opsnn']:11.2f} {row['roof_over_opsnn']:10.2f}", flush=True)
     tiny = tiny_call_cost()

@@ -3,9 +3,10 @@
 For each (semantics, dtype) the set of feature values whose grad is kept is an interval of the
 dtype's values (plus, for the "not <=" rules, the NaNs). Reading the bits as an unsigned integer
 "key" that is monotone in the value (floats: sign-magnitude flipped; integers: the raw bits, with
-wrap-around), that set is one cyclic interval [a, a + span] modulo 2**width. The kernels then do
-one subtract and one unsigned compare per element, whatever the dtype: no float16/bfloat16
-arithmetic, no float conversion of the feature.
+wrap-around), that set is one cyclic interval [a, a + span] modulo 2**width (the numpy engine tests
+that with one subtract and one unsigned compare), or equally at most two plain ranges of the raw
+bits (the numba loops test those with four compares). Either way, whatever the dtype: no
+float16/bfloat16 arithmetic, no float conversion of the feature, results exact by construction.
 """
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ _BITS = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
 
 
 class Selection(NamedTuple):
-    """keep grad[i] iff ((key(feature[i]) - a) mod 2**w) <= span; otherwise write the masked value."""
+    """keep grad[i] iff ((key(feature[i]) - a) mod 2**w) <= span (equivalently: its raw bits lie in
+    raw_ranges); otherwise write the masked value."""
     bits: np.dtype          # unsigned type of the dtype's width; kernels work on these views
     ordered: bool           # feature is a float: key = sign-magnitude bits made monotone
     a: np.unsignedinteger
@@ -34,6 +36,7 @@ class Selection(NamedTuple):
     relu: bool = False      # masked float value is grad * 0 (signed zero / NaN) instead of `fill`
     grad_via_float32: bool = False  # int32 on ascend: grads pass through float32 (RNE), saturating
     layout: tuple = ()      # (sign, exponent, quiet) masks of the float dtype, for relu
+    raw_ranges: tuple = ()  # the same set as two ranges of the raw unsigned bits: lo1, hi1, lo2, hi2
 
 
 def selection(plan: Plan) -> Selection:
@@ -49,12 +52,43 @@ def selection(plan: Plan) -> Selection:
         lo, hi, empty = _int_interval(dtype, rule, cut)
     modulus = 1 << (8 * dtype.itemsize)
     fill = 0 if plan.fill is None else int(np.array(plan.fill, dtype).view(bits))
+    a, span = lo % modulus, (hi - lo) % modulus
     return Selection(
-        bits=bits, ordered=ordered, a=bits.type(lo % modulus), span=bits.type((hi - lo) % modulus),
+        bits=bits, ordered=ordered, a=bits.type(a), span=bits.type(span),
         empty=empty, fill=bits.type(fill), relu=plan.relu and ordered,
         grad_via_float32=dtype == _I32 and plan.semantics != "torch" and not plan.relu,
         layout=float_layout(dtype) if ordered else (),
+        raw_ranges=tuple(bits.type(v) for v in _raw_ranges(ordered, a, span, 8 * dtype.itemsize)),
     )
+
+
+def _raw_ranges(ordered: bool, a: int, span: int, width: int) -> tuple:
+    """The kept cyclic key interval [a, a+span] as at most two plain ranges of raw unsigned bits.
+
+    Compares only, no arithmetic: that keeps numba's loops in the dtype's own lane width. The kept
+    values are one interval of the (cyclic) value order, which in raw order (+0..+inf, +NaN, then
+    -0..-inf, -NaN) is at most two runs."""
+    modulus, sign = 1 << width, 1 << (width - 1)
+    keys = [(a, a + span)] if a + span < modulus else [(a, modulus - 1), (0, a + span - modulus)]
+    pieces = []
+    for lo, hi in keys:
+        if not ordered:  # integer keys are the raw bits
+            pieces.append((lo, hi))
+            continue
+        if hi >= sign:   # non-negative floats: raw = key - sign, increasing
+            pieces.append((max(lo, sign) - sign, hi - sign))
+        if lo < sign:    # negative floats: raw = ~key, decreasing
+            pieces.append((modulus - 1 - min(hi, sign - 1), modulus - 1 - lo))
+    pieces.sort()
+    merged = [pieces[0]]
+    for lo, hi in pieces[1:]:
+        if lo <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    assert len(merged) <= 2, merged
+    merged += [(1, 0)] * (2 - len(merged))  # lo > hi: matches nothing
+    return merged[0] + merged[1]
 
 
 def _rule(plan: Plan):

@@ -1,4 +1,8 @@
-"""The one piece of process state: a thread pool, created on first parallel call."""
+"""The one piece of process state: a thread pool, created on first parallel call.
+
+Work is handed out dynamically (each worker takes the next part when it is done with its last),
+not split statically: on a shared machine a core can vanish for a scheduler time slice, and a
+static split then waits for the unlucky thread."""
 from __future__ import annotations
 
 import os
@@ -16,18 +20,37 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def run_parallel(task, parts: list) -> None:
-    """task(part) for every part; the calling thread runs the first, the pool the rest."""
+def _executor() -> ThreadPoolExecutor:
     global _pool
-    if len(parts) > 1:
-        with _lock:
-            if _pool is None:
-                _pool = ThreadPoolExecutor(max_workers=max(cpu_count() - 1, 1), thread_name_prefix="opsnn")
-        futures = [_pool.submit(task, part) for part in parts[1:]]
-    else:
-        futures = []
+    with _lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=max(cpu_count() - 1, 1), thread_name_prefix="opsnn")
+        return _pool
+
+
+def run_parallel(task, parts: list, workers: int, make_state=lambda: None) -> None:
+    """task(part, state) for every part, on `workers` threads (the caller's included); each worker
+    makes its own state (scratch buffers) once."""
+    if workers <= 1 or len(parts) <= 1:
+        state = make_state()
+        for part in parts:
+            task(part, state)
+        return
+    remaining = iter(parts)
+    taking = threading.Lock()
+
+    def worker():
+        state = make_state()
+        while True:
+            with taking:
+                part = next(remaining, None)
+            if part is None:
+                return
+            task(part, state)
+
+    futures = [_executor().submit(worker) for _ in range(min(workers, len(parts)) - 1)]
     try:
-        task(parts[0])
+        worker()
     finally:
         for fut in futures:
             fut.result()
