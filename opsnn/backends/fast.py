@@ -1,12 +1,12 @@
 """The fast CPU path: one fused select per tile, tiles spread over all cores.
 
-- Same-dtype, same-shape, C-contiguous operands (the common case) are flat ranges, one per thread;
-  numba's loop streams each range once (no temporaries at all), the numpy engine walks it in
-  cache-sized tiles.
+- Same-dtype, same-shape, C-contiguous operands (the common case) are flat ranges: numba's loop
+  streams them once on numba's worker threads (no temporaries at all); the numpy engine walks them
+  in cache-sized tiles on our pool.
 - Anything else (broadcasting, strides, negative strides, torch's dtype promotion) is cut into
   N-d blocks of the broadcast shape; each block is staged into per-thread tile buffers (casting
   on the way), computed, and copied into `out` through its view. Extra memory: threads x tile.
-- Below PARALLEL_MIN elements per thread everything runs on the calling thread.
+- Below PARALLEL_MIN bytes per thread everything runs on the calling thread.
 """
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from opsnn.backends import numpy_engine, pool, reference, tiles
 from opsnn.backends.keep_range import Selection, selection
 from opsnn.backends.plan import Plan
 
-PARALLEL_MIN = 1 << 17  # elements per thread below which threading costs more than it gains
+PARALLEL_MIN = 1 << 17  # bytes per thread below which threading costs more than it gains
 NUMPY_TILE = 1 << 14    # numpy engine: ~10 passes per tile, so keep a tile's buffers in L2
 STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB stay in a 4 MiB L2
-CHUNK = 1 << 18         # flat path: the unit of work a thread takes at a time
+CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 ENGINES = ("auto", "numba", "numpy")
 
 
@@ -75,12 +75,12 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
     target = out
     if _overlaps(out, grad) or _overlaps(out, feature):
         target = np.empty(plan.shape, plan.dtype)  # a shifted alias would read what it just wrote
-    workers = threads or min(pool.cpu_count(), max(1, n // PARALLEL_MIN))
+    workers = threads or min(pool.cpu_count(), max(1, n * out.itemsize // PARALLEL_MIN))
     if _flat(plan, grad, feature, target):
         bits = sel.bits
         g, f, o = grad.reshape(-1).view(bits), feature.reshape(-1).view(bits), target.reshape(-1).view(bits)
-        if workers == 1 and kernels is not None:  # small: no pool, no chunking
-            kernels.select(g, f, o, sel)
+        if kernels is not None:  # numba parallelises the flat case itself
+            kernels.select(g, f, o, sel, workers)
             return _deliver(target, out)
         chunks = tiles.split(n, max(workers, -(-n // CHUNK)) if workers > 1 else 1)
         tile = tile or NUMPY_TILE
