@@ -168,3 +168,26 @@ def test_emulator_equals_fast(semantics, dtype, n, seed, t, feature_shape):
     assert emulated.dtype == ours.dtype and emulated.shape == ours.shape
     # NaN payloads are the kernel's business (ReluGrad's inf*0); everything else bit for bit
     np.testing.assert_array_equal(nan_bits(emulated), nan_bits(ours))
+
+
+@pytest.mark.skipif("numba" not in ENGINES, reason="numba not installed")
+@pytest.mark.parametrize("semantics", SEMANTICS)
+def test_streaming_stores(semantics, monkeypatch):
+    """The non-temporal-store path (big outputs): unaligned heads and tails, in place, both thread counts.
+    STREAM_MIN is lowered so that small, oddly sized arrays take it too."""
+    monkeypatch.setattr(fast, "STREAM_MIN", 0)
+    for dtype in ASCEND_DTYPES + [np.dtype(np.float64), np.dtype(np.int64)]:
+        if semantics != "torch" and dtype.itemsize == 8:
+            continue
+        for n, offset in ((1, 0), (63, 1), (200, 3), (5000, 0), (70_001, 5)):
+            g = values(dtype, n + offset, 31)[offset:]
+            f = values(dtype, n + offset, 32)[offset:]
+            for threads in (1, 2):
+                run_both(g, f, 0.5, semantics, "numba", threads=threads)
+            expected = reference.threshold_backward(g, f, plan.plan_backward(g, f, 0.5, semantics))
+            inplace = g.copy()
+            opsnn.threshold_backward(inplace, f, 0.5, out=inplace, semantics=semantics)
+            np.testing.assert_array_equal(bits(inplace), bits(expected))
+    monkeypatch.undo()
+    big = values(np.dtype(np.uint8), (9 << 20) + 7, 33)[7:]   # over the real STREAM_MIN
+    run_both(big, values(np.dtype(np.uint8), 9 << 20, 34), 100, "torch", "numba")

@@ -23,6 +23,7 @@ from opsnn.backends.plan import Plan
 PARALLEL_MIN = 1 << 17  # bytes per thread below which threading costs more than it gains
 NUMPY_TILE = 1 << 14    # numpy engine: ~10 passes per tile, so keep a tile's buffers in L2
 STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB stay in a 4 MiB L2
+STREAM_MIN = 8 << 20    # bytes of output from which numba writes it with non-temporal stores
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 ENGINES = ("auto", "numba", "numpy")
 
@@ -80,7 +81,7 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
         bits = sel.bits
         g, f, o = grad.reshape(-1).view(bits), feature.reshape(-1).view(bits), target.reshape(-1).view(bits)
         if kernels is not None:  # numba parallelises the flat case itself
-            kernels.select(g, f, o, sel, workers)
+            kernels.select(g, f, o, sel, workers, streaming=n * out.itemsize >= STREAM_MIN)
             return _deliver(target, out)
         chunks = tiles.split(n, max(workers, -(-n // CHUNK)) if workers > 1 else 1)
         tile = tile or NUMPY_TILE
