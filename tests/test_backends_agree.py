@@ -28,7 +28,7 @@ def nan_bits(a: np.ndarray) -> np.ndarray:
     """Bits with every NaN made the same (for engines whose NaN payloads may legitimately differ)."""
     b = bits(a).copy()
     if a.dtype.kind == "f" or a.dtype == BF16:
-        b[np.isnan(a.astype(np.float64))] = 0
+        b[np.isnan(a)] = 0  # float16 and ml_dtypes.bfloat16 have their own isnan
     return b
 
 
@@ -189,5 +189,5 @@ def test_streaming_stores(semantics, monkeypatch):
             opsnn.threshold_backward(inplace, f, 0.5, out=inplace, semantics=semantics)
             np.testing.assert_array_equal(bits(inplace), bits(expected))
     monkeypatch.undo()
-    big = values(np.dtype(np.uint8), (9 << 20) + 7, 33)[7:]   # over the real STREAM_MIN
-    run_both(big, values(np.dtype(np.uint8), 9 << 20, 34), 100, "torch", "numba")
+    big = values(np.dtype(np.uint8), (3 << 20) + 7, 33)[7:]   # over the real STREAM_MIN
+    run_both(big, values(np.dtype(np.uint8), 3 << 20, 34), 100, "torch", "numba")

@@ -1,8 +1,8 @@
 """The fast CPU path: one fused select per tile, tiles spread over all cores.
 
 - Same-dtype, same-shape, C-contiguous operands (the common case) are flat ranges: numba's loop
-  streams them once on numba's worker threads (no temporaries at all); the numpy engine walks them
-  in cache-sized tiles on our pool.
+  streams them once on numba's worker threads (no temporaries at all; outputs beyond STREAM_MIN
+  written with non-temporal stores); the numpy engine walks them in cache-sized tiles on our pool.
 - Anything else (broadcasting, strides, negative strides, torch's dtype promotion) is cut into
   N-d blocks of the broadcast shape; each block is staged into per-thread tile buffers (casting
   on the way), computed, and copied into `out` through its view. Extra memory: threads x tile.
@@ -23,7 +23,7 @@ from opsnn.backends.plan import Plan
 PARALLEL_MIN = 1 << 17  # bytes per thread below which threading costs more than it gains
 NUMPY_TILE = 1 << 14    # numpy engine: ~10 passes per tile, so keep a tile's buffers in L2
 STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB stay in a 4 MiB L2
-STREAM_MIN = 8 << 20    # bytes of output from which numba writes it with non-temporal stores
+STREAM_MIN = 2 << 20    # bytes of output (one core's L2) from which numba writes with non-temporal stores
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 ENGINES = ("auto", "numba", "numpy")
 

@@ -50,16 +50,14 @@ def selection(plan: Plan) -> Selection:
         lo, hi, empty = _int_interval(dtype, rule, _int32_float32_cut(cut))
     else:
         lo, hi, empty = _int_interval(dtype, rule, cut)
-    modulus = 1 << (8 * dtype.itemsize)
+    width = 8 * dtype.itemsize
     fill = 0 if plan.fill is None else int(np.array(plan.fill, dtype).view(bits))
-    a, span = lo % modulus, (hi - lo) % modulus
-    return Selection(
-        bits=bits, ordered=ordered, a=bits.type(a), span=bits.type(span),
-        empty=empty, fill=bits.type(fill), relu=plan.relu and ordered,
-        grad_via_float32=dtype == _I32 and plan.semantics != "torch" and not plan.relu,
-        layout=float_layout(dtype) if ordered else (),
-        raw_ranges=tuple(bits.type(v) for v in _raw_ranges(ordered, a, span, 8 * dtype.itemsize)),
-    )
+    a, span = lo % (1 << width), (hi - lo) % (1 << width)
+    lo1, hi1, lo2, hi2 = _raw_ranges(ordered, a, span, width)
+    ut = bits.type  # every scalar in the selection's own width: numba keeps its loops that narrow
+    via_float32 = dtype == _I32 and plan.semantics != "torch" and not plan.relu
+    return Selection(bits, ordered, ut(a), ut(span), empty, ut(fill), plan.relu and ordered, via_float32,
+                     float_layout(dtype) if ordered else (), (ut(lo1), ut(hi1), ut(lo2), ut(hi2)))
 
 
 def _raw_ranges(ordered: bool, a: int, span: int, width: int) -> tuple:

@@ -166,12 +166,12 @@ def select(g, f, out, sel: Selection, workers: int = 1, streaming: bool = False)
     on `workers` of numba's threads; `streaming`: write with non-temporal stores (plain select only)."""
     lo1, hi1, lo2, hi2 = sel.raw_ranges
     if streaming and STREAMING and not (sel.grad_via_float32 or sel.relu):
-        with _launch:
-            if workers > 1:
+        if workers > 1:
+            with _launch:
                 _select_streaming_parallel(g, f, out, lo1, hi1, lo2, hi2, sel.fill,
                                            min(workers, numba.config.NUMBA_NUM_THREADS))
-            else:
-                _select_streaming(g, f, out, lo1, hi1, lo2, hi2, sel.fill)
+        else:
+            _select_streaming(g, f, out, lo1, hi1, lo2, hi2, sel.fill)
         return
     if workers > 1:
         workers = min(workers, numba.config.NUMBA_NUM_THREADS)
