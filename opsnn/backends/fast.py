@@ -79,7 +79,7 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
     workers = threads or min(pool.cpu_count(), max(1, n * out.itemsize // PARALLEL_MIN))
     if _flat(plan, grad, feature, target):
         bits = sel.bits
-        g, f, o = grad.reshape(-1).view(bits), feature.reshape(-1).view(bits), target.reshape(-1).view(bits)
+        g, f, o = _flat_bits(grad, bits), _flat_bits(feature, bits), _flat_bits(target, bits)
         if kernels is not None:  # numba parallelises the flat case itself
             kernels.select(g, f, o, sel, workers, streaming=n * out.itemsize >= STREAM_MIN)
             return _deliver(target, out)
@@ -105,7 +105,13 @@ def _deliver(target, out):
 
 
 def _flat(plan, grad, feature, out) -> bool:
-    return all(a.dtype == plan.dtype and a.shape == plan.shape and a.flags.c_contiguous for a in (grad, feature, out))
+    dtype, shape = plan.dtype, plan.shape
+    return (grad.dtype == dtype and feature.dtype == dtype and grad.shape == shape and feature.shape == shape
+            and grad.flags.c_contiguous and feature.flags.c_contiguous and out.flags.c_contiguous)
+
+
+def _flat_bits(a, bits):
+    return (a if a.ndim == 1 else a.reshape(-1)).view(bits)
 
 
 def _overlaps(out, x) -> bool:
