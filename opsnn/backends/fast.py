@@ -25,10 +25,8 @@ NUMPY_TILE = 1 << 14    # numpy engine: ~10 passes per tile, so keep a tile's bu
 STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB stay in a 4 MiB L2
 STREAM_MIN = 2 << 20    # bytes of output (one core's L2) from which numba writes with non-temporal stores
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
+TINY = 1024             # elements: below this the plain formula beats setting up the fused kernel
 ENGINES = ("auto", "numba", "numpy")
-
-
-TINY = 1024  # elements: below this the plain formula beats setting up the fused kernel (measured)
 
 
 def threshold_backward(grad, feature, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
@@ -85,9 +83,8 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
             return _deliver(target, out)
         chunks = tiles.split(n, max(workers, -(-n // CHUNK)) if workers > 1 else 1)
         tile = tile or NUMPY_TILE
-        make = (lambda: None) if kernels is not None else (lambda: numpy_engine.Scratch(sel, min(tile, n)))
-        pool.run_parallel(lambda r, scratch: _flat_range(g, f, o, r, sel, kernels, tile, scratch), chunks,
-                          workers, make)
+        pool.run_parallel(lambda r, scratch: _numpy_range(g, f, o, r, sel, tile, scratch), chunks, workers,
+                          lambda: numpy_engine.Scratch(sel, min(tile, n)))
     else:
         shape = plan.shape
         views = (np.broadcast_to(grad, shape), np.broadcast_to(feature, shape), target)
@@ -123,11 +120,8 @@ def _overlaps(out, x) -> bool:
     return not same_view
 
 
-def _flat_range(g, f, o, bounds, sel, kernels, tile, scratch):
+def _numpy_range(g, f, o, bounds, sel, tile, scratch):
     lo, hi = bounds
-    if kernels is not None:
-        kernels.select(g[lo:hi], f[lo:hi], o[lo:hi], sel)
-        return
     for start in range(lo, hi, tile):
         stop = min(start + tile, hi)
         numpy_engine.select_tile(g[start:stop], f[start:stop], o[start:stop], sel, scratch)
