@@ -174,3 +174,33 @@ def test_inputs_accept_lists_and_bfloat16():
     g = np.array([1, 2, 3], BF16)
     out = opsnn.threshold_backward(g, g, 1.5, semantics="ascend910b")
     assert out.dtype == BF16 and out.astype(np.float32).tolist() == [0.0, 2.0, 3.0]
+
+
+def _child_work(queue):
+    rng = np.random.default_rng(9)
+    g = rng.standard_normal((1024, 1024)).astype(np.float32)
+    flat = opsnn.threshold_backward(g, g.T.copy(), 0.5)          # numba's parallel path
+    staged = opsnn.threshold_backward(g, g[:1], 0.5)             # our thread pool
+    ref_flat = opsnn.threshold_backward(g, g.T.copy(), 0.5, backend="reference")
+    ref_staged = opsnn.threshold_backward(g, g[:1], 0.5, backend="reference")
+    queue.put(bool(np.array_equal(flat, ref_flat) and np.array_equal(staged, ref_staged)))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
+def test_forked_child_can_call():
+    """After parallel calls in the parent, a forked child (a DataLoader worker) still works:
+    numba's OpenMP pool must not be launched there (it terminates the process) and our pool is
+    rebuilt."""
+    import multiprocessing
+
+    _child_work(multiprocessing.Queue())  # the parent uses both kinds of threads first
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_child_work, args=(queue,))
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+        pytest.fail("forked child hung")
+    assert child.exitcode == 0
+    assert queue.get(timeout=5) is True

@@ -78,8 +78,13 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
     if _flat(plan, grad, feature, target):
         bits = sel.bits
         g, f, o = _flat_bits(grad, bits), _flat_bits(feature, bits), _flat_bits(target, bits)
-        if kernels is not None:  # numba parallelises the flat case itself
-            kernels.select(g, f, o, sel, workers, streaming=n * out.itemsize >= STREAM_MIN)
+        streaming = n * out.itemsize >= STREAM_MIN
+        if kernels is not None and (workers == 1 or kernels.parallel_ok()):
+            kernels.select(g, f, o, sel, workers, streaming)  # numba parallelises the flat case itself
+            return _deliver(target, out)
+        if kernels is not None:  # a forked child: serial numba loops on our pool
+            pool.run_parallel(lambda r, _: kernels.select(g[r[0]:r[1]], f[r[0]:r[1]], o[r[0]:r[1]], sel, 1, streaming),
+                              tiles.split(n, workers), workers)
             return _deliver(target, out)
         chunks = tiles.split(n, max(workers, -(-n // CHUNK)) if workers > 1 else 1)
         tile = tile or NUMPY_TILE

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
+_pool_pid = 0  # a forked child inherits the executor but not its threads: it needs its own
 
 
 def cpu_count() -> int:
@@ -21,10 +22,11 @@ def cpu_count() -> int:
 
 
 def _executor() -> ThreadPoolExecutor:
-    global _pool
+    global _pool, _pool_pid
     with _lock:
-        if _pool is None:
+        if _pool is None or _pool_pid != os.getpid():
             _pool = ThreadPoolExecutor(max_workers=max(cpu_count() - 1, 1), thread_name_prefix="opsnn")
+            _pool_pid = os.getpid()
         return _pool
 
 
