@@ -124,6 +124,7 @@ def _nearest(value: float, dtype: np.dtype):
 
 
 _FINITE_MAX = {dt: float(np.finfo(dt).max) for dt in _FLOATS}
+_INT_INFO = {np.dtype(t): np.iinfo(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)}
 _INF_KEYS = {dt: (_key_of(math.inf, dt), _key_of(-math.inf, dt)) for dt in _FLOATS}
 
 
@@ -146,7 +147,7 @@ def _float_interval(dtype: np.dtype, rule: str, cut: float):
 
 
 def _int_interval(dtype: np.dtype, rule: str, cut):
-    info = np.iinfo(dtype)
+    info = _INT_INFO[dtype]
     full, empty = (info.min, info.max, False), (0, 0, True)
     if isinstance(cut, float):
         if math.isnan(cut):

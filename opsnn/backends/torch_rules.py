@@ -126,8 +126,11 @@ def _overflow(value, dtype, what):
     return ValueError(f"{what} {value!r} cannot be converted to {dtype} without overflow")
 
 
+_INT_INFO = {dt: np.iinfo(dt) for dt in (_U8, _I8, _I16, _I32, _I64)}
+
+
 def _to_integer(value, dtype: np.dtype, is_int_scalar: bool, what: str):
-    info = np.iinfo(dtype)
+    info = _INT_INFO[dtype]
     if is_int_scalar:
         if dtype.kind == "u" and value < 0:
             # c10 lets negative ints wrap into unsigned types (uint8: -1 -> 255), down to -max
