@@ -67,8 +67,8 @@ def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndar
         np.copyto(out, to_int(values, dst, mode), casting="unsafe")
     elif mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT):
         # numpy's and ml_dtypes' own conversions round to nearest-even with overflow to +-inf:
-        # the same result as to_float, much faster. Overflow is a result here, not a warning.
-        with np.errstate(over="ignore"):
+        # the same result as to_float, much faster. Overflow and NaN are results here, not warnings.
+        with np.errstate(over="ignore", invalid="ignore"):
             np.copyto(out, values, casting="unsafe")
     else:
         np.copyto(out, to_float(values, dst, mode))
