@@ -83,3 +83,21 @@ def test_threshold_refuses_like_torch():
         opsnn.threshold(np.ones(3), 0.5, 1j)
     with pytest.raises(ValueError):
         opsnn.threshold(np.ones(3), 0.5, 0.0, backend="emulator")
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_signed_zero_values_are_not_confused_by_the_selection_memo(backend):
+    # 0.0 == -0.0, so a memo keyed on values would hand one call the other's fill.
+    x = np.array([0.5, 2.0], np.float32)
+    for value, bits in ((-0.0, 0x80000000), (0.0, 0), (-0.0, 0x80000000)):
+        out = opsnn.threshold(x, 1.0, value, backend=backend)
+        assert out.view(np.uint32).tolist() == [bits, 0x40000000]
+
+
+def test_threshold_memo_distinguishes_semantics_and_dtypes():
+    g = np.array([3, 4], np.int32)
+    f = np.array([1, 2], np.int32)
+    for _ in range(2):
+        assert opsnn.threshold_backward(g, f, 1.5).tolist() == [0, 4]
+        assert opsnn.threshold_backward(g, f, 1.5, semantics="ascend910b").tolist() == [0, 4]
+        assert opsnn.threshold_backward(g.astype(np.int8), f.astype(np.int8), 0.9).tolist() == [3, 4]

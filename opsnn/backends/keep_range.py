@@ -39,7 +39,27 @@ class Selection(NamedTuple):
     raw_ranges: tuple = ()  # the same set as two ranges of the raw unsigned bits: lo1, hi1, lo2, hi2
 
 
+_CACHE: dict = {}  # (semantics, dtype, relu, threshold bits, fill bits) -> Selection; a pure memo
+_CACHE_MAX = 4096
+
+
+def _scalar_key(x):
+    # By type and bits, not by value: 0.0 and -0.0 (a forward `value`) are different fills.
+    return None if x is None else (type(x), np.asarray(x).tobytes())
+
+
 def selection(plan: Plan) -> Selection:
+    """The Selection of a plan; memoised, since small calls would otherwise spend most of their time here."""
+    key = (plan.semantics, plan.dtype, plan.relu, _scalar_key(plan.threshold), _scalar_key(plan.fill))
+    sel = _CACHE.get(key)
+    if sel is None:
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()
+        sel = _CACHE[key] = _selection(plan)
+    return sel
+
+
+def _selection(plan: Plan) -> Selection:
     dtype = plan.dtype
     bits = _BITS[dtype.itemsize]
     ordered = dtype in _FLOATS
