@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 
+from opsnn.dtypes import to_numpy
 from opsnn.platform import SOCS, Platform, get_platform
 
 
@@ -82,7 +83,7 @@ def cmd_tiling(args) -> int:
     for key, value in rows:
         print(f"  {key:<18} {value}")
     print(f"  {'tiling_data':<18} {d.to_bytes().hex()}")
-    itemsize = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "int8": 1, "uint8": 1}[result.dtype]
+    itemsize = to_numpy(result.dtype).itemsize
     print("per-core plan (elements):")
     print(f"  {'core':>4} {'kind':>5} {'start':>12} {'end':>12} {'tiles':>6} {'tile':>7} {'tail':>7} {'pad_bytes':>9}")
     for p in core_plan(d, result.block_dim):

@@ -5,12 +5,14 @@ import numbers
 
 import numpy as np
 
+from opsnn.activation.relu_grad.functional_models import is_relu_threshold
+from opsnn.activation.threshold_grad_v2_d.op_host import THRESHOLD_GRAD_V2D
 from opsnn.dtypes import BY_NAME
 
-FLT_EPSILON = float(np.finfo(np.float32).eps)
 MAX_RANK = 8
 
-_A2_DTYPES = frozenset(BY_NAME[n] for n in ("float32", "int32", "float16", "int8", "uint8", "bfloat16"))
+# The aclnn layer's ascend910b list is the op definition's (spec §8 step 5); read it from there.
+_A2_DTYPES = frozenset(BY_NAME[n] for n in THRESHOLD_GRAD_V2D.input("input_gradient").dtypes)
 _INT64 = BY_NAME["int64"]
 
 
@@ -27,8 +29,8 @@ def threshold_float32(threshold) -> np.float32:
 
 
 def is_relu(t32: np.float32) -> bool:
-    """|t| <= FLT_EPSILON routes the call to the ReluGrad kernel (NaN does not)."""
-    return bool(abs(float(t32)) <= FLT_EPSILON)
+    """|t| <= FLT_EPSILON routes the call to the ReluGrad kernel (NaN does not); the aclnn layer's test."""
+    return is_relu_threshold(t32)
 
 
 def check_dtypes(semantics: str, grad_dtype: np.dtype, feature_dtype: np.dtype, relu: bool) -> None:
