@@ -73,7 +73,7 @@ def create_tensor(view_dims, data_type, strides, offset, fmt, storage_dims, data
     try:
         dims = _ints(view_dims, "view_dims")
         storage = _ints(storage_dims, "storage_dims")
-        strides = _contiguous_strides(dims) if strides is None else _ints(strides, "strides")
+        strides = contiguous_strides(dims) if strides is None else _ints(strides, "strides")
         offset = _ints((offset,), "offset")[0]
         ptr = 0 if data_ptr is None else _ints((data_ptr,), "data_ptr")[0]
     except (TypeError, ValueError):
@@ -89,7 +89,8 @@ def create_tensor(view_dims, data_type, strides, offset, fmt, storage_dims, data
     return AclTensor(dims, data_type, strides, offset, fmt, storage, ptr)
 
 
-def _contiguous_strides(dims: tuple[int, ...]) -> tuple[int, ...]:
+def contiguous_strides(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """Row-major element strides of `dims` (a 0-length dim counts as 1, as aclCreateTensor's callers do)."""
     strides, step = [], 1
     for d in reversed(dims):
         strides.append(step)

@@ -9,9 +9,10 @@ import math
 import threading
 from typing import Protocol
 
+from opsnn.acl.tensor import contiguous_strides
 from opsnn.platform import Platform
 
-from .l0_tensor import L0Tensor, contiguous_strides
+from .l0_tensor import L0Tensor
 from .run_context import RunContext
 from .workspace import WorkspacePlan
 

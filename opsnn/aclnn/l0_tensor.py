@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from opsnn.acl.tensor import contiguous_strides
+
 
 @dataclass(frozen=True)
 class UserMemory:
@@ -61,10 +63,3 @@ class L0Tensor:
         """Contiguous and starting at its location's first byte: a kernel may take it as is."""
         return self.is_contiguous and self.offset == 0
 
-
-def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    strides, step = [], 1
-    for d in reversed(shape):
-        strides.append(step)
-        step *= max(d, 1)
-    return tuple(reversed(strides))
