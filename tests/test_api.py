@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import ml_dtypes
 import numpy as np
@@ -143,20 +143,9 @@ def test_concurrent_calls_from_threads():
     g = rng.standard_normal(600_000).astype(np.float32)
     f = rng.standard_normal(600_000).astype(np.float32)
     expected = opsnn.threshold_backward(g, f, 0.1, backend="reference")
-    results, errors = [None] * 6, []
-
-    def work(i):
-        try:
-            results[i] = opsnn.threshold_backward(g, f, 0.1)
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    with ThreadPoolExecutor(6) as pool:
+        results = list(pool.map(lambda _: opsnn.threshold_backward(g, f, 0.1), range(6)))  # re-raises failures
+    assert len(results) == 6
     for r in results:
         np.testing.assert_array_equal(bits(r), bits(expected))
 

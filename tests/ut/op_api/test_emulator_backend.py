@@ -1,5 +1,5 @@
 """opsnn.backends.emulator: numpy in, numpy out, through acl + aclnn; errors as exceptions."""
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import ml_dtypes
 import numpy as np
@@ -70,21 +70,13 @@ def test_leaves_the_callers_context_alone():
 
 
 def test_threads():
-    results, errors = {}, []
-
     def run(i):
-        try:
-            g = np.arange(1000, dtype=np.float32) * (i + 1)
-            f = np.arange(1000, dtype=np.float32)
-            results[i] = (threshold_backward(g, f, float(i * 100), "ascend910b"), g, f, i * 100)
-        except BaseException as e:
-            errors.append(e)
+        g = np.arange(1000, dtype=np.float32) * (i + 1)
+        f = np.arange(1000, dtype=np.float32)
+        return threshold_backward(g, f, float(i * 100), "ascend910b"), g, f, i * 100
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    assert errors == []
-    for out, g, f, t in results.values():
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(run, range(8)))  # re-raises a worker's exception here
+    assert len(results) == 8
+    for out, g, f, t in results:
         np.testing.assert_array_equal(out, np.where(f > t, g, 0))
