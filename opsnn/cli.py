@@ -1,19 +1,38 @@
-"""opsnn command line: example | tiling | sanitize."""
+"""opsnn command line: `opsnn tiling|sanitize|example [OP] ...` for any registered operator
+(default threshold_grad_v2_d). The CLI knows no operator: it asks opsnn.registry for the
+operator's inputs, dtypes and options, and calls the operator's tools.
+
+Every bad input exits 2 with one line on stderr; `opsnn sanitize` exits 1 when the sanitizer
+reports an error."""
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 
+from opsnn import registry
 from opsnn.dtypes import to_numpy
 from opsnn.platform import SOCS, Platform, get_platform
 
+DEFAULT_OPERATOR = "threshold_grad_v2_d"
+MAX_RANK = 8  # what aclnn accepts
+MAX_UB_SIZE = 1 << 32  # a UB size must fit the uint32 the platform API reports
+MAX_CORES = 65535  # the most cores a launch can name
+COMMANDS = ("tiling", "sanitize", "example")
+
 
 class UsageError(Exception):
-    """Bad command-line input: message on stderr, exit code 2."""
+    """Bad command-line input: one line on stderr, exit code 2."""
 
 
-def parse_shape(text: str) -> tuple[int, ...]:
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse prints usage plus message; we print one line
+        raise UsageError(message)
+
+
+def parse_shape(text: str, what: str = "--shape") -> tuple[int, ...]:
     """'2,2', '[2,2]', '2x2', '' or '[]' (rank 0)."""
     body = text.strip()
     if body.startswith("[") and body.endswith("]"):
@@ -27,10 +46,12 @@ def parse_shape(text: str) -> tuple[int, ...]:
         try:
             d = int(part)
         except ValueError:
-            raise UsageError(f"bad --shape {text!r}: {part!r} is not an integer") from None
+            raise UsageError(f"bad {what} {text!r}: {part!r} is not an integer") from None
         if d < 0:
-            raise UsageError(f"bad --shape {text!r}: negative dimension {d}")
+            raise UsageError(f"bad {what} {text!r}: negative dimension {d}")
         dims.append(d)
+    if len(dims) > MAX_RANK:
+        raise UsageError(f"bad {what} {text!r}: rank {len(dims)} is more than the {MAX_RANK} dims aclnn accepts")
     return tuple(dims)
 
 
@@ -40,8 +61,12 @@ def _platform(args) -> Platform:
             raise UsageError("give either --soc or --ub-size/--cores, not both")
         if args.ub_size is None or args.cores is None:
             raise UsageError("--ub-size and --cores go together")
+        if not 0 < args.ub_size <= MAX_UB_SIZE:
+            raise UsageError(f"--ub-size must be in [1, {MAX_UB_SIZE}], got {args.ub_size}")
+        if not 0 < args.cores <= MAX_CORES:
+            raise UsageError(f"--cores must be in [1, {MAX_CORES}], got {args.cores}")
         try:
-            return Platform.custom(args.ub_size, args.cores)
+            return Platform.custom(args.ub_size, args.cores, family=args.family)
         except ValueError as e:
             raise UsageError(str(e)) from None
     try:
@@ -50,110 +75,233 @@ def _platform(args) -> Platform:
         raise UsageError(str(e)) from None
 
 
-def _num_elements(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+def _request(op: registry.Operator, args, command: str) -> registry.ToolRequest:
+    n_inputs = sum(1 for t in op.op_def.inputs if t.param_type == "REQUIRED")
+    if args.input_shapes is not None:
+        if args.shape is not None:
+            raise UsageError("give either --shape or --input-shapes, not both")
+        shapes = tuple(parse_shape(s, "--input-shapes") for s in args.input_shapes)
+        if len(shapes) != n_inputs:
+            names = ", ".join(t.name for t in op.op_def.inputs[:n_inputs])
+            raise UsageError(f"--input-shapes takes {n_inputs} shape(s) ({names}), got {len(shapes)}")
+    elif args.shape is not None:
+        shapes = (parse_shape(args.shape),) * n_inputs
+    else:
+        raise UsageError("give --shape S (every input) or --input-shapes S1 S2 ...")
+    options = {o.name: getattr(args, o.name) for o in op.options if command in o.commands}
+    return registry.ToolRequest(shapes, args.dtype, _platform(args), options)
 
 
-def _tiling_for(args):
-    from opsnn.activation.threshold_grad_v2_d.op_host import TilingError, tiling
+def _gm_guard(request: registry.ToolRequest, op: registry.Operator) -> None:
+    """Refuse, before allocating, a sanitize run whose tensors the machine cannot hold."""
+    itemsize = to_numpy(request.dtype).itemsize
+    n_out = max((math.prod(s) for s in request.input_shapes), default=1)
+    total = (sum(math.prod(s) for s in request.input_shapes) + n_out * len(op.op_def.outputs)) * itemsize
+    limit = _memory_bytes() // 4
+    if total > limit:
+        raise UsageError(f"the tensors need {total / 2**30:.1f} GiB of emulated device memory; this machine "
+                         f"allows {limit / 2**30:.1f} GiB (a quarter of its RAM)")
 
-    platform = _platform(args)
-    shape = parse_shape(args.shape)
+
+def _memory_bytes() -> int:
     try:
-        return platform, shape, tiling(_num_elements(shape), args.dtype, args.threshold, platform)
-    except (TilingError, TypeError) as e:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30
+
+
+def _tools(op: registry.Operator):
+    try:
+        return op.tools_module()
+    except ValueError as e:
         raise UsageError(str(e)) from None
 
 
-def cmd_tiling(args) -> int:
-    from opsnn.activation.threshold_grad_v2_d.op_host import core_plan
+def cmd_tiling(op: registry.Operator, args) -> int:
+    request = _request(op, args, "tiling")
+    try:
+        report = _tools(op).tiling_report(request)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise UsageError(str(e)) from None
+    if args.plot:
+        from opsnn import plots
 
-    platform, shape, result = _tiling_for(args)
+        _plot(plots.plot_core_plan, report.core_rows(), args.plot, f"{op.op_type} tiling on {request.platform.name}")
     if args.json:
-        print(json.dumps(result.to_json_dict()))
-        return 0
-    d = result.tiling_data
-    print(f"ThresholdGradV2D tiling  shape={list(shape)}  dtype={result.dtype}  n={result.num_elements}")
-    print(f"platform {platform.name}: ub_size={platform.ub_size} aiv_cores={platform.aiv_cores}")
-    rows = [("block_dim", result.block_dim), ("tiling_key", result.tiling_key),
-            ("workspace_size", result.workspace_size), *d.upstream_dict().items()]
-    for key, value in rows:
-        print(f"  {key:<18} {value}")
-    print(f"  {'tiling_data':<18} {d.to_bytes().hex()}")
-    itemsize = to_numpy(result.dtype).itemsize
-    print("per-core plan (elements):")
-    print(f"  {'core':>4} {'kind':>5} {'start':>12} {'end':>12} {'tiles':>6} {'tile':>7} {'tail':>7} {'pad_bytes':>9}")
-    for p in core_plan(d, result.block_dim):
-        pad = max(0, p.end - max(p.start, result.num_elements)) * itemsize
-        print(f"  {p.core:>4} {'big' if p.big else 'small':>5} {p.start:>12} {p.end:>12} {p.tile_num:>6} "
-              f"{d.tile_data_num:>7} {p.tail_num:>7} {pad:>9}")
+        print(json.dumps(report.json_dict()))
+    else:
+        print("\n".join(report.text_lines()))
     return 0
 
 
-def cmd_sanitize(args) -> int:
+def cmd_sanitize(op: registry.Operator, args) -> int:
     """Tiling + kernel under the sanitizer on exactly-sized random tensors; exit 1 on any error finding."""
-    from opsnn.activation.threshold_grad_v2_d.op_kernel.sanitize import format_report, sanitize_tiling
+    request = _request(op, args, "sanitize")
+    try:
+        to_numpy(request.dtype)
+    except TypeError as e:
+        raise UsageError(str(e)) from None
+    _gm_guard(request, op)
+    try:
+        report = _tools(op).sanitize_report(request)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise UsageError(str(e)) from None
+    stats = getattr(report, "core_stats", None)
+    if (args.stats or args.plot) and stats is None:
+        raise UsageError(f"{op.name}'s launch report carries no per-core statistics")
+    if args.plot:
+        from opsnn import plots
 
-    platform, shape, result = _tiling_for(args)
-    report = sanitize_tiling(result, platform, upstream_int8_temp=args.upstream_int8_temp)
+        _plot(plots.plot_kernel_stats, [s.to_dict() for s in stats], args.plot,
+              f"{op.op_type} on {request.platform.name}")
     if args.json:
-        print(json.dumps({"block_dim": report.block_dim, "findings": [f.to_dict() for f in report.findings]}))
-    else:
-        print(f"ThresholdGradV2D sanitize  shape={list(shape)}  dtype={result.dtype}  n={result.num_elements}  "
-              f"platform {platform.name}  block_dim={report.block_dim}")
-        print("\n".join(format_report(report)))
+        doc = {"block_dim": report.block_dim, "findings": [f.to_dict() for f in report.findings]}
+        if args.stats:
+            doc["stats"] = [s.to_dict() for s in stats]
+        print(json.dumps(doc))
+        return 0 if report.ok else 1
+    print(f"{op.op_type} sanitize  shapes={[list(s) for s in request.input_shapes]}  dtype={request.dtype}  "
+          f"platform {request.platform.name}  block_dim={report.block_dim}")
+    print("\n".join(format_report(report)))
+    if args.stats:
+        print("\n".join(format_stats(stats)))
     return 0 if report.ok else 1
 
 
-def cmd_example(args) -> int:
-    """Run examples/test_aclnn_threshold_backward.py (spec §10) from the checkout this package
-    lives in: the example is a developer's script, kept where upstream keeps it, not package data."""
+def _plot(draw, rows, path, title) -> None:
+    try:
+        draw(rows, path, title)
+    except ImportError as e:
+        raise UsageError(str(e)) from None
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def format_report(report) -> list[str]:
+    """Readable lines: one per finding, then a summary."""
+    lines = [str(f) for f in report.findings]
+    n_err = len(report.errors)
+    n_exp = len(report.findings) - n_err
+    lines.append(f"{len(report.findings)} finding(s): {n_err} error(s), {n_exp} expected"
+                 + ("" if n_err else " - clean"))
+    return lines
+
+
+def format_stats(stats) -> list[str]:
+    lines = [f"  {'core':>4} {'GM->UB B':>12} {'UB->GM B':>12} {'peak UB':>9} {'UB size':>9}  instructions"]
+    for s in stats:
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(s.instructions.items()))
+        lines.append(f"  {s.core:>4} {s.gm_to_ub_bytes:>12} {s.ub_to_gm_bytes:>12} {s.peak_ub_bytes:>9} "
+                     f"{s.ub_size:>9}  {counts}")
+    return lines
+
+
+def cmd_example(op: registry.Operator, args) -> int:
+    """Run the operator's example (the reference example of its aclnn API), shipped in its folder."""
     import runpy
-    from pathlib import Path
 
-    example = Path(__file__).resolve().parents[1] / "examples" / "test_aclnn_threshold_backward.py"
-    if not example.is_file():
-        raise UsageError(f"the reference example {example} is missing: `opsnn example` runs it from the "
-                         "source checkout (an installed wheel does not ship examples/)")
-    return int(runpy.run_path(str(example), run_name="opsnn_example")["main"]())
+    path = op.example_path()
+    if path is None:
+        raise UsageError(f"operator {op.name} has no example")
+    if not path.is_file():
+        raise UsageError(f"the example {path} of {op.name} is missing from this installation")
+    return int(runpy.run_path(str(path), run_name="opsnn_example")["main"]())
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="opsnn", description="ThresholdGradV2D operator stack, emulated")
-    sub = parser.add_subparsers(dest="command", required=True)
+def _dtypes(op: registry.Operator) -> list[str]:
+    seen = []
+    for t in op.op_def.inputs:
+        for d in t.dtypes:
+            if d not in seen:
+                seen.append(d)
+    return seen
 
-    def shape_args(p):
-        p.add_argument("--shape", required=True, help="e.g. 2,2 or [2,2]; '' or [] for rank 0")
-        p.add_argument("--dtype", default="float32")
-        p.add_argument("--soc", default=None, help=f"one of {', '.join(SOCS)} (default Ascend910B2)")
-        p.add_argument("--ub-size", type=int, default=None)
-        p.add_argument("--cores", type=int, default=None)
-        p.add_argument("--threshold", type=float, default=1.0)
-        p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("tiling", help="print the tiling of a shape")
-    shape_args(p)
-    p.set_defaults(func=cmd_tiling)
-    p = sub.add_parser("sanitize", help="run tiling + kernel under the sanitizer and report findings")
-    shape_args(p)
-    p.add_argument("--upstream-int8-temp", action="store_true",
-                   help="size the int8/uint8 float32 temporary as upstream does (2 B/element)")
-    p.set_defaults(func=cmd_sanitize)
-    p = sub.add_parser("example", help="run the reference example (spec §10)")
-    p.set_defaults(func=cmd_example)
-    return parser
+def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentParser:
+    fmt = argparse.ArgumentDefaultsHelpFormatter
+    p = _Parser(prog=f"opsnn {command} {op.name}", description=f"{op.op_type}: {op.summary}", formatter_class=fmt)
+    if command == "example":
+        return p
+    inputs = ", ".join(t.name for t in op.op_def.inputs if t.param_type == "REQUIRED")
+    p.add_argument("--shape", default=None, help="one shape for every input: 2,2 or [2,2]; '' or [] for rank 0")
+    p.add_argument("--input-shapes", nargs="+", default=None, metavar="S",
+                   help=f"one shape per input, in definition order ({inputs})")
+    dtypes = _dtypes(op)
+    p.add_argument("--dtype", default="float32" if "float32" in dtypes else dtypes[0], choices=dtypes,
+                   help="the dtype of every tensor")
+    p.add_argument("--soc", default=None, choices=list(SOCS), help="a named SoC (default Ascend910B2)")
+    p.add_argument("--ub-size", type=int, default=None, help="a custom platform's UB bytes (with --cores)")
+    p.add_argument("--cores", type=int, default=None, help="a custom platform's AIV cores (with --ub-size)")
+    p.add_argument("--family", default="ascend910b", choices=["ascend910b", "ascend950"],
+                   help="the scheme a custom platform follows")
+    for o in op.options:
+        if command not in o.commands:
+            continue
+        flag = "--" + o.name.replace("_", "-")
+        if o.type is bool:
+            p.add_argument(flag, dest=o.name, action="store_true", help=o.help)
+        else:
+            p.add_argument(flag, dest=o.name, type=o.type, default=o.default, help=o.help)
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help="draw the per-core plan (tiling) or per-core work (sanitize); needs opsnn[plot]")
+    if command == "sanitize":
+        p.add_argument("--stats", action="store_true",
+                       help="per core: bytes GM->UB and UB->GM, vector instructions, peak UB")
+    return p
+
+
+def _top_parser(ops: dict[str, registry.Operator]) -> argparse.ArgumentParser:
+    lines = "\n".join(f"  {name:<22} {op.summary}" for name, op in ops.items())
+    p = _Parser(prog="opsnn", formatter_class=argparse.RawDescriptionHelpFormatter,
+                description="The CANN ops-nn operator stack, emulated: tiling, kernels under a sanitizer, examples.",
+                epilog=f"commands: {', '.join(COMMANDS)}  (opsnn COMMAND [OP] --help)\noperators "
+                       f"(default {DEFAULT_OPERATOR}):\n{lines}")
+    p.add_argument("command", choices=COMMANDS, help="what to do")
+    p.add_argument("operator", nargs="?", default=DEFAULT_OPERATOR, help="which operator")
+    return p
+
+
+def _join_negative_values(argv: list[str], value_options: set[str]) -> list[str]:
+    """argparse takes '-1,2' after --shape for an option; glue such values on with '='."""
+    out, i = [], 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in value_options and i + 1 < len(argv) and argv[i + 1].startswith("-") \
+                and argv[i + 1] not in value_options and not argv[i + 1].startswith("--"):
+            out.append(f"{tok}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)  # argparse itself exits 2 on bad usage
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv else None
     try:
-        return args.func(args)
+        ops = registry.discover()
+        if command in (None, "-h", "--help"):
+            _top_parser(ops).print_help()
+            return 0 if command else 2
+        if command not in COMMANDS:
+            raise UsageError(f"unknown command {command!r}; choose from {', '.join(COMMANDS)}")
+        rest = argv[1:]
+        name = DEFAULT_OPERATOR
+        if rest and not rest[0].startswith("-"):
+            name, rest = rest[0], rest[1:]
+        try:
+            op = registry.get(name)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        parser = _operator_parser(command, op)
+        value_options = {s for a in parser._actions if a.nargs != 0 for s in a.option_strings}
+        args = parser.parse_args(_join_negative_values(rest, value_options))
+        return {"tiling": cmd_tiling, "sanitize": cmd_sanitize, "example": cmd_example}[command](op, args)
     except UsageError as e:
-        print(f"opsnn {args.command}: error: {e}", file=sys.stderr)
+        where = f"opsnn {command}" if command in COMMANDS else "opsnn"
+        print(f"{where}: error: {e}", file=sys.stderr)
         return 2
 
 

@@ -11,7 +11,7 @@ REFERENCE = {
     "block_dim": 1, "tiling_key": 0, "workspace_size": 16777216, "smallCoreDataNum": 64, "bigCoreDataNum": 128,
     "finalBigTileNum": 1, "finalSmallTileNum": 1, "tileDataNum": 6976, "smallTailDataNum": 64,
     "bigTailDataNum": 128, "tailBlockNum": 0, "threshold": 1.0,
-    "tiling_data_hex": "40000000000000008000000000000000010000000000000001000000000000"
+    "tiling_data": "40000000000000008000000000000000010000000000000001000000000000"
                        "00401b0000000000004000000000000000800000000000000000000000000000000000803f00000000",
 }
 

@@ -1,4 +1,4 @@
-"""`opsnn example` runs examples/test_aclnn_threshold_backward.py: exactly the four lines of
+"""`opsnn example` runs the operator's examples/test_aclnn_threshold_backward.py: exactly the four lines of
 spec §10, nothing on stderr (no leak report), exit 0."""
 import os
 import subprocess
@@ -28,8 +28,14 @@ def test_in_process(capsys):
 
 
 def test_missing_example_is_a_clear_error(tmp_path, monkeypatch, capsys):
-    fake_pkg = tmp_path / "opsnn"
-    fake_pkg.mkdir()
-    monkeypatch.setattr(cli, "__file__", str(fake_pkg / "cli.py"))
+    from opsnn import registry
+
+    monkeypatch.setattr(registry.Operator, "example_path", lambda self: tmp_path / "gone.py")
     assert cli.main(["example"]) == 2
-    assert "reference example" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "gone.py" in err and "missing" in err
+
+
+def test_named_operator_example(capsys):
+    assert cli.main(["example", "threshold_grad_v2_d"]) == 0
+    assert capsys.readouterr().out == EXPECTED

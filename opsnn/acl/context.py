@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .runtime import Runtime
 
 _local = threading.local()
 
 
 @dataclass(frozen=True, eq=False)
 class Context:
-    runtime: Runtime
+    runtime: object  # the opsnn.acl.runtime.Runtime it belongs to (not imported: runtime imports us)
     device_id: int
     epoch: int  # the runtime's init generation: a context from before a finalize is dead
 

@@ -9,10 +9,6 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -29,7 +25,7 @@ class TaskFault(Exception):
 
 
 class Stream:
-    def __init__(self, runtime: Runtime, device_id: int, is_default: bool = False):
+    def __init__(self, runtime, device_id: int, is_default: bool = False):  # runtime: its opsnn.acl Runtime
         self.runtime = runtime
         self.device_id = device_id
         self.is_default = is_default
@@ -45,10 +41,6 @@ class Stream:
     def enqueue(self, task: Task) -> None:
         with self._lock:
             self._queue.append(task)
-
-    def pending(self) -> int:
-        with self._lock:
-            return len(self._queue)
 
     def drop_pending(self) -> int:
         with self._lock:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from opsnn.ascendc import KernelArg
+from opsnn.ascendc import KernelArg, Padding
 
 from .l0_tensor import L0Tensor, UserMemory
 
@@ -51,9 +51,10 @@ class RunContext:
             raise IndexError(f"view of {t.shape} at offset {t.offset} reaches past its {raw.size}-byte location")
         return as_strided(typed[t.offset:], shape=t.shape, strides=tuple(s * item for s in t.strides))
 
-    def kernel_arg(self, name: str, t: L0Tensor) -> KernelArg:
-        """A kernel's GM_ADDR argument for a dense tensor (what a kernel can take)."""
+    def kernel_arg(self, name: str, t: L0Tensor, padding: tuple[Padding, ...] = ()) -> KernelArg:
+        """A kernel's GM_ADDR argument for a dense tensor (what a kernel can take), with the
+        past-the-tensor padding its tiling declares."""
         if not t.is_contiguous:
             raise ValueError(f"kernel argument {name} must be contiguous, got strides {t.strides}")
         self.array(t)  # bounds check
-        return KernelArg(name, self.address(t), t.nbytes)
+        return KernelArg(name, self.address(t), t.nbytes, tuple(padding))

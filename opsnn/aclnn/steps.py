@@ -34,9 +34,10 @@ class KernelLaunchStep:
     tiling: bytes
     args: tuple[tuple[str, L0Tensor], ...]  # in the kernel's argument order
     options: dict = field(default_factory=dict)
+    padding: dict = field(default_factory=dict)  # arg name -> the Paddings its tiling declares
 
     def run(self, ctx: RunContext) -> None:
-        kernel_args = {name: ctx.kernel_arg(name, t) for name, t in self.args}
+        kernel_args = {name: ctx.kernel_arg(name, t, self.padding.get(name, ())) for name, t in self.args}
         report = self.launch(gm=ctx.gm, platform=ctx.platform, block_dim=self.block_dim, tiling=self.tiling,
                              **kernel_args, **self.options)
         if report.errors:

@@ -11,7 +11,7 @@ from .errors import CoreAborted, EmulatorError
 from .findings import ERROR, EXPECTED, KINDS, Finding
 from .global_tensor import GlobalTensor, GmPtr
 from .gm import GlobalMemory, GMError
-from .launch import KernelArg, LaunchReport, launch
+from .launch import KernelArg, LaunchReport, Padding, launch
 from .local_tensor import LocalTensor
 from .pipe import QuePosition, TBuf, TPipe, TQue
 from .rounding import RoundMode
@@ -20,6 +20,6 @@ from .select import SELMODE, Select
 __all__ = [
     "ALLOWED_CASTS", "CMPMODE", "ERROR", "EXPECTED", "KINDS", "SELMODE", "Cast", "CompareScalar", "Compares",
     "CoreAborted", "CoreContext", "DataCopy", "EmulatorError", "Finding", "GMError", "GetBlockIdx",
-    "GetBlockNum", "GlobalMemory", "GlobalTensor", "GmPtr", "KernelArg", "LaunchReport", "LocalTensor",
+    "GetBlockNum", "GlobalMemory", "GlobalTensor", "GmPtr", "KernelArg", "LaunchReport", "LocalTensor", "Padding",
     "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "launch",
 ]

@@ -24,12 +24,23 @@ MAX_BLOCK_DIM = 65535  # what the runtime accepts; cores beyond the physical one
 
 
 @dataclass(frozen=True)
+class Padding:
+    """Bytes [offset, offset + nbytes) of a kernel argument, counted from its first byte and lying
+    past its logical extent, that core `core` may touch by design (a tiling's block padding)."""
+    core: int
+    offset: int
+    nbytes: int
+
+
+@dataclass(frozen=True)
 class KernelArg:
     """One GM_ADDR argument: a tensor of `nbytes` logical bytes at `addr` (which may lie inside a
-    larger allocation, a workspace say). nbytes is the sanitizer's "past the tensor" bound."""
+    larger allocation, a workspace say). nbytes is the sanitizer's "past the tensor" bound;
+    `padding` declares the only past-the-tensor ranges that are expected, and for which core."""
     name: str
     addr: int
     nbytes: int
+    padding: tuple[Padding, ...] = ()
 
 
 @dataclass(frozen=True)

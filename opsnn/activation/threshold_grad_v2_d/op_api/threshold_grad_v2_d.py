@@ -5,47 +5,36 @@ ascend910b: the AscendC kernel on the emulator, with the op_host tiling (tiling 
 which claims the system workspace as a kernel launch would."""
 from __future__ import annotations
 
-from opsnn.aclnn import status as s
 from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.l0_tensor import L0Tensor
-from opsnn.aclnn.steps import FunctionalStep, KernelLaunchStep
+from opsnn.aclnn.steps import FunctionalStep
 from opsnn.activation.relu_grad import functional_models
+from opsnn.op_common.l0_launch import add_kernel_launch, find_kernel, run_tiling
 
-from ..op_host import THRESHOLD_GRAD_V2D, TilingError, tiling
+from ..op_host import THRESHOLD_GRAD_V2D, infer_shape, padding, tiling
 
 OP_TYPE = THRESHOLD_GRAD_V2D.op_type
-
-
-def _find_kernel():
-    try:
-        from ..op_kernel import run_kernel
-    except ImportError as e:
-        raise s.AclnnError(s.ACLNN_ERR_INNER_FIND_KERNEL, s.KIND_INNER, f"{OP_TYPE} kernel not found: {e}") from e
-    return run_kernel
+_KERNEL_MODULE = "opsnn.activation.threshold_grad_v2_d.op_kernel"
 
 
 def threshold_grad_v2d(executor: Executor, grad: L0Tensor, feature: L0Tensor, threshold: float) -> L0Tensor:
     """Record ThresholdGradV2D on dense, same-shape, same-dtype grad and feature; returns the
     output, a dense tensor in a new workspace slot (the kernel never writes the caller's out)."""
     platform = executor.platform
-    out = executor.new_tensor(grad.dtype_name, grad.dtype, grad.shape, f"{OP_TYPE} output")
+    out = executor.new_tensor(grad.dtype_name, grad.dtype, infer_shape(grad.shape, feature.shape),
+                              f"{OP_TYPE} output")
     if platform.family == "ascend950":
         def model(g, f):
             return functional_models.arch35_threshold_grad(g, f, threshold)
         executor.add_step(FunctionalStep(f"{OP_TYPE}(arch35 model)", model, (grad, feature), out),
                           kernel_workspace=platform.system_workspace)
         return out
-    if not THRESHOLD_GRAD_V2D.supports(platform.family):
-        raise s.AclnnError(s.ACLNN_ERR_INNER_FIND_KERNEL, s.KIND_INNER,
-                           f"{OP_TYPE} has no kernel for SoC family {platform.family}")
-    run_kernel = _find_kernel()
-    try:
-        result = tiling(grad.numel, grad.dtype_name, threshold, platform)
-    except TilingError as e:
-        raise s.AclnnError(s.ACLNN_ERR_INNER_TILING, s.KIND_TILING, f"{OP_TYPE} tiling failed: {e}") from e
-    step = KernelLaunchStep(
-        OP_TYPE, run_kernel, result.block_dim, result.tiling_data.to_bytes(),
-        (("input_gradient", grad), ("input_feature", feature), ("output_backprops", out)),
-        {"dtype": grad.dtype_name})
-    executor.add_step(step, kernel_workspace=result.workspace_size)
+    run_kernel = find_kernel(OP_TYPE, platform.family, THRESHOLD_GRAD_V2D.supports(platform.family),
+                             _KERNEL_MODULE)
+    result = run_tiling(OP_TYPE, tiling, grad.numel, grad.dtype_name, threshold, platform)
+    args = (("input_gradient", grad), ("input_feature", feature), ("output_backprops", out))
+    add_kernel_launch(executor, OP_TYPE, run_kernel, block_dim=result.block_dim,
+                      tiling_data=result.tiling_data.to_bytes(), workspace_size=result.workspace_size,
+                      args=args, options={"dtype": grad.dtype_name},
+                      padding=dict.fromkeys((name for name, _ in args), padding(result)))
     return out

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.activation.threshold_grad_v2_d.op_host import ThresholdGradV2DTilingData
 from opsnn.ascendc import (
     CMPMODE,
     SELMODE,
@@ -26,6 +25,8 @@ from opsnn.ascendc import (
     TQue,
 )
 from opsnn.dtypes import bfloat16
+
+from .threshold_grad_v2_d_tiling_data import ThresholdGradV2DTilingData
 
 BUFFER_NUM = 2  # double buffering: CopyIn of tile t+1 may overlap Compute of tile t on hardware
 

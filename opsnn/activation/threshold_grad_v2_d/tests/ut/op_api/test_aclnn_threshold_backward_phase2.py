@@ -173,16 +173,16 @@ def test_kernel_errors_fault_the_stream(dev, monkeypatch):
 
 
 def test_missing_kernel_is_561003(dev, monkeypatch):
-    import builtins
+    from opsnn.op_common import l0_launch
 
-    real_import = builtins.__import__
+    real_import = l0_launch.importlib.import_module
 
-    def no_kernel(name, globals=None, locals=None, fromlist=(), level=0):
-        if level and name == "op_kernel":
+    def no_kernel(name, *args):
+        if name.endswith("threshold_grad_v2_d.op_kernel"):
             raise ImportError("op_kernel is not built")
-        return real_import(name, globals, locals, fromlist, level)
+        return real_import(name, *args)
 
-    monkeypatch.setattr(builtins, "__import__", no_kernel)
+    monkeypatch.setattr(l0_launch.importlib, "import_module", no_kernel)
     ws, executor, ret = aclnn.threshold_backward_get_workspace_size(
         dev.tensor(np.ones(2, F32)), dev.tensor(np.ones(2, F32)), dev.scalar(1.0), dev.empty(2, F32))
     assert ret == aclnn.ACLNN_ERR_INNER_FIND_KERNEL and "kernel not found" in aclnn.get_recent_err_msg()

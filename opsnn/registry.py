@@ -1,0 +1,132 @@
+"""Operators as plug-ins: each operator folder under `opsnn/activation/` registers one `Operator`
+at import, and the CLI, the emulator backend, the aclnn namespace and the benchmarks find
+operators here instead of naming them.
+
+An operator folder holds `op_host/`, `op_kernel/`, `op_api/`, `examples/` and `tests/`, and its
+`__init__.py` calls `register(Operator(...))`. Nothing heavy is imported at registration: the
+record names modules, which are imported when a tool first needs them.
+
+The tools module of an operator (`Operator.tools`) provides, for the CLI:
+
+    tiling_report(request: ToolRequest) -> TilingReport
+    sanitize_report(request: ToolRequest) -> opsnn.ascendc.LaunchReport
+
+and may raise ValueError/TypeError (a bad request: the CLI prints the message and exits 2)."""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+from opsnn.opdef import OpDef
+from opsnn.platform import Platform
+
+
+@dataclass(frozen=True)
+class Option:
+    """A per-operator command-line option (`--name`), from an attr or a tool flag."""
+    name: str  # snake_case; the CLI spells it --kebab-case
+    type: type  # float | int | str | bool (bool: a flag)
+    default: Any
+    help: str
+    commands: tuple[str, ...] = ("tiling", "sanitize")  # the CLI commands that take it
+
+
+@dataclass(frozen=True)
+class ToolRequest:
+    """What the CLI asks an operator's tools for: one shape per input (definition order), the
+    dtype of every tensor, the platform and the option values (attrs and flags) by name."""
+    input_shapes: tuple[tuple[int, ...], ...]
+    dtype: str
+    platform: Platform
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class TilingReport(Protocol):
+    def json_dict(self) -> dict: ...  # block_dim, tiling_key, ..., tiling_data (hex)
+    def text_lines(self) -> list[str]: ...  # the human-readable table
+    def core_rows(self) -> list[dict]: ...  # per core: core, big, start, end, tile_num, tail_num, pad_bytes, ...
+
+
+@dataclass(frozen=True)
+class Operator:
+    name: str  # the folder name, e.g. "threshold_grad_v2_d"
+    op_def: OpDef  # the 910B/950 definition its op_host registered
+    package: str  # "opsnn.activation.threshold_grad_v2_d"
+    summary: str  # one line: the formula
+    tools: str | None = None  # module with tiling_report / sanitize_report
+    options: tuple[Option, ...] = ()  # attrs and tool flags the CLI offers for this operator
+    aclnn_module: str | None = None  # module holding the public two-phase functions
+    aclnn_functions: tuple[str, ...] = ()  # e.g. ("threshold_backward_get_workspace_size", "threshold_backward")
+    example: str | None = None  # file name under <package>/examples/
+
+    @property
+    def op_type(self) -> str:
+        return self.op_def.op_type
+
+    def tools_module(self) -> ModuleType:
+        if self.tools is None:
+            raise ValueError(f"operator {self.name} has no tiling/sanitize tools")
+        return importlib.import_module(self.tools)
+
+    def example_path(self) -> Path | None:
+        if self.example is None:
+            return None
+        spec = importlib.util.find_spec(self.package)
+        return Path(next(iter(spec.submodule_search_locations))) / "examples" / self.example
+
+
+_OPERATORS: dict[str, Operator] = {}
+_LOCK = threading.Lock()
+_DISCOVERED = False
+OPERATOR_ROOTS = ("opsnn.activation",)  # packages whose sub-packages are operator folders
+
+
+def register(op: Operator) -> Operator:
+    """Called once by each operator folder's __init__; a second, different record is an error."""
+    with _LOCK:
+        if _OPERATORS.setdefault(op.name, op) is not op:
+            raise ValueError(f"operator {op.name} registered twice")
+    return op
+
+
+def discover() -> dict[str, Operator]:
+    """Import every operator folder (each registers itself); the operators by name, sorted."""
+    global _DISCOVERED
+    if not _DISCOVERED:
+        for root in OPERATOR_ROOTS:
+            package = importlib.import_module(root)
+            for info in pkgutil.iter_modules(package.__path__):
+                if info.ispkg:
+                    importlib.import_module(f"{root}.{info.name}")
+        _DISCOVERED = True  # imports are idempotent, so a race here only repeats them
+    return dict(sorted(_OPERATORS.items()))
+
+
+def get(name: str) -> Operator:
+    """An operator by folder name (`threshold_grad_v2_d`) or op type (`ThresholdGradV2D`)."""
+    ops = discover()
+    if name in ops:
+        return ops[name]
+    for op in ops.values():
+        if op.op_type == name:
+            return op
+    raise ValueError(f"unknown operator {name!r}; known: {', '.join(ops)}")
+
+
+def aclnn_function(name: str):
+    """The public two-phase function `name` of whichever operator registered it, or None."""
+    for op in discover().values():
+        if name in op.aclnn_functions:
+            return getattr(importlib.import_module(op.aclnn_module), name)
+    return None
+
+
+def aclnn_function_names() -> tuple[str, ...]:
+    return tuple(n for op in discover().values() for n in op.aclnn_functions)
