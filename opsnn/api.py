@@ -38,11 +38,31 @@ def threshold_backward(grad, feature, threshold=1.0, *, out=None, semantics="tor
     return _deliver(result, out)
 
 
-def threshold(x, threshold, value, *, out=None, backend="auto"):
-    """torch.nn.functional.threshold: x where x > threshold, else value (x's dtype, torch's rounding)."""
-    if backend not in ("auto", "fast", "reference"):
-        raise ValueError(f"unknown backend {backend!r} for threshold; known: auto, fast, reference")
+def threshold(x, threshold, value, *, out=None, semantics="torch", backend="auto"):
+    """torch.nn.functional.threshold: x where x > threshold, else value, in x's dtype.
+
+    semantics: "torch" (torch's scalar checks and rounding; halves compared in float32) or
+    "ascend910b" / "ascend950" (aclnnThreshold: scalars converted to x's dtype as the host does,
+    compared in x's dtype; 910B computes int8/uint8/int32/bfloat16 through float32, so int32
+    beyond 2**24 rounds). backend: "fast" (= "auto"), "reference", or "emulator" (ascend
+    semantics only: aclnnThreshold on the emulated device). out: an array of x's shape and
+    dtype to write into; it may be x itself.
+    """
+    if semantics not in SEMANTICS:
+        raise ValueError(f"unknown semantics {semantics!r}; known: {', '.join(SEMANTICS)}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
     x = np.asarray(x)
+    if semantics != "torch":
+        from opsnn.activation.threshold_v2 import ascend_semantics
+        ascend_semantics.check_call(x, threshold, value, semantics)
+        _check_out(out, Plan(semantics, x.dtype, x.shape, None))
+        if backend == "emulator":
+            from opsnn.backends.emulator import threshold as emulated
+            return _deliver(np.asarray(emulated(x, threshold, value, semantics)), out)
+        return _deliver(ascend_semantics.threshold(x, threshold, value, semantics), out)
+    if backend == "emulator":
+        raise ValueError('backend="emulator" runs the ascend semantics only')
     plan = plan_forward(x, threshold, value)
     _check_out(out, plan)
     if backend == "reference":

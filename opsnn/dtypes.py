@@ -14,6 +14,7 @@ BY_NAME: dict[str, np.dtype] = {
     "int8": np.dtype(np.int8),
     "uint8": np.dtype(np.uint8),
     "int64": np.dtype(np.int64),
+    "int16": np.dtype(np.int16),  # ThresholdV2 (the forward) has an int16 binary
 }
 
 

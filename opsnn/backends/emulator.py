@@ -1,6 +1,8 @@
 """The emulator backend: threshold_backward through the whole device stack, as an application
 on an Ascend device would run it — acl runtime, aclnnThresholdBackward's two phases, the
-emulated AscendC kernel (ascend910b) or the arch35 functional models (ascend950).
+emulated AscendC kernel (ascend910b) or the arch35 functional models (ascend950). The forward,
+threshold, goes through aclnnThreshold the same way (the arch35 ThresholdV2 DAG kernel on
+ascend950, the 910B TBE kernel's functional model on ascend910b).
 
 Each call brings up a private runtime (own device memory), so calls on different threads never
 share device state, and the caller's own acl context (if any) is restored afterwards. Everything
@@ -166,5 +168,48 @@ def threshold_backward(grad, feature, threshold, semantics: str, soc: str | None
             _raise_for_aclnn(aclnn.threshold_backward(workspace, workspace_size, executor, session.stream))
             _check(session.runtime.synchronize_stream(session.stream), "acl.rt.synchronize_stream")
             return session.download(out_ptr, out_shape, feature.dtype)
+    except _AclError as e:
+        raise RuntimeError(str(e)) from None
+
+
+def _scalar_of(session: _Session, value, what: str):
+    """An aclScalar holding `value` exactly: integers as INT64 (UINT64 above its range), reals as DOUBLE."""
+    if isinstance(value, complex | np.complexfloating) or not isinstance(value, numbers.Real | np.bool_):
+        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+    if isinstance(value, numbers.Integral | np.bool_):
+        v = int(value)
+        if not -(2**63) <= v < 2**64:
+            raise ValueError(f"{what} {v} does not fit a 64-bit integer")
+        s = acl.create_scalar(v, acl.ACL_INT64 if v < 2**63 else acl.ACL_UINT64)
+    else:
+        s = acl.create_scalar(float(value), acl.ACL_DOUBLE)
+    if s is None:
+        raise ValueError(f"cannot make a scalar of {value!r}")
+    session._scalars.append(s)
+    return s
+
+
+def threshold(x, threshold, value, semantics: str, soc: str | None = None) -> np.ndarray:
+    """The forward, aclnnThreshold on the emulated device: x where x > threshold else value, the
+    scalars converted to x's dtype as the host does. numpy in, numpy out of x's shape and dtype.
+    TypeError for dtype problems, ValueError for shape and rank problems, RuntimeError otherwise."""
+    soc = _soc_for(semantics, soc)
+    x = np.asarray(x)
+    try:
+        acl.acl_data_type_of(x.dtype)
+    except TypeError:
+        raise TypeError(f"x dtype {x.dtype} is not an ACL data type") from None
+    try:
+        with _Session(soc) as session:
+            x_t, _ = session.tensor(x.shape, x.dtype, x)
+            out_t, out_ptr = session.tensor(x.shape, x.dtype)
+            threshold_s = _scalar_of(session, threshold, "threshold")
+            value_s = _scalar_of(session, value, "value")
+            workspace_size, executor, ret = aclnn.threshold_get_workspace_size(x_t, threshold_s, value_s, out_t)
+            _raise_for_aclnn(ret)
+            workspace = session.malloc(workspace_size) if workspace_size else 0
+            _raise_for_aclnn(aclnn.threshold(workspace, workspace_size, executor, session.stream))
+            _check(session.runtime.synchronize_stream(session.stream), "acl.rt.synchronize_stream")
+            return session.download(out_ptr, x.shape, x.dtype)
     except _AclError as e:
         raise RuntimeError(str(e)) from None

@@ -1,0 +1,1 @@
+"""Kernel side of ThresholdV2: the arch35 DAG kernels (op_kernel/arch35)."""

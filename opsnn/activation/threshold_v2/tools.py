@@ -1,0 +1,93 @@
+"""What `opsnn tiling threshold_v2` and `opsnn sanitize threshold_v2` ask of ThresholdV2 (see
+opsnn.registry). Input shapes are (x, threshold); value, when present, has threshold's shape.
+The arch35 (Ascend950) scheme only: on Ascend910B ThresholdV2 is a built-in TBE kernel with no
+tiling of ours."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from opsnn.ascendc import LaunchReport
+from opsnn.dtypes import to_numpy
+from opsnn.op_common.kernel_run import random_values, run_exact
+from opsnn.registry import ToolRequest
+
+from .op_host.arch35 import TensorDesc, ThresholdV2TilingResult, threshold_v2_tiling
+
+
+def _tiling(request: ToolRequest) -> ThresholdV2TilingResult:
+    if request.platform.family != "ascend950":
+        raise ValueError("ThresholdV2 on the Ascend910B scheme is a built-in TBE kernel (no AscendC tiling); "
+                         "use --soc Ascend950 or --family ascend950")
+    if len(request.input_shapes) != 2:
+        raise ValueError(f"ThresholdV2 takes the shapes of x and threshold, got {len(request.input_shapes)}")
+    x_shape, t_shape = request.input_shapes
+    value = None if request.options.get("no_value", False) else TensorDesc(t_shape, request.dtype)
+    return threshold_v2_tiling(TensorDesc(x_shape, request.dtype), TensorDesc(t_shape, request.dtype), value,
+                               TensorDesc(x_shape, request.dtype), request.platform)
+
+
+@dataclass(frozen=True)
+class Report:
+    result: ThresholdV2TilingResult
+    request: ToolRequest
+
+    def json_dict(self) -> dict:
+        r = self.result
+        return {"block_dim": r.block_dim, "tiling_key": r.tiling_key, "schedule_mode": r.tiling_data.sche_mode,
+                "workspace_size": r.workspace_size, **r.tiling_data.upstream_dict(),
+                "tiling_data": r.tiling_data.to_bytes().hex()}
+
+    def text_lines(self) -> list[str]:
+        r, p = self.result, self.request.platform
+        lines = [f"ThresholdV2 tiling  shapes={[list(s) for s in self.request.input_shapes]}  dtype={r.dtype}  "
+                 f"value={'yes' if r.has_value else 'no'}",
+                 f"platform {p.name}: ub_size={p.ub_size} aiv_cores={p.aiv_cores}"]
+        lines += [f"  {key:<24} {value}" for key, value in self.json_dict().items()]
+        lines.append("per-core plan (elements):")
+        lines.append(f"  {'core':>4} {'block':>6} {'start':>12} {'end':>12} {'tiles':>6} {'tile':>7} {'tail':>7}")
+        for row in self.core_rows():
+            lines.append(f"  {row['core']:>4} {'former' if row['big'] else 'tail':>6} {row['start']:>12} "
+                         f"{row['end']:>12} {row['tile_num']:>6} {row['tile_data_num']:>7} {row['tail_num']:>7}")
+        return lines
+
+    def core_rows(self) -> list[dict]:
+        """Each core's share as ElementwiseSch derives it: core b from b * block_former."""
+        d = self.result.tiling_data
+        rows = []
+        for b in range(d.block_num):
+            last = b == d.block_num - 1
+            start = b * d.block_former
+            rows.append({"core": b, "big": not last, "start": start,
+                         "end": start + (d.dim0 - start if last else d.block_former),
+                         "tile_num": d.ub_loop_of_tail_block if last else d.ub_loop_of_former_block,
+                         "tail_num": d.ub_tail_of_tail_block if last else d.ub_tail_of_former_block,
+                         "tile_data_num": d.ub_former, "pad_bytes": 0})
+        return rows
+
+
+def tiling_report(request: ToolRequest) -> Report:
+    return Report(_tiling(request), request)
+
+
+def sanitize_report(request: ToolRequest, seed: int = 0) -> LaunchReport:
+    """The kernel under the sanitizer on exactly-sized random tensors. The schedule copies with
+    DataCopyPad and touches nothing past a tensor, so no padding is declared."""
+    result = _tiling(request)
+    dtype = to_numpy(request.dtype)
+    rng = np.random.default_rng(seed)
+    x_shape, t_shape = request.input_shapes
+    n, nt = result.tiling_data.dim0, int(np.prod(t_shape, dtype=np.int64))
+    inputs = {"x": random_values(rng, dtype, n), "threshold": random_values(rng, dtype, nt)}
+    if result.has_value:
+        inputs["value"] = random_values(rng, dtype, nt)
+    run = run_exact(_kernel(), platform=request.platform, block_dim=result.block_dim,
+                    tiling=result.tiling_data.to_bytes(), inputs=inputs, outputs={"y": (dtype, n)}, padding={},
+                    dtype=request.dtype, tiling_key=result.tiling_key)
+    return run.report
+
+
+def _kernel():
+    from .op_kernel.arch35 import run_kernel
+    return run_kernel
