@@ -1,0 +1,155 @@
+"""The ReluGrad kernel for Ascend910B, written against opsnn.ascendc like ThresholdGradV2D's:
+backprops = gradients * (features > 0 ? 1 : 0), a real multiply, so an inf or NaN gradient
+where the feature is not positive gives NaN and a negative one gives -0.0 (TensorFlow's rule).
+
+Per tile: the feature goes to the compute type (float for bfloat16/int32, half for int8/uint8;
+every conversion exact for the sign), is compared with 0 into a bit mask, the mask selects 1 or 0
+into a factor tensor, and the gradient (in the compute type, int32 kept as int32) is multiplied by
+it and converted back (exact: the product is 0 or the gradient)."""
+from __future__ import annotations
+
+import numpy as np
+
+from opsnn.ascendc import (
+    CMPMODE,
+    SELMODE,
+    Cast,
+    Compares,
+    CoreContext,
+    DataCopy,
+    GlobalTensor,
+    GmPtr,
+    QuePosition,
+    RoundMode,
+    Select,
+    TBuf,
+    TPipe,
+    TQue,
+)
+from opsnn.ascendc.arith import Duplicate, Mul
+from opsnn.dtypes import bfloat16
+
+from .relu_grad_tiling_data import ReluGradTilingData
+
+BUFFER_NUM = 2
+F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
+_COMPUTE = {F32: F32, F16: F16, bfloat16: F32, I32: F32, np.dtype(np.int8): F16, np.dtype(np.uint8): F16}
+
+
+def ub_bytes_per_element(dtype: np.dtype) -> int:
+    """UB bytes the kernel's buffers take per element of a tile (the tiling's budget)."""
+    b, c = dtype.itemsize, _COMPUTE[dtype].itemsize
+    total = 3 * BUFFER_NUM * b + 1 + 2 * c  # queues, mask (a byte per element), ones, factor
+    if dtype != _COMPUTE[dtype]:
+        total += c  # the feature in the compute type
+        total += 4 if dtype == I32 else c  # int32: the factor as int32; else the gradient in the compute type
+    return total
+
+
+class KernelReluGrad:
+    def __init__(self, ctx: CoreContext, dtype):
+        self.ctx = ctx
+        self.dtype = np.dtype(dtype)
+        self.compute = _COMPUTE[self.dtype]
+        self.in_queue_grad = TQue(QuePosition.VECIN, BUFFER_NUM, name="in_queue_grad")
+        self.in_queue_feature = TQue(QuePosition.VECIN, BUFFER_NUM, name="in_queue_feature")
+        self.out_queue = TQue(QuePosition.VECOUT, BUFFER_NUM, name="out_queue")
+        self.mask_buf = TBuf(QuePosition.VECCALC, name="mask_buf")
+        self.ones_buf = TBuf(QuePosition.VECCALC, name="ones_buf")
+        self.factor_buf = TBuf(QuePosition.VECCALC, name="factor_buf")
+        self.feature_buf = TBuf(QuePosition.VECCALC, name="feature_buf")
+        self.grad_buf = TBuf(QuePosition.VECCALC, name="grad_buf")
+        self.gradients_gm = GlobalTensor(self.dtype)
+        self.features_gm = GlobalTensor(self.dtype)
+        self.backprops_gm = GlobalTensor(self.dtype)
+
+    def Init(self, gradients: GmPtr, features: GmPtr, backprops: GmPtr,  # noqa: N802
+             tiling_data: ReluGradTilingData, pipe: TPipe) -> None:
+        core = self.ctx.GetBlockIdx()
+        start = tiling_data.big_core_data_num * core
+        self.tile_data_num = tiling_data.tile_data_num
+        if core < tiling_data.tail_block_num:
+            self.core_data_num = tiling_data.big_core_data_num
+            self.tile_num = tiling_data.final_big_tile_num
+            self.tail_data_num = tiling_data.big_tail_data_num
+        else:
+            self.core_data_num = tiling_data.small_core_data_num
+            self.tile_num = tiling_data.final_small_tile_num
+            self.tail_data_num = tiling_data.small_tail_data_num
+            start -= ((tiling_data.big_core_data_num - tiling_data.small_core_data_num)
+                      * (core - tiling_data.tail_block_num))
+        t, c, n = self.dtype, self.compute, self.tile_data_num
+        self.gradients_gm.SetGlobalBuffer(gradients.as_type(t) + start, self.core_data_num)
+        self.features_gm.SetGlobalBuffer(features.as_type(t) + start, self.core_data_num)
+        self.backprops_gm.SetGlobalBuffer(backprops.as_type(t) + start, self.core_data_num)
+        for queue in (self.in_queue_grad, self.in_queue_feature, self.out_queue):
+            pipe.InitBuffer(queue, BUFFER_NUM, n * t.itemsize)
+        pipe.InitBuffer(self.mask_buf, n)
+        pipe.InitBuffer(self.ones_buf, n * c.itemsize)
+        pipe.InitBuffer(self.factor_buf, n * c.itemsize)
+        if t != c:
+            pipe.InitBuffer(self.feature_buf, n * c.itemsize)
+            pipe.InitBuffer(self.grad_buf, n * (4 if t == I32 else c.itemsize))
+        Duplicate(self.ones_buf.Get(c), c.type(1), n)  # the "1" of feature > 0 ? 1 : 0, once per core
+
+    def Process(self) -> None:  # noqa: N802
+        self.process_data_num = self.tile_data_num
+        for i in range(self.tile_num):
+            if i == self.tile_num - 1:
+                self.process_data_num = self.tail_data_num
+            self.ctx.begin_tile(i)
+            self.CopyIn(i)
+            self.Compute()
+            self.CopyOut(i)
+        self.ctx.end_tiles()
+
+    def CopyIn(self, progress: int) -> None:  # noqa: N802
+        grad_local = self.in_queue_grad.AllocTensor(self.dtype)
+        feature_local = self.in_queue_feature.AllocTensor(self.dtype)
+        offset = progress * self.tile_data_num
+        DataCopy(grad_local, self.gradients_gm[offset], self.process_data_num)
+        DataCopy(feature_local, self.features_gm[offset], self.process_data_num)
+        self.in_queue_grad.EnQue(grad_local)
+        self.in_queue_feature.EnQue(feature_local)
+
+    def Compute(self) -> None:  # noqa: N802
+        grad_local = self.in_queue_grad.DeQue(self.dtype)
+        feature_local = self.in_queue_feature.DeQue(self.dtype)
+        out_local = self.out_queue.AllocTensor(self.dtype)
+        t, c, n = self.dtype, self.compute, self.process_data_num
+        mask, ones, factor = self.mask_buf.Get(np.uint8), self.ones_buf.Get(c), self.factor_buf.Get(c)
+        feature = feature_local
+        if t != c:
+            feature = self.feature_buf.Get(c)
+            Cast(feature, feature_local, RoundMode.CAST_NONE, n)  # exact, or int32 rounding that keeps the sign
+        Compares(mask, feature, c.type(0), CMPMODE.GT, n)  # NaN > 0 is false
+        Select(factor, mask, ones, c.type(0), SELMODE.VSEL_TENSOR_SCALAR_MODE, n)
+        if t == c:
+            Mul(out_local, grad_local, factor, n)
+        elif t == I32:
+            factor_int = self.grad_buf.Get(I32)
+            Cast(factor_int, factor, RoundMode.CAST_TRUNC, n)
+            Mul(out_local, grad_local, factor_int, n)
+        else:  # bfloat16 (float), int8/uint8 (half): the product is 0 or the gradient, exact back
+            grad = self.grad_buf.Get(c)
+            Cast(grad, grad_local, RoundMode.CAST_NONE, n)
+            Mul(grad, grad, factor, n)
+            Cast(out_local, grad, RoundMode.CAST_RINT if t == bfloat16 else RoundMode.CAST_TRUNC, n)
+        self.out_queue.EnQue(out_local)
+        self.in_queue_grad.FreeTensor(grad_local)
+        self.in_queue_feature.FreeTensor(feature_local)
+
+    def CopyOut(self, progress: int) -> None:  # noqa: N802
+        out_local = self.out_queue.DeQue(self.dtype)
+        DataCopy(self.backprops_gm[progress * self.tile_data_num], out_local, self.process_data_num)
+        self.out_queue.FreeTensor(out_local)
+
+
+def relu_grad(ctx: CoreContext, gradients: GmPtr, features: GmPtr, backprops: GmPtr, workspace: GmPtr | None,
+              tiling: bytes, *, dtype) -> None:
+    """The kernel entry: ReluGrad on this core's share."""
+    tiling_data = ReluGradTilingData.from_bytes(tiling)
+    pipe = TPipe(ctx)
+    op = KernelReluGrad(ctx, dtype)
+    op.Init(gradients, features, backprops, tiling_data, pipe)
+    op.Process()

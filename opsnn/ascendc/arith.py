@@ -1,0 +1,65 @@
+"""Duplicate (fill a LocalTensor with a scalar) and Mul (elementwise product of two LocalTensors),
+as the Ascend910B vector unit has them.
+
+Mul follows IEEE-754 in the operand type, with its NaN results made independent of the host
+CPU (x86 and ARM disagree on the sign of inf * 0's NaN): a NaN operand comes through with its
+quiet bit set (the first NaN operand when both are), and an invalid product (inf * 0) gives the
+quiet NaN with the sign a product has, sign(a) xor sign(b). What the Ascend vector unit's
+default NaN is, is not documented; this choice makes ReluGrad's -inf * 0 the -NaN that the
+functional model (the grad's sign kept) gives."""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import numpy as np
+
+from .errors import EmulatorError
+from .local_tensor import LocalTensor, close_local, open_local, read_local
+
+_DUPLICATE_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32, np.uint16, np.uint32))
+_MUL_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32))
+_FLOAT_BITS = MappingProxyType({np.dtype(np.float16): (np.uint16, 0x0200, 0x7E00, 0x8000),
+                                np.dtype(np.float32): (np.uint32, 0x0040_0000, 0x7FC0_0000, 0x8000_0000)})
+
+
+def Duplicate(dst: LocalTensor, scalar, count: int) -> None:  # noqa: N802 - AscendC name
+    """dst[i] = scalar for i < count (the scalar converted to dst's type)."""
+    if dst.dtype not in _DUPLICATE_TYPES:
+        raise EmulatorError(f"Duplicate on {dst.dtype}: half, float, int16/32 or uint16/32 only")
+    count = int(count)
+    if count <= 0:
+        return
+    out, direct = open_local(dst, count, "Duplicate")
+    out[...] = np.asarray(scalar).astype(dst.dtype)
+    close_local(dst, out, direct, "Duplicate")
+
+
+def Mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int) -> None:  # noqa: N802 - AscendC name
+    """dst[i] = src0[i] * src1[i] for i < count; one type on all three sides. Integers wrap."""
+    t = src0.dtype
+    if t not in _MUL_TYPES or src1.dtype != t or dst.dtype != t:
+        raise EmulatorError(f"Mul on {src0.dtype} * {src1.dtype} -> {dst.dtype}: half, float, int16 or int32, "
+                            "one type on every side")
+    count = int(count)
+    if count <= 0:
+        return
+    a = read_local(src0, count, "Mul").copy()  # copies: dst may alias a source
+    b = read_local(src1, count, "Mul").copy()
+    out, direct = open_local(dst, count, "Mul")
+    with np.errstate(all="ignore"):
+        np.multiply(a, b, out=out)
+    if t.kind == "f":
+        canonical_nans(out, a, b)
+    close_local(dst, out, direct, "Mul")
+
+
+def canonical_nans(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Rewrite the NaNs of out = a * b (half or float) by the rule in the module docstring."""
+    nan = np.isnan(out)
+    if not nan.any():
+        return
+    bits, quiet, default, sign = _FLOAT_BITS[out.dtype]
+    a_bits, b_bits, o_bits = a.view(bits), b.view(bits), out.view(bits)
+    invalid = bits(default) | ((a_bits ^ b_bits) & bits(sign))
+    propagated = np.where(np.isnan(a), a_bits, np.where(np.isnan(b), b_bits, invalid))
+    o_bits[nan] = (propagated | bits(quiet))[nan]
