@@ -28,13 +28,15 @@ def _last_use(dag: Dag) -> dict[int, int]:
     return last
 
 
-def _is_temp(f: Node, to_out: set[int]) -> bool:
-    return not (f.is_scalar or f.is_copy_in or f.op == "CopyOut" or id(f) in to_out)
+def _is_temp(f: Node, to_out: set[int], brc_is_temp: bool = False) -> bool:
+    copy_in = f.op == "CopyIn" or (f.op == "CopyInBrc" and not brc_is_temp)
+    return not (f.is_scalar or copy_in or f.op == "CopyOut" or id(f) in to_out)
 
 
-def max_temp(dag: Dag, reserve_brc: bool = False, brc_temp: bool = False) -> int:
-    """Most temporaries live at one node (plus that node's own scratch: one buffer for a
-    CopyInBrc when `brc_temp`). reserve_brc: CopyInBrc tiles are cached, not live nodes."""
+def max_temp(dag: Dag, reserve_brc: bool = False, brc_is_temp: bool = False) -> int:
+    """Most temporaries live at one node. reserve_brc: CopyInBrc tiles are cached (persistent),
+    not live nodes; brc_is_temp: a live CopyInBrc tile (broadcast in UB, not by NDDMA) counts
+    as a temporary. (The ops here need no scratch of their own: upstream's TempSize is 0.)"""
     to_out, last = _feeds_copy_out(dag), _last_use(dag)
     alive: dict[int, Node] = {}
     best = 0
@@ -42,8 +44,7 @@ def max_temp(dag: Dag, reserve_brc: bool = False, brc_temp: bool = False) -> int
         for n in _tensor_args(dag, f) + ([] if f.op == "CopyOut" or f.is_scalar else [f]):
             if not (reserve_brc and n.op == "CopyInBrc"):
                 alive[id(n)] = n
-        temps = sum(1 for n in alive.values() if _is_temp(n, to_out))
-        best = max(best, temps + (1 if brc_temp and f.op == "CopyInBrc" else 0))
+        best = max(best, sum(1 for n in alive.values() if _is_temp(n, to_out, brc_is_temp)))
         for a in _tensor_args(dag, f):
             if last[id(a)] == i:
                 alive.pop(id(a), None)
@@ -61,7 +62,7 @@ def _buffered_outputs(dag: Dag) -> int:
 def buffer_num(dag: Dag, use_nddma: bool = True, cache_brc: bool = False) -> int:
     """GetBufferNum<use_nddma, cache_brc>() at LEVEL_2."""
     ub_brc = not use_nddma and cache_brc
-    temps = max_temp(dag, reserve_brc=cache_brc, brc_temp=not use_nddma)
+    temps = max_temp(dag, reserve_brc=cache_brc, brc_is_temp=not use_nddma)
     persistent = dag.copy_brc_num if ub_brc else 0
     return temps + 2 * _tensor_inputs(dag) + 2 * _buffered_outputs(dag) + persistent
 

@@ -1,0 +1,104 @@
+"""Runs a DAG's vector ops on one tile: every tensor node in its planned UB buffer, scalar
+holders and scalar ops as values. The schedules do the copies in and out; this does the rest."""
+from __future__ import annotations
+
+import numpy as np
+
+from opsnn.ascendc import CMPMODE, Cast, Compare, EmulatorError, LocalTensor, SelectTensors
+from opsnn.ascendc.cast import cast_values
+from opsnn.ascendc.local_tensor import close_local, open_local
+from opsnn.ascendc.mul_arch35 import Mul
+
+from .buffers import BufferPlan
+from .dag import Const, Dag, Node, ScalarIn, Var
+
+_MIRROR = {CMPMODE.LT: CMPMODE.GT, CMPMODE.GT: CMPMODE.LT, CMPMODE.LE: CMPMODE.GE, CMPMODE.GE: CMPMODE.LE,
+           CMPMODE.EQ: CMPMODE.EQ, CMPMODE.NE: CMPMODE.NE}
+
+
+class TileRunner:
+    """One core's view of the DAG: the UB buffers (slot_bytes each, from `ub`) and the scalars."""
+
+    def __init__(self, dag: Dag, plan: BufferPlan, ub: LocalTensor, slot_bytes: int, scalar_data: bytes):
+        self.dag = dag
+        self.plan = plan
+        self.ub = ub
+        self.slot_bytes = slot_bytes
+        self.vars = np.frombuffer(bytes(scalar_data).ljust(16, b"\0")[:16], dtype=np.float32)
+        self.scalar_inputs: dict[int, np.generic] = {}  # ScalarIn values the schedule read from GM
+        self.compute = [f for f in dag.fun_list if not (f.is_copy_in or f.op == "CopyOut")]
+        self.dtypes = {id(f): _np(f.dtype) for f in dag.fun_list}
+
+    def tensor(self, node: Node, parity: int) -> LocalTensor:
+        buf = self.plan.buffer(self.plan.slots[id(node)], parity)
+        return self.ub[buf * self.slot_bytes].ReinterpretCast(self.dtypes[id(node)])
+
+    def value(self, arg, parity: int, scalars: dict):
+        """A LocalTensor for a tensor node, a numpy scalar for a holder or scalar op."""
+        if isinstance(arg, Node):
+            return scalars[id(arg)] if arg.is_scalar else self.tensor(arg, parity)
+        if isinstance(arg, ScalarIn):
+            return self.scalar_inputs[arg.index]
+        if isinstance(arg, Var):
+            return np.asarray(self.vars[arg.index]).astype(_np(arg.dtype))[()]
+        if isinstance(arg, Const):
+            return np.asarray(arg.value, dtype=_np(arg.dtype))[()]
+        raise EmulatorError(f"unknown DAG operand {arg!r}")
+
+    def run(self, parity: int, count: int) -> None:
+        """Every compute node of the DAG over `count` elements of the tile of this parity."""
+        scalars: dict[int, np.generic] = {}
+        for f in self.compute:
+            args = [self.value(a, parity, scalars) for a in self.dag.args(f)]
+            if f.is_scalar:
+                scalars[id(f)] = _scalar_op(f, args)
+                continue
+            _tensor_op(f, self.tensor(f, parity), args, count)
+
+
+def _np(name: str) -> np.dtype:
+    from .dag import _dtype
+    return _dtype(name)
+
+
+def _scalar_op(f: Node, args: list):
+    if f.op in ("ToFloat", "Cast"):
+        mode = f.attrs[0] if f.op == "Cast" else None
+        src = np.asarray(args[0]).reshape(1)
+        out = cast_values(src, _np(f.dtype), mode) if mode is not None else src.astype(np.float32)
+        return out[0]
+    raise EmulatorError(f"{f.op} is not a scalar op here")
+
+
+def _tensor_op(f: Node, dst: LocalTensor, args: list, n: int) -> None:
+    op = f.op
+    if op == "Duplicate":
+        duplicate_scalar(dst, args[0], n)
+    elif op == "Cast":
+        if not isinstance(args[0], LocalTensor):
+            duplicate_scalar(dst, cast_values(np.asarray(args[0]).reshape(1), dst.dtype, f.attrs[0])[0], n)
+        else:
+            Cast(dst, args[0], f.attrs[0], n)
+    elif op == "Compare":
+        a, b, mode = args[0], args[1], f.attrs[0]
+        if not isinstance(a, LocalTensor):
+            a, b, mode = b, a, _MIRROR[mode]
+        Compare(dst, a, b, mode, n)
+    elif op == "Select":
+        SelectTensors(dst, args[0], args[1], args[2], n)
+    elif op == "Mul":
+        a, b = args
+        if not isinstance(a, LocalTensor):
+            a, b = b, a
+        Mul(dst, a, b, n)
+    else:
+        raise EmulatorError(f"DAG op {op} has no emulator instruction")
+
+
+def duplicate_scalar(dst: LocalTensor, scalar, n: int) -> None:
+    """Duplicate for every arch35 type (arith.Duplicate is the A2 one: no 8-bit or 64-bit types)."""
+    if n <= 0:
+        return
+    out, direct = open_local(dst, n, "Duplicate")
+    out.fill(np.asarray(scalar, dtype=dst.dtype))
+    close_local(dst, out, direct, "Duplicate")
