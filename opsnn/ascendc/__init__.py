@@ -3,10 +3,13 @@ instructions an elementwise kernel needs, multi-core launch and a sanitizer (spe
 
 It knows nothing about any operator: a kernel is a Python callable written the way an AscendC
 author writes one, receiving its CoreContext, its GM_ADDR arguments and its tiling bytes."""
+from .broadcast import Broadcast
 from .cast import ALLOWED_CASTS, Cast
 from .compare import CMPMODE, Compares, CompareScalar
+from .compare_tensor import Compare
 from .core import CoreContext, GetBlockIdx, GetBlockNum
 from .datacopy import DataCopy
+from .datacopy_pad import DataCopyNd, DataCopyPad, GetValue
 from .errors import CoreAborted, EmulatorError
 from .findings import ERROR, EXPECTED, KINDS, Finding
 from .global_tensor import GlobalTensor, GmPtr
@@ -16,10 +19,13 @@ from .local_tensor import LocalTensor
 from .pipe import QuePosition, TBuf, TPipe, TQue
 from .rounding import RoundMode
 from .select import SELMODE, Select
+from .select_tensor import SelectTensors
 
 __all__ = [
     "ALLOWED_CASTS", "CMPMODE", "ERROR", "EXPECTED", "KINDS", "SELMODE", "Cast", "CompareScalar", "Compares",
     "CoreAborted", "CoreContext", "DataCopy", "EmulatorError", "Finding", "GMError", "GetBlockIdx",
     "GetBlockNum", "GlobalMemory", "GlobalTensor", "GmPtr", "KernelArg", "LaunchReport", "LocalTensor", "Padding",
     "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "launch",
+    # Ascend950 (arch35) instructions the atvoss schedules use
+    "Broadcast", "Compare", "DataCopyNd", "DataCopyPad", "GetValue", "SelectTensors",
 ]
