@@ -11,13 +11,13 @@ def test_soc_table():
         "Ascend910B2": (48, 24, 196352, mib16, "ascend910b"),
         "Ascend910B3": (40, 20, 196352, mib16, "ascend910b"),
         "Ascend910B4": (40, 20, 196352, mib16, "ascend910b"),
-        "Ascend950": (64, 32, 253952, mib16, "ascend950"),
+        "Ascend950": (64, 32, 245760, mib16, "ascend950"),
     }
 
 
 def test_kernel_usable_ub():
     assert get_platform("Ascend910B1").kernel_ub == 188416  # below the 8 KiB Select scratch
-    assert get_platform("Ascend950").kernel_ub == 253952
+    assert get_platform("Ascend950").kernel_ub == 245760
 
 
 def test_default_soc():
