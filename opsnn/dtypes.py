@@ -1,11 +1,16 @@
-"""Dtype names shared by every layer; bfloat16 is ml_dtypes.bfloat16."""
+"""The one table of dtype facts every layer reads: the names opsnn uses for numpy dtypes
+(bfloat16 is ml_dtypes.bfloat16), and the bit layout of the binary float types."""
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import ml_dtypes
 import numpy as np
 
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
 
+# Every dtype some layer names (the ACL data types included); an operator's definition says which
+# of them it supports.
 BY_NAME: dict[str, np.dtype] = {
     "float32": np.dtype(np.float32),
     "float16": np.dtype(np.float16),
@@ -15,7 +20,40 @@ BY_NAME: dict[str, np.dtype] = {
     "uint8": np.dtype(np.uint8),
     "int64": np.dtype(np.int64),
     "int16": np.dtype(np.int16),  # ThresholdV2 (the forward) has an int16 binary
+    "uint16": np.dtype(np.uint16),
+    "uint32": np.dtype(np.uint32),
+    "uint64": np.dtype(np.uint64),
+    "float64": np.dtype(np.float64),
+    "bool": np.dtype(np.bool_),
+    "complex64": np.dtype(np.complex64),
+    "complex128": np.dtype(np.complex128),
 }
+
+
+class FloatLayout(NamedTuple):
+    """A binary float type's bit pattern, read through the unsigned type of its width."""
+    uint: np.dtype
+    sign: int  # the sign bit
+    exponent: int  # the exponent field's mask (all ones: inf or NaN)
+    quiet: int  # the quiet-NaN bit (the top mantissa bit)
+    mantissa_bits: int
+
+
+_MANTISSA_BITS = {np.dtype(np.float16): 10, bfloat16: 7, np.dtype(np.float32): 23, np.dtype(np.float64): 52}
+
+
+def _layout(dtype: np.dtype) -> FloatLayout:
+    m, width = _MANTISSA_BITS[dtype], dtype.itemsize * 8
+    return FloatLayout(np.dtype(f"u{dtype.itemsize}"), 1 << (width - 1), ((1 << (width - 1 - m)) - 1) << m,
+                       1 << (m - 1), m)
+
+
+_LAYOUTS = {dt: _layout(dt) for dt in _MANTISSA_BITS}
+
+
+def float_layout(dtype) -> FloatLayout:
+    """The layout of float16, bfloat16, float32 or float64 (KeyError for any other dtype)."""
+    return _LAYOUTS[np.dtype(dtype)]
 
 
 def dtype_name(dtype) -> str:

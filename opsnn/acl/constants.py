@@ -4,8 +4,11 @@ acl_error codes), so code written against pyACL reads the same here.
 Only the members this runtime uses or accepts are listed."""
 from __future__ import annotations
 
-import ml_dtypes
+from types import MappingProxyType
+
 import numpy as np
+
+from opsnn.dtypes import BY_NAME
 
 # aclDataType
 ACL_DT_UNDEFINED = -1
@@ -25,24 +28,15 @@ ACL_COMPLEX64 = 16
 ACL_COMPLEX128 = 17
 ACL_BF16 = 27
 
-# aclDataType -> (opsnn dtype name, numpy dtype). Names follow opsnn.dtypes where it has them.
-DATA_TYPES: dict[int, tuple[str, np.dtype]] = {
-    ACL_FLOAT: ("float32", np.dtype(np.float32)),
-    ACL_FLOAT16: ("float16", np.dtype(np.float16)),
-    ACL_INT8: ("int8", np.dtype(np.int8)),
-    ACL_INT32: ("int32", np.dtype(np.int32)),
-    ACL_UINT8: ("uint8", np.dtype(np.uint8)),
-    ACL_INT16: ("int16", np.dtype(np.int16)),
-    ACL_UINT16: ("uint16", np.dtype(np.uint16)),
-    ACL_UINT32: ("uint32", np.dtype(np.uint32)),
-    ACL_INT64: ("int64", np.dtype(np.int64)),
-    ACL_UINT64: ("uint64", np.dtype(np.uint64)),
-    ACL_DOUBLE: ("float64", np.dtype(np.float64)),
-    ACL_BOOL: ("bool", np.dtype(np.bool_)),
-    ACL_COMPLEX64: ("complex64", np.dtype(np.complex64)),
-    ACL_COMPLEX128: ("complex128", np.dtype(np.complex128)),
-    ACL_BF16: ("bfloat16", np.dtype(ml_dtypes.bfloat16)),
+# aclDataType -> (opsnn dtype name, numpy dtype); the numpy side is opsnn.dtypes' table.
+_ACL_NAMES = {
+    ACL_FLOAT: "float32", ACL_FLOAT16: "float16", ACL_INT8: "int8", ACL_INT32: "int32", ACL_UINT8: "uint8",
+    ACL_INT16: "int16", ACL_UINT16: "uint16", ACL_UINT32: "uint32", ACL_INT64: "int64", ACL_UINT64: "uint64",
+    ACL_DOUBLE: "float64", ACL_BOOL: "bool", ACL_COMPLEX64: "complex64", ACL_COMPLEX128: "complex128",
+    ACL_BF16: "bfloat16",
 }
+DATA_TYPES: MappingProxyType[int, tuple[str, np.dtype]] = MappingProxyType(
+    {code: (name, BY_NAME[name]) for code, name in _ACL_NAMES.items()})
 
 
 def acl_data_type_of(dtype) -> int:

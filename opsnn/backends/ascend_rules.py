@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from opsnn.activation.relu_grad.functional_models import is_relu_threshold
+from opsnn.activation.threshold_grad_v2_d.functional_models import is_relu_threshold  # noqa: F401 - the routing rule, re-read by plan
 from opsnn.activation.threshold_grad_v2_d.op_host import THRESHOLD_GRAD_V2D
 from opsnn.dtypes import BY_NAME
 
@@ -26,11 +26,6 @@ def threshold_float32(threshold) -> np.float32:
         raise ValueError(f"threshold {threshold} does not fit a float") from None
     with np.errstate(over="ignore"):
         return np.float32(as_double)
-
-
-def is_relu(t32: np.float32) -> bool:
-    """|t| <= FLT_EPSILON routes the call to the ReluGrad kernel (NaN does not); the aclnn layer's test."""
-    return is_relu_threshold(t32)
 
 
 def check_dtypes(semantics: str, grad_dtype: np.dtype, feature_dtype: np.dtype, relu: bool) -> None:

@@ -44,7 +44,7 @@ def plan_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: s
     if semantics not in SEMANTICS:
         raise ValueError(f"unknown semantics {semantics!r}; known: {', '.join(SEMANTICS)}")
     t32 = ascend_rules.threshold_float32(threshold)
-    relu = ascend_rules.is_relu(t32)
+    relu = ascend_rules.is_relu_threshold(t32)
     ascend_rules.check_dtypes(semantics, grad.dtype, feature.dtype, relu)
     ascend_rules.check_rank(semantics, grad, feature)
     return Plan(semantics, feature.dtype, broadcast_shape(grad.shape, feature.shape), t32, relu)
