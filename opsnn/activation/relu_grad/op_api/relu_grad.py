@@ -1,29 +1,37 @@
 """l0 ReluGrad: records one step computing out = grad * (feature > 0).
 
 ascend910b: the AscendC kernel on the emulator with its op_host tiling (561002/561003 on
-failure, as for every kernel launch). ascend950: the arch35 functional model, which claims the
-system workspace as a kernel launch would."""
+failure, as for every kernel launch). ascend950: the arch35 kernel (op_kernel/arch35, atvoss
+broadcast schedules) with its arch35 tiling; it broadcasts grad and feature itself."""
 from __future__ import annotations
+
+import numpy as np
 
 from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.l0_tensor import L0Tensor
-from opsnn.aclnn.steps import FunctionalStep
 from opsnn.op_common.l0_launch import add_kernel_launch, find_kernel, run_tiling
 
-from .. import functional_models
 from ..op_host import RELU_GRAD, tiling
+from ..op_host.arch35 import tiling_arch35
 
 OP_TYPE = RELU_GRAD.op_type
 _KERNEL_MODULE = "opsnn.activation.relu_grad.op_kernel"
+_ARCH35_KERNEL_MODULE = "opsnn.activation.relu_grad.op_kernel.arch35"
 
 
 def relu_grad(executor: Executor, grad: L0Tensor, feature: L0Tensor) -> L0Tensor:
     """out = grad * (feature > 0) into a new workspace slot; grad and feature are dense, one shape."""
     platform = executor.platform
-    out = executor.new_tensor(grad.dtype_name, grad.dtype, grad.shape, f"{OP_TYPE} output")
+    # ascend950 hands the inputs over un-broadcast (the arch35 kernel broadcasts); 910B: one shape
+    shape = tuple(np.broadcast_shapes(grad.shape, feature.shape))
+    out = executor.new_tensor(grad.dtype_name, grad.dtype, shape, f"{OP_TYPE} output")
     if platform.family == "ascend950":
-        executor.add_step(FunctionalStep(f"{OP_TYPE}(arch35 model)", functional_models.relu_grad, (grad, feature),
-                                         out), kernel_workspace=platform.system_workspace)
+        arch35 = run_tiling(OP_TYPE, tiling_arch35, (grad.shape, feature.shape), grad.dtype_name, platform)
+        add_kernel_launch(executor, OP_TYPE, find_kernel(OP_TYPE, platform.family, True, _ARCH35_KERNEL_MODULE),
+                          block_dim=arch35.block_dim, tiling_data=arch35.tiling_data.to_bytes(),
+                          workspace_size=arch35.workspace_size,
+                          args=(("gradients", grad), ("features", feature), ("backprops", out)),
+                          options={"dtype": grad.dtype_name, "schedule_mode": arch35.schedule_mode})
         return out
     run_kernel = find_kernel(OP_TYPE, platform.family, RELU_GRAD.supports(platform.family), _KERNEL_MODULE)
     result = run_tiling(OP_TYPE, tiling, grad.numel, grad.dtype_name, platform)

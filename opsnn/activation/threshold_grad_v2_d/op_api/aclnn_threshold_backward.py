@@ -6,9 +6,9 @@
 Phase 1 checks, in this order: executor (561101), threshold, out, grad_output/self present
 (161001); dtypes supported, grad_output and out of self's dtype (161002); rank <= 8 (161002);
 broadcastable and out of the broadcast shape (161002). Empty inputs succeed with workspace 0.
-Then: grad_output and self are made contiguous and expanded to the broadcast shape (upstream
-hands un-broadcast inputs to a kernel that cannot broadcast; we do not — on both SoC families,
-though the arch35 kernel could broadcast itself, so that there is one path), |t| <= FLT_EPSILON
+Then: grad_output and self are made contiguous; on ascend910b they are expanded to the broadcast
+shape (upstream hands un-broadcast inputs to a kernel that cannot broadcast; we do not), on
+ascend950 they go un-broadcast to the arch35 kernels, which broadcast in the kernel; |t| <= FLT_EPSILON
 runs ReluGrad, else ThresholdGradV2D, and the result is view-copied into out. (The C API's
 "workspaceSize/executor output is null" check has no Python counterpart: they are returned.)
 
@@ -71,8 +71,10 @@ def _plan(executor: Executor, grad_output, self, threshold, out) -> None:
     if grad_output.numel == 0 or self.numel == 0:
         return  # nothing to launch, workspace 0
 
-    grad = broadcast_to(executor, contiguous(executor, L0Tensor.from_acl(grad_output)), shape)
-    feature = broadcast_to(executor, contiguous(executor, L0Tensor.from_acl(self)), shape)
+    grad = contiguous(executor, L0Tensor.from_acl(grad_output))
+    feature = contiguous(executor, L0Tensor.from_acl(self))
+    if executor.platform.family != "ascend950":  # the arch35 kernels broadcast in the kernel
+        grad, feature = broadcast_to(executor, grad, shape), broadcast_to(executor, feature, shape)
     if is_relu_threshold(t):
         result = relu_grad(executor, grad, feature)
     else:

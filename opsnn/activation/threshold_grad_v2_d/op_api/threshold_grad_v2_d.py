@@ -1,20 +1,20 @@
 """l0 ThresholdGradV2D: one step that computes out = grad where feature > t, else 0.
 
 ascend910b: the AscendC kernel on the emulator, with the op_host tiling (tiling failure ->
-561002, no kernel for the SoC -> 561003). ascend950: the arch35 functional model (spec §9),
-which claims the system workspace as a kernel launch would."""
+561002, no kernel for the SoC -> 561003). ascend950: the arch35 kernel (op_kernel/arch35, the
+atvoss broadcast schedules) with its arch35 tiling; it broadcasts grad and feature itself."""
 from __future__ import annotations
 
 from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.l0_tensor import L0Tensor
-from opsnn.aclnn.steps import FunctionalStep
-from opsnn.activation.relu_grad import functional_models
 from opsnn.op_common.l0_launch import add_kernel_launch, find_kernel, run_tiling
 
 from ..op_host import THRESHOLD_GRAD_V2D, infer_shape, padding, tiling
+from ..op_host.arch35 import tiling_arch35
 
 OP_TYPE = THRESHOLD_GRAD_V2D.op_type
 _KERNEL_MODULE = "opsnn.activation.threshold_grad_v2_d.op_kernel"
+_ARCH35_KERNEL_MODULE = "opsnn.activation.threshold_grad_v2_d.op_kernel.arch35"
 
 
 def threshold_grad_v2d(executor: Executor, grad: L0Tensor, feature: L0Tensor, threshold: float) -> L0Tensor:
@@ -24,10 +24,14 @@ def threshold_grad_v2d(executor: Executor, grad: L0Tensor, feature: L0Tensor, th
     out = executor.new_tensor(grad.dtype_name, grad.dtype, infer_shape(grad.shape, feature.shape),
                               f"{OP_TYPE} output")
     if platform.family == "ascend950":
-        def model(g, f):
-            return functional_models.arch35_threshold_grad(g, f, threshold)
-        executor.add_step(FunctionalStep(f"{OP_TYPE}(arch35 model)", model, (grad, feature), out),
-                          kernel_workspace=platform.system_workspace)
+        # arch35: the atvoss broadcast kernel takes the inputs un-broadcast; exact copies, no padding.
+        arch35 = run_tiling(OP_TYPE, tiling_arch35, (grad.shape, feature.shape), grad.dtype_name, threshold,
+                            platform)
+        add_kernel_launch(executor, OP_TYPE, find_kernel(OP_TYPE, platform.family, True, _ARCH35_KERNEL_MODULE),
+                          block_dim=arch35.block_dim, tiling_data=arch35.tiling_data.to_bytes(),
+                          workspace_size=arch35.workspace_size,
+                          args=(("gradOutput", grad), ("self", feature), ("out", out)),
+                          options={"dtype": grad.dtype_name, "schedule_mode": arch35.schedule_mode})
         return out
     run_kernel = find_kernel(OP_TYPE, platform.family, THRESHOLD_GRAD_V2D.supports(platform.family),
                              _KERNEL_MODULE)
