@@ -1,15 +1,25 @@
 """Public numpy API: threshold_backward and its forward, threshold."""
 from __future__ import annotations
 
+from typing import Literal, TypeAlias
+
 import numpy as np
+import numpy.typing as npt
 
 from opsnn.backends import SEMANTICS
 from opsnn.backends.plan import Plan, plan_backward, plan_forward
 
 BACKENDS = ("auto", "fast", "emulator", "reference")
 
+# the public signatures' types (annotations only)
+Semantics: TypeAlias = Literal["torch", "ascend910b", "ascend950"]
+Backend: TypeAlias = Literal["auto", "fast", "emulator", "reference"]
+Scalar: TypeAlias = "int | float | bool | np.number | np.bool_"
 
-def threshold_backward(grad, feature, threshold=1.0, *, out=None, semantics="torch", backend="auto"):
+
+def threshold_backward(grad: npt.ArrayLike, feature: npt.ArrayLike, threshold: Scalar = 1.0, *,
+                       out: np.ndarray | None = None, semantics: Semantics = "torch",
+                       backend: Backend = "auto") -> np.ndarray:
     """out = grad where feature > threshold else 0, under `semantics` (see the spec, §9).
 
     grad, feature: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16), broadcast together.
@@ -38,7 +48,8 @@ def threshold_backward(grad, feature, threshold=1.0, *, out=None, semantics="tor
     return _deliver(result, out)
 
 
-def threshold(x, threshold, value, *, out=None, semantics="torch", backend="auto"):
+def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.ndarray | None = None,
+              semantics: Semantics = "torch", backend: Backend = "auto") -> np.ndarray:
     """torch.nn.functional.threshold: x where x > threshold, else value, in x's dtype.
 
     semantics: "torch" (torch's scalar checks and rounding; halves compared in float32) or
@@ -85,7 +96,7 @@ def _check_out(out, plan: Plan) -> None:
         raise ValueError("out is read-only")
 
 
-def _deliver(result: np.ndarray, out):
+def _deliver(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
     if out is None:
         return result
     np.copyto(out, result)
