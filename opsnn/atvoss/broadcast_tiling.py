@@ -147,6 +147,9 @@ class BroadcastBaseTiling:
             ub_former=ub_former, ub_tail=ub_tail, ub_outer=ub_outer, block_former=block_former,
             block_tail=block_tail, dim_product_before_ub_inner=fused, elem_num=max_elem, block_num=block_num,
             output_dims=dims, output_strides=col.output_strides,
+            # A non-CopyInBrc input carries (ub_former, ub_tail) and its strides (one upstream anchor:
+            # kl_div_loss_grad's UT string); CopyInBrc inputs leave these rows zero.
+            input_dims=tuple((ub_former, ub_tail) if i in others else () for i in range(dag.input_size)),
             input_strides=tuple(col.input_strides[i] if i in others else () for i in range(dag.input_size)),
             input_brc_dims=tuple(col.input_dims[i] for i in brc),
             input_brc_strides=tuple(col.input_strides[i] for i in brc))
