@@ -1,0 +1,128 @@
+"""The Ascend950 instructions the atvoss schedules use: DataCopyPad / DataCopyNd / GetValue,
+Compare (tensor-tensor and tensor-scalar, every type), SelectTensors, Mul (arch35), Broadcast."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opsnn.ascendc import CMPMODE, Broadcast, Compare, DataCopyNd, DataCopyPad, GetValue, SelectTensors
+from opsnn.ascendc.mul_arch35 import Mul
+from opsnn.ascendc.select import unpack_mask
+from opsnn.dtypes import bfloat16
+
+from .helpers import Ub, bits, gm_tensor, kinds, make_core
+
+
+def test_datacopy_pad_is_exact_at_the_tensor_end():
+    core = make_core()
+    src, _ = gm_tensor(core, "x", np.arange(5, dtype=np.float32))
+    dst_gm, addr = gm_tensor(core, "y", np.zeros(5, np.float32))
+    ub = Ub(core).buffer(np.float32, 8)
+    DataCopyPad(ub, src, 5)  # 20 bytes: no 32-byte rounding, nothing past the tensor
+    DataCopyPad(dst_gm, ub, 5)
+    assert kinds(core) == []
+    np.testing.assert_array_equal(core.gm.bytes_view(addr, 20).view(np.float32), np.arange(5, dtype=np.float32))
+
+
+def test_datacopy_pad_past_the_tensor_is_an_error():
+    core = make_core()
+    src, _ = gm_tensor(core, "x", np.arange(5, dtype=np.float32))
+    ub = Ub(core).buffer(np.float32, 8)
+    DataCopyPad(ub, src, 6)
+    assert kinds(core) == ["gm_read_past_tensor"] and core.log.items[0].is_error
+
+
+def test_datacopy_nd_broadcasts_with_zero_strides():
+    core = make_core()
+    src, _ = gm_tensor(core, "x", np.arange(6, dtype=np.int64))
+    ub = Ub(core).buffer(np.int64, 24)
+    DataCopyNd(ub, src[1], (4, 2, 3), (0, 0, 1))  # row [1, 2, 3] repeated 8 times
+    np.testing.assert_array_equal(ub.numpy(24), np.tile([1, 2, 3], 8))
+    DataCopyNd(ub, src, (3, 2), (1, 3))  # a transposing gather
+    np.testing.assert_array_equal(ub.numpy(6), [0, 3, 1, 4, 2, 5])
+    assert kinds(core) == []
+
+
+def test_get_value():
+    core = make_core()
+    src, _ = gm_tensor(core, "x", np.array([-7, 3], np.int8))
+    assert GetValue(src, 0) == -7 and GetValue(src, 1) == 3 and kinds(core) == []
+
+
+def _mask(lt, n):
+    return unpack_mask(lt.ReinterpretCast(np.uint8).numpy(-(-n // 8)), n)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.int64, np.int8, np.uint8, np.int16])
+def test_compare_tensor_tensor_every_type(dtype):
+    rng = np.random.default_rng(1)
+    a = rng.integers(-5, 5, 77).astype(dtype)
+    b = rng.integers(-5, 5, 77).astype(dtype)
+    core = make_core()
+    ub = Ub(core)
+    ta, tb, m = ub.buffer(dtype, 77, a), ub.buffer(dtype, 77, b), ub.buffer(np.uint8, 16)
+    for mode, op in ((CMPMODE.LE, np.less_equal), (CMPMODE.GT, np.greater), (CMPMODE.NE, np.not_equal)):
+        Compare(m, ta, tb, mode, 77)  # 77 elements: no 256-byte repeat rule on arch35
+        np.testing.assert_array_equal(_mask(m, 77), op(a, b))
+        Compare(m, ta, dtype(1), mode, 77)
+        np.testing.assert_array_equal(_mask(m, 77), op(a, dtype(1)))
+    assert kinds(core) == []
+
+
+def test_compare_nan_is_false_even_for_ne():
+    a = np.array([np.nan, 1.0, -0.0, np.inf, np.nan], np.float32)
+    b = np.array([np.nan, np.nan, 0.0, np.inf, 1.0], np.float32)
+    core = make_core()
+    ub = Ub(core)
+    ta, tb, m = ub.buffer(np.float32, 5, a), ub.buffer(np.float32, 5, b), ub.buffer(np.uint8, 8)
+    Compare(m, ta, tb, CMPMODE.LE, 5)
+    assert _mask(m, 5).tolist() == [False, False, True, True, False]
+    Compare(m, ta, tb, CMPMODE.NE, 5)
+    assert _mask(m, 5).tolist() == [False, False, False, False, False]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, bfloat16, np.int64, np.int8])
+def test_select_modes_move_bit_patterns(dtype):
+    raw = np.array([0x7FA1, 0xFFC3, 0x3C00, 0x8000, 0x0001, 0x7C00, 0x1234, 0x4321, 0x7F81], np.uint16)
+    itemsize = np.dtype(dtype).itemsize
+    src0 = (raw.astype(np.uint64) * 0x10001).astype(f"u{itemsize}").view(dtype)
+    src1 = src0[::-1].copy()
+    keep = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1], bool)
+    core = make_core()
+    ub = Ub(core)
+    t0, t1 = ub.buffer(dtype, 9, src0), ub.buffer(dtype, 9, src1)
+    m, out = ub.buffer(np.uint8, 8, np.packbits(keep, bitorder="little")), ub.buffer(dtype, 9)
+    SelectTensors(out, m, t0, t1, 9)
+    np.testing.assert_array_equal(bits(out.numpy(9)), bits(np.where(keep, src0, src1)))
+    SelectTensors(out, m, src0[2], t1, 9)
+    np.testing.assert_array_equal(bits(out.numpy(9)), bits(np.where(keep, src0[2], src1)))
+    SelectTensors(out, m, t0, np.zeros((), dtype), 9)
+    np.testing.assert_array_equal(bits(out.numpy(9)), bits(np.where(keep, src0, np.zeros((), dtype))))
+    assert kinds(core) == []
+
+
+def test_mul_arch35_types_and_nans():
+    core = make_core()
+    ub = Ub(core)
+    big = np.array([2**40, -3, 7], np.int64)
+    a, b, o = ub.buffer(np.int64, 3, big), ub.buffer(np.int64, 3, [3, 5, 0]), ub.buffer(np.int64, 3)
+    Mul(o, a, b, 3)
+    np.testing.assert_array_equal(o.numpy(3), [3 * 2**40, -15, 0])
+    f = np.array([np.inf, -np.inf, -2.0, 5.0], np.float32)
+    f = np.concatenate([f, np.array([0x7F800001], np.uint32).view(np.float32)])  # a signalling NaN
+    ta, to = ub.buffer(np.float32, 5, f), ub.buffer(np.float32, 5)
+    Mul(to, ta, np.float32(0.0), 5)
+    assert bits(to.numpy(5)).tolist() == [0x7FC00000, 0xFFC00000, 0x80000000, 0, 0x7FC00001]
+    Mul(to, ta, np.float32(1.0), 5)
+    assert bits(to.numpy(5)).tolist()[:4] == bits(f).tolist()[:4]
+    assert kinds(core) == []
+
+
+def test_broadcast_in_ub():
+    core = make_core()
+    ub = Ub(core)
+    src, dst = ub.buffer(np.float16, 6, np.arange(6)), ub.buffer(np.float16, 24)
+    Broadcast(dst, src, (2, 4, 3), (2, 1, 3))
+    np.testing.assert_array_equal(dst.numpy(24).reshape(2, 4, 3), np.broadcast_to(np.arange(6).reshape(2, 1, 3),
+                                                                                  (2, 4, 3)))
+    assert kinds(core) == []
