@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.ascendc import CMPMODE, Cast, Compare, EmulatorError, LocalTensor, SelectTensors
+from opsnn.ascendc import CMPMODE, Compare, EmulatorError, LocalTensor, SelectTensors
 from opsnn.ascendc.cast import cast_values
+from opsnn.ascendc.cast_arch35 import Cast
 from opsnn.ascendc.local_tensor import close_local, open_local
 from opsnn.ascendc.mul_arch35 import Mul
 

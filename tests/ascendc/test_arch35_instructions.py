@@ -126,3 +126,17 @@ def test_broadcast_in_ub():
     np.testing.assert_array_equal(dst.numpy(24).reshape(2, 4, 3), np.broadcast_to(np.arange(6).reshape(2, 1, 3),
                                                                                   (2, 4, 3)))
     assert kinds(core) == []
+
+
+def test_cast_arch35_keeps_bfloat16_nan_payloads():
+    from opsnn.ascendc import RoundMode
+    from opsnn.ascendc.cast_arch35 import Cast
+
+    patterns = np.array([0x7FC1, 0xFFBF, 0x7F81, 0x3F80, 0xFF80], np.uint16)  # qNaN, -qNaN, sNaN, 1.0, -inf
+    wide = (patterns.astype(np.uint32) << 16).view(np.float32)
+    wide = np.append(wide, np.array([0x7F800001], np.uint32).view(np.float32))  # payload only in the low bits
+    core = make_core()
+    ub = Ub(core)
+    src, dst = ub.buffer(np.float32, 6, wide), ub.buffer(bfloat16, 6)
+    Cast(dst, src, RoundMode.CAST_RINT, 6)
+    assert bits(dst.numpy(6)).tolist() == [0x7FC1, 0xFFBF, 0x7F81, 0x3F80, 0xFF80, 0x7F81]
