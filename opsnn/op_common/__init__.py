@@ -3,7 +3,19 @@ split over big and small cores, the per-core plan and the padding it implies, ru
 exactly-sized tensors under the sanitizer, and recording a kernel launch in an aclnn executor.
 
 It sits above the emulator (opsnn.ascendc) and the aclnn framework and knows no operator."""
-from .block_split import BLOCK_SIZE, BlockSplit, CorePlan, CoreShare, SplitError, block_padding, core_plan, split_blocks
+from .block_split import (
+    BLOCK_SIZE,
+    BlockSplit,
+    CorePlan,
+    CoreShare,
+    SplitError,
+    block_padding,
+    core_plan,
+    core_share,
+    plan_of,
+    share_of,
+    split_blocks,
+)
 
 __all__ = ["BLOCK_SIZE", "BlockSplit", "CorePlan", "CoreShare", "SplitError", "block_padding", "core_plan",
-           "split_blocks"]
+           "core_share", "plan_of", "share_of", "split_blocks"]

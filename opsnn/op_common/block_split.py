@@ -75,17 +75,31 @@ class CorePlan:
         return self.start + self.data_num
 
 
+def core_share(block_idx: int, tail_block_num: int, small: CoreShare, big: CoreShare) -> CorePlan:
+    """Core `block_idx`'s share as a kernel derives it from its tiling data (spec §6): big cores
+    first, each small core starting where the previous one ended."""
+    if block_idx < tail_block_num:
+        return CorePlan(block_idx, True, big.data_num * block_idx, big.data_num, big.tile_num, big.tail_num)
+    start = big.data_num * block_idx - (big.data_num - small.data_num) * (block_idx - tail_block_num)
+    return CorePlan(block_idx, False, start, small.data_num, small.tile_num, small.tail_num)
+
+
 def core_plan(block_dim: int, tail_block_num: int, small: CoreShare, big: CoreShare) -> list[CorePlan]:
-    """Each core's share as the kernel derives it from the tiling data (spec §6): big cores first,
-    each small core starting where the previous one ended."""
-    plans = []
-    for i in range(block_dim):
-        if i < tail_block_num:
-            plans.append(CorePlan(i, True, big.data_num * i, big.data_num, big.tile_num, big.tail_num))
-        else:
-            start = big.data_num * i - (big.data_num - small.data_num) * (i - tail_block_num)
-            plans.append(CorePlan(i, False, start, small.data_num, small.tile_num, small.tail_num))
-    return plans
+    """Every core's share."""
+    return [core_share(i, tail_block_num, small, big) for i in range(block_dim)]
+
+
+def share_of(tiling_data, block_idx: int) -> CorePlan:
+    """core_share read from a tiling struct with upstream's eight block-split fields (snake_case):
+    small/big_core_data_num, final_small/big_tile_num, small/big_tail_data_num, tail_block_num."""
+    d = tiling_data
+    return core_share(block_idx, d.tail_block_num,
+                      CoreShare(d.small_core_data_num, d.final_small_tile_num, d.small_tail_data_num),
+                      CoreShare(d.big_core_data_num, d.final_big_tile_num, d.big_tail_data_num))
+
+
+def plan_of(tiling_data, block_dim: int) -> list[CorePlan]:
+    return [share_of(tiling_data, i) for i in range(block_dim)]
 
 
 def block_padding(plans: list[CorePlan], num_elements: int, itemsize: int) -> tuple[Padding, ...]:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from opsnn.ascendc import Padding
 from opsnn.dtypes import dtype_name, to_numpy
-from opsnn.op_common import CorePlan, CoreShare, SplitError, block_padding, core_plan, split_blocks
+from opsnn.op_common import CorePlan, SplitError, block_padding, plan_of, split_blocks
 from opsnn.platform import Platform, get_platform
 
 from ..op_kernel.relu_grad import ub_bytes_per_element
@@ -44,10 +44,7 @@ class TilingResult:
                 **self.tiling_data.upstream_dict(), "tiling_data": self.tiling_data.to_bytes().hex()}
 
     def core_plan(self) -> list[CorePlan]:
-        d = self.tiling_data
-        return core_plan(self.block_dim, d.tail_block_num,
-                         CoreShare(d.small_core_data_num, d.final_small_tile_num, d.small_tail_data_num),
-                         CoreShare(d.big_core_data_num, d.final_big_tile_num, d.big_tail_data_num))
+        return plan_of(self.tiling_data, self.block_dim)
 
     def padding(self) -> tuple[Padding, ...]:
         return block_padding(self.core_plan(), self.num_elements, to_numpy(self.dtype).itemsize)

@@ -28,6 +28,7 @@ from opsnn.ascendc import (
 )
 from opsnn.ascendc.arith import Duplicate, Mul
 from opsnn.dtypes import bfloat16
+from opsnn.op_common.block_split import share_of
 
 from .relu_grad_tiling_data import ReluGradTilingData
 
@@ -65,19 +66,10 @@ class KernelReluGrad:
 
     def Init(self, gradients: GmPtr, features: GmPtr, backprops: GmPtr,  # noqa: N802
              tiling_data: ReluGradTilingData, pipe: TPipe) -> None:
-        core = self.ctx.GetBlockIdx()
-        start = tiling_data.big_core_data_num * core
+        share = share_of(tiling_data, self.ctx.GetBlockIdx())
+        start = share.start
         self.tile_data_num = tiling_data.tile_data_num
-        if core < tiling_data.tail_block_num:
-            self.core_data_num = tiling_data.big_core_data_num
-            self.tile_num = tiling_data.final_big_tile_num
-            self.tail_data_num = tiling_data.big_tail_data_num
-        else:
-            self.core_data_num = tiling_data.small_core_data_num
-            self.tile_num = tiling_data.final_small_tile_num
-            self.tail_data_num = tiling_data.small_tail_data_num
-            start -= ((tiling_data.big_core_data_num - tiling_data.small_core_data_num)
-                      * (core - tiling_data.tail_block_num))
+        self.core_data_num, self.tile_num, self.tail_data_num = share.data_num, share.tile_num, share.tail_num
         t, c, n = self.dtype, self.compute, self.tile_data_num
         self.gradients_gm.SetGlobalBuffer(gradients.as_type(t) + start, self.core_data_num)
         self.features_gm.SetGlobalBuffer(features.as_type(t) + start, self.core_data_num)

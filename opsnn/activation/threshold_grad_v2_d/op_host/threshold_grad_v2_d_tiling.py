@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from opsnn.ascendc import Padding
 from opsnn.dtypes import dtype_name, to_numpy
-from opsnn.op_common import CorePlan, CoreShare, SplitError, block_padding, split_blocks
-from opsnn.op_common import core_plan as shared_core_plan
+from opsnn.op_common import CorePlan, SplitError, block_padding, plan_of, split_blocks
 from opsnn.platform import Platform, get_platform
 
 from ..op_kernel.threshold_grad_v2_d_tiling_data import ThresholdGradV2DTilingData
@@ -80,10 +79,7 @@ def tiling(num_elements: int, dtype, threshold: float = 1.0, platform: Platform 
 
 def core_plan(data: ThresholdGradV2DTilingData, block_dim: int) -> list[CorePlan]:
     """Each core's share as the kernel derives it from the tiling data (spec §6)."""
-    return shared_core_plan(
-        block_dim, data.tail_block_num,
-        CoreShare(data.small_core_data_num, data.final_small_tile_num, data.small_tail_data_num),
-        CoreShare(data.big_core_data_num, data.final_big_tile_num, data.big_tail_data_num))
+    return plan_of(data, block_dim)
 
 
 def padding(result: TilingResult) -> tuple[Padding, ...]:

@@ -25,6 +25,7 @@ from opsnn.ascendc import (
     TQue,
 )
 from opsnn.dtypes import bfloat16
+from opsnn.op_common.block_split import share_of
 
 from .threshold_grad_v2_d_tiling_data import ThresholdGradV2DTilingData
 
@@ -54,19 +55,12 @@ class KernelThresholdGradV2D:
 
     def Init(self, input_gradient: GmPtr, input_feature: GmPtr, output_backprops: GmPtr,  # noqa: N802
              tiling_data: ThresholdGradV2DTilingData, pipe: TPipe) -> None:
-        core_num = self.ctx.GetBlockIdx()
-        global_buffer_index = tiling_data.big_core_data_num * core_num
+        # Upstream computes the core's share inline here; it is the shared block split's rule
+        # (big cores first, each small core after the previous one), written once in op_common.
+        share = share_of(tiling_data, self.ctx.GetBlockIdx())
+        global_buffer_index = share.start
         self.tile_data_num = tiling_data.tile_data_num
-        if core_num < tiling_data.tail_block_num:
-            self.core_data_num = tiling_data.big_core_data_num
-            self.tile_num = tiling_data.final_big_tile_num
-            self.tail_data_num = tiling_data.big_tail_data_num
-        else:
-            self.core_data_num = tiling_data.small_core_data_num
-            self.tile_num = tiling_data.final_small_tile_num
-            self.tail_data_num = tiling_data.small_tail_data_num
-            global_buffer_index -= ((tiling_data.big_core_data_num - tiling_data.small_core_data_num)
-                                    * (core_num - tiling_data.tail_block_num))
+        self.core_data_num, self.tile_num, self.tail_data_num = share.data_num, share.tile_num, share.tail_num
         self.threshold = np.float32(tiling_data.threshold)
         with np.errstate(over="ignore"):  # static_cast<half>: beyond half's range it is +-inf
             self.threshold_half = self.threshold.astype(F16)

@@ -182,3 +182,19 @@ def test_zero_cores():
 def test_soc_name_accepted():
     assert tiling(10**6, "float32", 1.0, "Ascend950").block_dim == 64
     assert tiling(10**6, "float32", 1.0, "Ascend910B3").block_dim == 40
+
+
+def test_declared_padding_is_the_last_cores_rounding_to_whole_blocks():
+    from opsnn.activation.threshold_grad_v2_d.op_host import padding
+
+    for case in _vectors():
+        r = tiling(case["num_elements"], case["dtype"], 1.0, Platform.custom(case["ub_size"], case["core_num"]))
+        b = ITEMSIZE[case["dtype"]]
+        tail = -(case["num_elements"] * b) % BLOCK_SIZE
+        pad = padding(r)
+        if tail == 0:
+            assert pad == ()
+        else:
+            (p,) = pad
+            assert (p.core, p.offset, p.nbytes) == (r.block_dim - 1, case["num_elements"] * b, tail)
+            assert p.nbytes <= 255

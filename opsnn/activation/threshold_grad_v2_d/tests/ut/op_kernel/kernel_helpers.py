@@ -4,7 +4,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from opsnn.activation.threshold_grad_v2_d.op_host import tiling
+from opsnn.activation.threshold_grad_v2_d.op_host import padding, tiling
 from opsnn.activation.threshold_grad_v2_d.op_kernel import run_kernel
 from opsnn.ascendc import GlobalMemory, KernelArg
 from opsnn.platform import get_platform
@@ -63,11 +63,12 @@ def random_inputs(dtype: str, n: int, threshold: float, rng: np.random.Generator
         return g.astype(dt), f.astype(dt)
 
 
-def alloc_tensor(gm: GlobalMemory, name: str, data: np.ndarray | None, nbytes: int) -> KernelArg:
+def alloc_tensor(gm: GlobalMemory, name: str, data: np.ndarray | None, nbytes: int, padding=()) -> KernelArg:
+    """A tensor of exactly `nbytes` in a fresh allocation, declaring `padding` (op_host.padding)."""
     addr = gm.malloc(nbytes)
     if data is not None:
         gm.bytes_view(addr, nbytes)[:] = np.ascontiguousarray(data).view(np.uint8)
-    return KernelArg(name, addr, nbytes)
+    return KernelArg(name, addr, nbytes, tuple(padding))
 
 
 def run(dtype: str, grad: np.ndarray, feature: np.ndarray, threshold: float = 1.0, platform=None,
@@ -78,8 +79,10 @@ def run(dtype: str, grad: np.ndarray, feature: np.ndarray, threshold: float = 1.
     r = tiling(n, dtype, threshold, platform)
     gm = GlobalMemory()
     nbytes = n * NP[dtype].itemsize
-    args = [alloc_tensor(gm, "input_gradient", grad, nbytes), alloc_tensor(gm, "input_feature", feature, nbytes),
-            alloc_tensor(gm, "output_backprops", None, nbytes)]
+    pad = padding(r)  # the last core's block padding: the only past-the-tensor traffic expected
+    args = [alloc_tensor(gm, "input_gradient", grad, nbytes, pad),
+            alloc_tensor(gm, "input_feature", feature, nbytes, pad),
+            alloc_tensor(gm, "output_backprops", None, nbytes, pad)]
     report = run_kernel(gm=gm, platform=platform, dtype=dtype, block_dim=r.block_dim,
                         tiling=r.tiling_data.to_bytes(), input_gradient=args[0], input_feature=args[1],
                         output_backprops=args[2], sanitize=sanitize, **kernel_kw)

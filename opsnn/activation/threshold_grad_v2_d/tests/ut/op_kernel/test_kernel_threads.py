@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from opsnn.activation.threshold_grad_v2_d.op_host import tiling
+from opsnn.activation.threshold_grad_v2_d.op_host import padding, tiling
 from opsnn.activation.threshold_grad_v2_d.op_kernel import run_kernel
 from opsnn.ascendc import GlobalMemory
 from opsnn.platform import Platform
@@ -24,9 +24,10 @@ def test_eight_threads_share_one_gm():
         n = 3000 + 77 * i
         g, f = random_inputs(dtype, n, threshold, np.random.default_rng(i))
         nbytes = n * NP[dtype].itemsize
-        args = [alloc_tensor(gm, "input_gradient", g, nbytes), alloc_tensor(gm, "input_feature", f, nbytes),
-                alloc_tensor(gm, "output_backprops", None, nbytes)]
         r = tiling(n, dtype, threshold, PLATFORM)
+        pad = padding(r)
+        args = [alloc_tensor(gm, "input_gradient", g, nbytes, pad), alloc_tensor(gm, "input_feature", f, nbytes, pad),
+                alloc_tensor(gm, "output_backprops", None, nbytes, pad)]
         report = run_kernel(gm=gm, platform=PLATFORM, dtype=dtype, block_dim=r.block_dim,
                             tiling=r.tiling_data.to_bytes(), input_gradient=args[0], input_feature=args[1],
                             output_backprops=args[2], sanitize=bool(i % 2))

@@ -1,0 +1,43 @@
+"""The 910B block-split tiling structs' common shape: a frozen dataclass whose fields are packed
+little-endian by one `struct.Struct`, the uint64 fields range-checked (a value that does not fit
+is a tiling failure, not a silently wrapped field), and float32 fields stored as C's double to
+float conversion leaves them (rounded to nearest, an infinity beyond the range).
+
+A subclass declares LAYOUT (the struct format), CAMEL (upstream's field names, in order) and its
+fields; ints are uint64 fields, floats float32 ones."""
+from __future__ import annotations
+
+import struct
+from dataclasses import asdict, fields
+from typing import ClassVar
+
+import numpy as np
+
+_UINT64_MAX = 2**64 - 1
+
+
+class TilingStruct:
+    LAYOUT: ClassVar[struct.Struct]
+    CAMEL: ClassVar[tuple[str, ...]]
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in (float, "float"):
+                with np.errstate(over="ignore"):
+                    object.__setattr__(self, f.name, float(np.float32(value)))
+            elif not 0 <= value <= _UINT64_MAX:
+                raise ValueError(f"tiling field {f.name} = {value} does not fit its uint64")
+
+    def to_bytes(self) -> bytes:
+        return self.LAYOUT.pack(*(getattr(self, f.name) for f in fields(self)))
+
+    @classmethod
+    def from_bytes(cls, data: bytes):
+        if len(data) != cls.LAYOUT.size:
+            raise ValueError(f"tiling data is {cls.LAYOUT.size} bytes, got {len(data)}")
+        return cls(*cls.LAYOUT.unpack(bytes(data)))
+
+    def upstream_dict(self) -> dict:
+        """Fields under their upstream (camelCase) names."""
+        return dict(zip(self.CAMEL, asdict(self).values(), strict=True))
