@@ -29,30 +29,22 @@ def _as_scalar(v, dtype: np.dtype):
     return np.asarray(v).reshape(-1)[0].astype(dtype) if np.ndim(v) else np.asarray(v, dtype)[()]
 
 
+_HALVES = frozenset((np.dtype(np.float16), bfloat16))
+
+
 def _compare_le(x: np.ndarray, t) -> np.ndarray:
-    if x.dtype == bfloat16:  # widening to float32 is exact
+    if x.dtype in _HALVES:  # widening to float32 is exact (and numpy compares float32 faster)
         return x.astype(_F32) <= np.asarray(t).astype(_F32)
     return x <= t
 
 
-def _bf16_back_from_float32(y: np.ndarray) -> np.ndarray:
-    """bfloat16 -> float32 -> bfloat16 keeps every value, but a NaN comes back as the quiet NaN
-    of its sign (0x7FC0 / 0xFFC0): the emulator's float32 -> bfloat16 Cast drops payloads."""
-    b = y.view(np.uint16)
-    nan = (b & 0x7FFF) > 0x7F80
-    if not nan.any():
-        return y
-    return np.where(nan, (b & 0x8000) | 0x7FC0, b).astype(np.uint16).view(bfloat16)
-
-
 def threshold_v2_arch35(x: np.ndarray, threshold, value=None) -> np.ndarray:
-    """The arch35 DAG (value None: the no-value variant, value 0). Bits of x and value are kept,
-    except bfloat16 NaNs, which travel through float32 (see _bf16_back_from_float32)."""
+    """The arch35 DAG (value None: the no-value variant, value 0). Bits of x and value are kept
+    (bfloat16 goes through float32 and back exactly, NaN payloads included)."""
     x = np.asarray(x)
     t = _as_scalar(threshold, x.dtype)
     v = np.zeros((), x.dtype) if value is None else _as_scalar(value, x.dtype)
-    y = np.where(_compare_le(x, t), v, x).astype(x.dtype, copy=False)
-    return _bf16_back_from_float32(y) if x.dtype == bfloat16 else y
+    return np.where(_compare_le(x, t), v, x).astype(x.dtype, copy=False)
 
 
 def threshold_v2_910b(x: np.ndarray, threshold, value=None) -> np.ndarray:
@@ -63,12 +55,11 @@ def threshold_v2_910b(x: np.ndarray, threshold, value=None) -> np.ndarray:
     t = _as_scalar(threshold, x.dtype)
     v = np.zeros((), x.dtype) if value is None else _as_scalar(value, x.dtype)
     if x.dtype not in _VIA_FLOAT32_910B:
-        return np.where(x <= t, v, x).astype(x.dtype, copy=False)
+        return np.where(_compare_le(x, t), v, x).astype(x.dtype, copy=False)
     xf, tf, vf = x.astype(_F32), np.asarray(t).astype(_F32), np.asarray(v).astype(_F32)
     mask = xf <= tf
     if x.dtype != _I32:  # int8 / uint8 / bfloat16 are exact in float32: the round trip keeps values
-        y = np.where(mask, v, x).astype(x.dtype, copy=False)
-        return _bf16_back_from_float32(y) if x.dtype == bfloat16 else y
+        return np.where(mask, v, x).astype(x.dtype, copy=False)
     r = np.where(mask, vf, xf).astype(np.float64)  # integral; 2**31 saturates on the way back
     return np.minimum(r, _INT32_MAX).astype(_I32)
 

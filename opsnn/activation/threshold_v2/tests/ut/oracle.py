@@ -91,25 +91,15 @@ def _py(e) -> float | int:
         return float(np.asarray(e).astype(np.float32))  # every float dtype here widens exactly
 
 
-def _quiet_bf16_nans(out: np.ndarray) -> np.ndarray:
-    """bfloat16 results come back from float32 through a Cast that leaves a NaN only its sign."""
-    if out.dtype == BF16:
-        u = out.view(np.uint16)
-        for i in range(u.size):
-            if math.isnan(float(out[i])):
-                u[i] = 0xFFC0 if u[i] & 0x8000 else 0x7FC0
-    return out
-
-
 def forward_950(x: np.ndarray, t, v) -> np.ndarray:
-    """aclnnThreshold on Ascend950: y = x <= t_T ? v_T : x (bits of x / v_T kept, but bfloat16)."""
+    """aclnnThreshold on Ascend950: y = x <= t_T ? v_T : x (bits of x / v_T kept)."""
     tt, vv = scalar_as(t, x.dtype), scalar_as(v, x.dtype)
     flat = x.reshape(-1)
     out = np.array(flat)
     for i in range(flat.size):
         if _py(flat[i]) <= _py(tt):
             out[i] = vv
-    return _quiet_bf16_nans(out).reshape(x.shape)
+    return out.reshape(x.shape)
 
 
 def forward_910b(x: np.ndarray, t, v) -> np.ndarray:
@@ -130,7 +120,7 @@ def forward_910b(x: np.ndarray, t, v) -> np.ndarray:
             out[i] = min(int(r), 2**31 - 1)
         elif chosen:
             out[i] = vv
-    return out.astype(x.dtype).reshape(x.shape) if x.dtype == np.int16 else _quiet_bf16_nans(out).reshape(x.shape)
+    return out.astype(x.dtype).reshape(x.shape) if x.dtype == np.int16 else out.reshape(x.shape)
 
 
 def edge_values(dtype: np.dtype, n: int, rng, around=()) -> np.ndarray:

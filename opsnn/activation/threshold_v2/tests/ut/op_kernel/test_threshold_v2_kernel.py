@@ -1,7 +1,6 @@
 """The emulated arch35 ThresholdV2 kernel against the functional model (and the model against the
 oracle on the same data): every dtype, both variants, NaN / inf / -0.0, thresholds and values at
 the dtype's limits, many cores and many tiles, under the sanitizer, which must find nothing."""
-import math
 
 import numpy as np
 import pytest
@@ -44,10 +43,10 @@ def check(x, t, v, platform):
 def test_limits_and_specials(dtype):
     rng = np.random.default_rng(3)
     lims = limits(dtype)
-    x = o.edge_values(dtype, 3000, rng, around=[float(t) if dtype.kind == "f" or dtype == o.BF16 else int(t)
-                                               for t in lims if not (dtype.kind == "f" and math.isnan(float(t)))])
-    for t in lims:
-        check(x, t, lims[(lims.index(t) + 1) % len(lims)] if not isinstance(t, float) else lims[0], SMALL_UB)
+    finite = [t for t in lims if not np.isnan(np.float32(t))]
+    x = o.edge_values(dtype, 3000, rng, around=finite)
+    for i, t in enumerate(lims):  # each limit as the threshold, the next one as the value
+        check(x, t, lims[(i + 1) % len(lims)], SMALL_UB)
     check(x, lims[2], None, SMALL_UB)  # no-value variant: value 0
 
 
