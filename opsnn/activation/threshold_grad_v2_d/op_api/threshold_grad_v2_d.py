@@ -10,7 +10,7 @@ from opsnn.aclnn.l0_tensor import L0Tensor
 from opsnn.op_common.l0_launch import add_kernel_launch, find_kernel, run_tiling
 
 from ..op_host import THRESHOLD_GRAD_V2D, infer_shape, padding, tiling
-from ..op_host.arch35 import tiling_arch35
+from ..op_host.arch35 import infer_shape_arch35, tiling_arch35
 
 OP_TYPE = THRESHOLD_GRAD_V2D.op_type
 _KERNEL_MODULE = "opsnn.activation.threshold_grad_v2_d.op_kernel"
@@ -21,8 +21,8 @@ def threshold_grad_v2d(executor: Executor, grad: L0Tensor, feature: L0Tensor, th
     """Record ThresholdGradV2D on dense, same-shape, same-dtype grad and feature; returns the
     output, a dense tensor in a new workspace slot (the kernel never writes the caller's out)."""
     platform = executor.platform
-    out = executor.new_tensor(grad.dtype_name, grad.dtype, infer_shape(grad.shape, feature.shape),
-                              f"{OP_TYPE} output")
+    infer = infer_shape_arch35 if platform.family == "ascend950" else infer_shape  # arch35: broadcast
+    out = executor.new_tensor(grad.dtype_name, grad.dtype, infer(grad.shape, feature.shape), f"{OP_TYPE} output")
     if platform.family == "ascend950":
         # arch35: the atvoss broadcast kernel takes the inputs un-broadcast; exact copies, no padding.
         arch35 = run_tiling(OP_TYPE, tiling_arch35, (grad.shape, feature.shape), grad.dtype_name, threshold,
