@@ -1,0 +1,94 @@
+"""Packaging: extras, a wheel that builds and works from a clean venv, python -m opsnn, py.typed,
+and `import opsnn` pulling in none of the optional integrations."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+IGNORE = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+                                ".ruff_cache", ".hypothesis", "benchmarks")
+
+
+def run(*cmd, timeout=300, **kw):
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def test_extras():
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    assert {"fast", "torch", "dask", "plot", "all", "test"} <= set(extras)
+    names = {e: {r.split("[")[0].split("=")[0].split(">")[0].strip() for r in reqs} for e, reqs in extras.items()}
+    assert names["fast"] == {"numba"} and names["torch"] == {"torch"} and names["plot"] == {"matplotlib"}
+    assert names["dask"] == {"dask", "distributed"}
+    assert "dask[array]" in " ".join(extras["dask"])
+    assert extras["all"] == ["opsnn[fast,torch,dask,plot]"]
+    assert {"torch", "dask", "distributed", "matplotlib", "build", "pytest"} <= names["test"]
+
+
+def test_import_opsnn_imports_no_integration():
+    code = ("import sys, opsnn, opsnn.dask, opsnn.plots; "
+            "print(*(m in sys.modules for m in ('torch', 'dask', 'distributed', 'matplotlib')))")
+    assert run(sys.executable, "-c", code, check=True).stdout.split() == ["False"] * 4
+
+
+def test_python_dash_m():
+    r = run(sys.executable, "-m", "opsnn", "--help", cwd=ROOT)
+    assert r.returncode == 0 and r.stdout.startswith("usage: opsnn")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    if shutil.which("git") is None:
+        pytest.skip("git missing")
+    pytest.importorskip("build")
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    shutil.copytree(ROOT, src, ignore=IGNORE)  # build outside the checkout: no build/ or egg-info left there
+    r = run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", tmp / "dist", src)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    (path,) = (tmp / "dist").glob("opsnn-*.whl")
+    return path
+
+
+def test_wheel_contents(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for f in ("opsnn/py.typed", "opsnn/__main__.py", "opsnn/torch/__init__.py", "opsnn/dask.py", "opsnn/plots.py",
+              "opsnn/api.py", "opsnn/cli.py"):
+        assert f in names, f
+    assert not any("/tests/" in n for n in names)
+    meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(meta).decode()
+    for extra in ("fast", "torch", "dask", "plot", "all", "test"):
+        assert f"Provides-Extra: {extra}" in text
+    entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    assert "opsnn = opsnn.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+
+
+def test_wheel_in_a_clean_venv(wheel, tmp_path):
+    venv = tmp_path / "venv"
+    r = run(sys.executable, "-m", "venv", "--without-pip", venv)
+    assert r.returncode == 0, r.stderr
+    py = venv / "bin" / "python"
+    r = run(sys.executable, "-m", "pip", "--python", py, "install", "--no-deps", "--no-index", "-q", wheel)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # the runtime dependencies (numpy, ml_dtypes) from this environment, offline; only the clean venv's
+    # own site-packages holds opsnn (this environment's editable opsnn is not activated by a path entry)
+    site = Path(run(py, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))").stdout.strip())
+    (site / "_deps_from_dev_env.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    where = run(py, "-c", "import opsnn, pathlib; print(pathlib.Path(opsnn.__file__).parent)", cwd=tmp_path)
+    assert where.returncode == 0, where.stderr
+    installed = Path(where.stdout.strip())
+    assert installed == site / "opsnn" and (installed / "py.typed").is_file()
+    for cmd in ([venv / "bin" / "opsnn", "--help"], [py, "-m", "opsnn", "--help"]):
+        r = run(*cmd, cwd=tmp_path)
+        assert r.returncode == 0 and r.stdout.startswith("usage: opsnn"), r.stdout + r.stderr
+    r = run(venv / "bin" / "opsnn", "tiling", "threshold_grad_v2_d", "--shape", "2,2", cwd=tmp_path)
+    assert r.returncode == 0 and "block_dim" in r.stdout, r.stdout + r.stderr
