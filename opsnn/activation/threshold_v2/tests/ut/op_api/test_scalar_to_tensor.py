@@ -49,3 +49,14 @@ def test_exact_value_of_stored_scalars():
 def test_refuses_non_tensor_dtypes():
     with pytest.raises(TypeError):
         convert_scalar(1.0, np.float64)
+
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@hypothesis.given(v=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-(2**63), 2**64 - 1)),
+                  dtype=st.sampled_from(o.DTYPES))
+def test_any_double_or_64_bit_integer(v, dtype):
+    assert o.bits(np.asarray(convert_scalar(v, dtype), dtype)) == o.bits(o.scalar_as(v, dtype))

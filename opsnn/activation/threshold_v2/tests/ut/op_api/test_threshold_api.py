@@ -105,3 +105,18 @@ def test_out_of_range_float_scalars_follow_the_x86_host():
     # 1e10 has no int32: the "integer indefinite" INT32_MIN, whose low byte is 0
     assert opsnn.threshold(x, 0.0, 1e10, semantics="ascend950").tolist() == [0, 0, 127]
     assert opsnn.threshold(np.array([5], np.int64), 9.0, math.nan, semantics="ascend950").tolist() == [-(2**63)]
+
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+_scalars = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-(2**63), 2**64 - 1), st.booleans())
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(dtype=st.sampled_from(o.DTYPES), seed=st.integers(0, 2**32 - 1), t=_scalars, v=_scalars,
+                  semantics=st.sampled_from(SEMANTICS))
+def test_random_calls_match_the_oracle(dtype, seed, t, v, semantics):
+    x = o.edge_values(dtype, 24, np.random.default_rng(seed), around=[t] if isinstance(t, int) or
+                      math.isfinite(t) else [])
+    got = opsnn.threshold(x, t, v, semantics=semantics)
+    np.testing.assert_array_equal(o.bits(got), o.bits(ORACLE[semantics](x, t, v)))

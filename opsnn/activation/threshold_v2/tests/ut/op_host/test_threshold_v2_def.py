@@ -48,3 +48,15 @@ def test_infer_shape_unknown_rank_propagates_and_bad_dims_refused():
     assert infer_shape(None) is None
     with pytest.raises(ValueError):
         infer_shape((2, -2))
+
+
+def test_aclnn_namespace_finds_the_four_functions():
+    from opsnn import aclnn
+    from opsnn.activation.threshold_v2 import OPERATOR
+    from opsnn.activation.threshold_v2.op_api import aclnn_threshold
+
+    assert OPERATOR.aclnn_functions == ("threshold_get_workspace_size", "threshold",
+                                        "inplace_threshold_get_workspace_size", "inplace_threshold")
+    for name in OPERATOR.aclnn_functions:
+        assert getattr(aclnn, name) is getattr(aclnn_threshold, name) and name in dir(aclnn)
+    assert OPERATOR.example_path().is_file()
