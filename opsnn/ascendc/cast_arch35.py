@@ -2,22 +2,73 @@
 a NaN's payload the way float32 -> half does here: the top mantissa bits, not forced quiet (a
 NaN whose kept bits are all zero gets the lowest one, so that it stays NaN). The A2 Cast goes
 through ml_dtypes, which turns every NaN into the default one; for a NaN that came from a
-bfloat16 (every NaN these DAGs narrow) this gives back exactly the bfloat16 it started as."""
+bfloat16 (every NaN these DAGs narrow) this gives back exactly the bfloat16 it started as.
+
+Conversions from half are lookups in tables of all 65536 halves, built once with the A2 Cast's
+own conversion (so bit-identical to it) and read-only."""
 from __future__ import annotations
+
+from types import MappingProxyType
 
 import numpy as np
 
 from opsnn.dtypes import bfloat16
 
 from .cast import Cast as A2Cast
-from .local_tensor import LocalTensor, read_local, write_local
+from .cast import cast_values, check_cast
+from .local_tensor import LocalTensor, close_local, open_local, read_local, write_local
 from .rounding import RoundMode
 
-_F32 = np.dtype(np.float32)
+_F32, _F16 = np.dtype(np.float32), np.dtype(np.float16)
+
+
+def _half_table(dst: np.dtype, mode: RoundMode) -> np.ndarray:
+    every_half = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(_F16)
+    table = cast_values(every_half, dst, mode)
+    table.flags.writeable = False
+    return table
+
+
+_FROM_HALF = MappingProxyType({
+    (_F32, RoundMode.CAST_NONE): _half_table(_F32, RoundMode.CAST_NONE),
+    (np.dtype(np.int8), RoundMode.CAST_RINT): _half_table(np.dtype(np.int8), RoundMode.CAST_RINT),
+    (np.dtype(np.uint8), RoundMode.CAST_RINT): _half_table(np.dtype(np.uint8), RoundMode.CAST_RINT),
+})
+
+
+def _float32_to_half(values: np.ndarray, out: np.ndarray) -> None:
+    """numpy's own float32 -> half (nearest-even, overflow to inf: the one IEEE result, so the
+    A2 Cast's too), then its NaNs set the A2 way (the top payload bits, never quieted), which a
+    hardware conversion in numpy would not promise."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        np.copyto(out, values, casting="unsafe")
+    nan = np.isnan(values)
+    if nan.any():
+        u = values.view(np.uint32)[nan]
+        half = np.uint32(0x7C00) + ((u & np.uint32(0x7FFFFF)) >> np.uint32(13))
+        half |= (half == 0x7C00).astype(np.uint32)  # a NaN must not become inf
+        half |= (u >> np.uint32(16)) & np.uint32(0x8000)
+        out.view(np.uint16)[nan] = half.astype(np.uint16)
 
 
 def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) -> None:  # noqa: N802
     count = int(count)
+    if src.dtype == _F32 and dst.dtype == _F16 and round_mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT) \
+            and count > 0:
+        check_cast(src.dtype, dst.dtype, round_mode)
+        values = read_local(src, count, "Cast")
+        out, direct = open_local(dst, count, "Cast")
+        _float32_to_half(values, out)
+        close_local(dst, out, direct, "Cast")
+        return
+    table = _FROM_HALF.get((dst.dtype, round_mode)) if src.dtype == _F16 else None
+    if table is not None and count > 0:
+        check_cast(src.dtype, dst.dtype, round_mode)
+        values = read_local(src, count, "Cast").view(np.uint16)
+        out, direct = open_local(dst, count, "Cast")
+        np.take(table, values, out=out)
+        close_local(dst, out, direct, "Cast")
+        return
     if src.dtype == _F32 and dst.dtype == bfloat16 and count > 0:
         nan = np.isnan(read_local(src, count, "Cast"))
         if nan.any():

@@ -28,10 +28,8 @@ def SelectTensors(dst: LocalTensor, sel_mask: LocalTensor, src0, src1, count: in
     a = _bits_of(src0, t, count, as_int)
     b = _bits_of(src1, t, count, as_int)
     out, direct = open_local(dst.ReinterpretCast(as_int), count, "Select")
-    if b.ndim == 0 and b == 0:
-        np.multiply(a, bits, out=out)  # where(bits, a, 0) without a branchy masked copy
-    elif a.ndim == 0 and a == 0:
-        np.multiply(b, ~bits, out=out)
-    else:
-        out[...] = np.where(bits, a, b)
+    # b ^ ((a ^ b) & -bit): arithmetic, not a masked copy (np.where branches per element, ~10x slower)
+    ones = np.negative(bits.view(np.uint8), dtype=as_int)
+    blend = np.bitwise_and(np.bitwise_xor(a, b), ones)
+    np.bitwise_xor(blend, b, out=out)
     close_local(dst.ReinterpretCast(as_int), out, direct, "Select")

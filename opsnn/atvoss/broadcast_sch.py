@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 
 from opsnn.ascendc import (
     Broadcast,
@@ -127,6 +128,7 @@ def _multi_dim_kernel(dag: Dag, schedule_mode: int):
     return kernel
 
 
+@cache  # one kernel object per (DAG, mode): an entry point may ask for it on every core
 def broadcast_kernel(dag: Dag, schedule_mode: int):
     """kernel(ctx, *gm_ptrs (inputs, then outputs), tiling_bytes) for opsnn.ascendc.launch."""
     if schedule_mode == ONE_DIM_SCH_MODE:

@@ -8,6 +8,7 @@ gets two buffers, ping and pong, so that tile t+1's copies can overlap tile t's 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .dag import Dag, Node
 
@@ -97,6 +98,7 @@ class BufferPlan:
         return 2 * len(self.inputs) + 2 * self.outputs + self.temps + self.caches
 
 
+@cache  # a DAG is immutable: every core of every launch shares one plan
 def plan_buffers(dag: Dag, caches: int = 0) -> BufferPlan:
     """Greedy slot assignment along the FunList: a temporary takes the lowest scratch buffer no
     live temporary holds; on interval lifetimes that needs exactly max_temp() buffers."""

@@ -2,6 +2,8 @@
 holders and scalar ops as values. The schedules do the copies in and out; this does the rest."""
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from opsnn.ascendc import CMPMODE, Compare, EmulatorError, LocalTensor, SelectTensors
@@ -11,7 +13,7 @@ from opsnn.ascendc.local_tensor import close_local, open_local
 from opsnn.ascendc.mul_arch35 import Mul
 
 from .buffers import BufferPlan
-from .dag import Const, Dag, Node, ScalarIn, Var
+from .dag import Const, Dag, Node, ScalarIn, Var, _dtype
 
 _MIRROR = {CMPMODE.LT: CMPMODE.GT, CMPMODE.GT: CMPMODE.LT, CMPMODE.LE: CMPMODE.GE, CMPMODE.GE: CMPMODE.LE,
            CMPMODE.EQ: CMPMODE.EQ, CMPMODE.NE: CMPMODE.NE}
@@ -27,17 +29,21 @@ class TileRunner:
         self.slot_bytes = slot_bytes
         self.vars = np.frombuffer(bytes(scalar_data).ljust(16, b"\0")[:16], dtype=np.float32)
         self.scalar_inputs: dict[int, np.generic] = {}  # ScalarIn values the schedule read from GM
-        self.compute = [f for f in dag.fun_list if not (f.is_copy_in or f.op == "CopyOut")]
-        self.dtypes = {id(f): _np(f.dtype) for f in dag.fun_list}
+        self.program = _program(dag)
+        # every tensor node's tile, ping and pong, made once per core (not per tile)
+        self._tiles = {id(f): (self._tile(f, 0), self._tile(f, 1)) for f in dag.fun_list if id(f) in plan.slots}
+
+    def _tile(self, node: Node, parity: int) -> LocalTensor:
+        buf = self.plan.buffer(self.plan.slots[id(node)], parity)
+        return LocalTensor(self.ub.buffer, _np(node.dtype), self.ub.offset + buf * self.slot_bytes)
 
     def tensor(self, node: Node, parity: int) -> LocalTensor:
-        buf = self.plan.buffer(self.plan.slots[id(node)], parity)
-        return self.ub[buf * self.slot_bytes].ReinterpretCast(self.dtypes[id(node)])
+        return self._tiles[id(node)][parity]
 
     def value(self, arg, parity: int, scalars: dict):
         """A LocalTensor for a tensor node, a numpy scalar for a holder or scalar op."""
         if isinstance(arg, Node):
-            return scalars[id(arg)] if arg.is_scalar else self.tensor(arg, parity)
+            return scalars[id(arg)] if arg.is_scalar else self._tiles[id(arg)][parity]
         if isinstance(arg, ScalarIn):
             return self.scalar_inputs[arg.index]
         if isinstance(arg, Var):
@@ -46,19 +52,44 @@ class TileRunner:
             return np.asarray(arg.value, dtype=_np(arg.dtype))[()]
         raise EmulatorError(f"unknown DAG operand {arg!r}")
 
+    def _operand(self, arg):
+        """(kind, payload), resolved once per core: 0 tiles by parity, 1 a constant value, 2 a
+        ScalarIn index (read per tile), 3 a scalar op's node id (computed per tile)."""
+        if isinstance(arg, Node):
+            return (3, id(arg)) if arg.is_scalar else (0, self._tiles[id(arg)])
+        if isinstance(arg, ScalarIn):
+            return 2, arg.index
+        return 1, self.value(arg, 0, {})
+
+    @property
+    def steps(self) -> list:
+        steps = self.__dict__.get("_steps")
+        if steps is None:
+            steps = self.__dict__["_steps"] = [
+                (f, None if f.is_scalar else self._tiles[id(f)], [self._operand(a) for a in args])
+                for f, args in self.program]
+        return steps
+
     def run(self, parity: int, count: int) -> None:
         """Every compute node of the DAG over `count` elements of the tile of this parity."""
         scalars: dict[int, np.generic] = {}
-        for f in self.compute:
-            args = [self.value(a, parity, scalars) for a in self.dag.args(f)]
-            if f.is_scalar:
-                scalars[id(f)] = _scalar_op(f, args)
-                continue
-            _tensor_op(f, self.tensor(f, parity), args, count)
+        inputs = self.scalar_inputs
+        for f, dst, operands in self.steps:
+            values = [p[parity] if k == 0 else p if k == 1 else inputs[p] if k == 2 else scalars[p]
+                      for k, p in operands]
+            if dst is None:
+                scalars[id(f)] = _scalar_op(f, values)
+            else:
+                _tensor_op(f, dst[parity], values, count)
+
+
+@cache
+def _program(dag: Dag) -> tuple:
+    """The compute nodes in FunList order with their operands (no-op Casts skipped)."""
+    return tuple((f, dag.args(f)) for f in dag.fun_list if not (f.is_copy_in or f.op == "CopyOut"))
 
 
 def _np(name: str) -> np.dtype:
-    from .dag import _dtype
     return _dtype(name)
 
 

@@ -267,7 +267,11 @@ class Dag:
 
     def buffer_num(self, use_nddma: bool = True, cache_brc: bool = False) -> int:
         from .buffers import buffer_num
-        return buffer_num(self, use_nddma, cache_brc)
+        key = ("buffer_num", bool(use_nddma), bool(cache_brc))
+        got = self.args_of.get(key)  # memo: the DAG never changes
+        if got is None:
+            got = self.args_of[key] = buffer_num(self, use_nddma, cache_brc)
+        return got
 
     def dtype_of(self, index: int) -> np.dtype:
         return _dtype(self.inputs[index].dtype)

@@ -6,6 +6,7 @@ tiles alternate between the ping and pong buffers. Scalar inputs start at elemen
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from opsnn.ascendc import CoreContext, DataCopyPad, GlobalMemory, KernelArg, LaunchReport
 from opsnn.platform import Platform
@@ -15,6 +16,7 @@ from .sch_common import CoreSetup, run_launch
 from .structs import EleBaseTilingData
 
 
+@cache  # one kernel object per DAG
 def elementwise_kernel(dag: Dag):
     """kernel(ctx, *gm_ptrs (inputs, then outputs), tiling_bytes) for opsnn.ascendc.launch."""
     buffer_num = dag.buffer_num()

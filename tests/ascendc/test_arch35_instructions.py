@@ -9,6 +9,7 @@ from opsnn.ascendc import CMPMODE, Broadcast, Compare, DataCopyNd, DataCopyPad, 
 from opsnn.ascendc.mul_arch35 import Mul
 from opsnn.ascendc.select import unpack_mask
 from opsnn.dtypes import bfloat16
+from opsnn.platform import Platform
 
 from .helpers import Ub, bits, gm_tensor, kinds, make_core
 
@@ -140,3 +141,38 @@ def test_cast_arch35_keeps_bfloat16_nan_payloads():
     src, dst = ub.buffer(np.float32, 6, wide), ub.buffer(bfloat16, 6)
     Cast(dst, src, RoundMode.CAST_RINT, 6)
     assert bits(dst.numpy(6)).tolist() == [0x7FC1, 0xFFBF, 0x7F81, 0x3F80, 0xFF80, 0x7F81]
+
+
+@pytest.mark.parametrize(("dst", "mode"), [(np.float32, "CAST_NONE"), (np.int8, "CAST_RINT"), (np.uint8, "CAST_RINT")])
+def test_cast_arch35_from_half_equals_the_a2_cast(dst, mode):
+    from opsnn.ascendc import Cast as A2Cast
+    from opsnn.ascendc import RoundMode
+    from opsnn.ascendc.cast_arch35 import Cast
+
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    core = make_core(platform=Platform.custom(1 << 20, 1))  # room for all 65536 halves
+    ub = Ub(core)
+    src, a, b = ub.buffer(np.float16, every.size, every), ub.buffer(dst, every.size), ub.buffer(dst, every.size)
+    Cast(a, src, RoundMode[mode], every.size)
+    A2Cast(b, src, RoundMode[mode], every.size)
+    np.testing.assert_array_equal(bits(a.numpy(every.size)), bits(b.numpy(every.size)))
+
+
+def test_cast_arch35_float32_to_half_equals_the_a2_cast():
+    from opsnn.ascendc import Cast as A2Cast
+    from opsnn.ascendc import RoundMode
+    from opsnn.ascendc.cast_arch35 import Cast
+
+    rng = np.random.default_rng(7)
+    patterns = rng.integers(0, 2**32, 60000, dtype=np.uint64).astype(np.uint32)
+    specials = np.array([0x7F800001, 0xFF800001, 0x7FC00000, 0x7F802000, 0x7F801FFF, 0x477FF000, 0x477FEFFF,
+                         0x33000000, 0x33000001, 0x387FC000, 0x80000000, 0x7F800000, 0x38800000], np.uint32)
+    values = np.concatenate([patterns, specials]).view(np.float32)
+    core = make_core(platform=Platform.custom(1 << 20, 1))
+    ub = Ub(core)
+    src, a, b = ub.buffer(np.float32, values.size, values), ub.buffer(np.float16, values.size), \
+        ub.buffer(np.float16, values.size)
+    for mode in (RoundMode.CAST_RINT, RoundMode.CAST_NONE):
+        Cast(a, src, mode, values.size)
+        A2Cast(b, src, mode, values.size)
+        np.testing.assert_array_equal(bits(a.numpy(values.size)), bits(b.numpy(values.size)))
