@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
-from .dag import Dag, Node
+# No import of .dag (it imports this module): a DAG is whatever has fun_list / args / inputs /
+# outputs / copy_brc_num, its nodes whatever has op / is_scalar / is_copy_in / index.
+Dag = Any
+Node = Any
+
+
+def _is_tensor_node(a) -> bool:
+    return getattr(a, "is_scalar", True) is False  # holders have no is_scalar; scalar ops are True
 
 
 def _tensor_args(dag: Dag, f: Node) -> list[Node]:
-    return [a for a in dag.args(f) if isinstance(a, Node) and not a.is_scalar]
+    return [a for a in dag.args(f) if _is_tensor_node(a)]
 
 
 def _feeds_copy_out(dag: Dag) -> set[int]:

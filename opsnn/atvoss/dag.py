@@ -15,6 +15,7 @@ import numpy as np
 from opsnn.ascendc import CMPMODE, RoundMode
 from opsnn.dtypes import BY_NAME
 
+from .buffers import buffer_num
 from .errors import DagError
 
 CMP = CMPMODE  # upstream's CMPMODE: LT, GT, EQ, LE, GE, NE
@@ -266,7 +267,6 @@ class Dag:
         return min(_dtype(f.dtype).itemsize for f in self.fun_list)
 
     def buffer_num(self, use_nddma: bool = True, cache_brc: bool = False) -> int:
-        from .buffers import buffer_num
         key = ("buffer_num", bool(use_nddma), bool(cache_brc))
         got = self.args_of.get(key)  # memo: the DAG never changes
         if got is None:
