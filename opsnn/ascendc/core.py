@@ -5,6 +5,7 @@ state, so any number of launches (and cores) can run at once on different thread
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -12,23 +13,44 @@ from opsnn.platform import Platform
 
 from .findings import NO_TILE, FindingLog
 from .gm import GlobalMemory
+from .stats import CoreCounters
 
 UB_ALIGN = 32  # bytes: UB buffers and DataCopy UB addresses
 
 
-@dataclass(frozen=True)
-class WriteRange:
-    """GM bytes [start, end) one DataCopy of a core wrote (kept for the overlap check)."""
+class GmRange(NamedTuple):
+    """GM bytes [start, end) one instruction of a core read or wrote (kept for the cross-core
+    checks). The accessors record plain tuples of these fields (one per GM access: a tuple is the
+    cheapest thing to build); the checks read them by position and name them as GmRange."""
     start: int
     end: int
     core: int
     tile: int
     tensor: str
     tensor_base: int
+    instruction: str = "DataCopy"
+
+
+WriteRange = GmRange  # the name the overlap check has always used
 
 
 @dataclass(eq=False)
 class CoreContext:
+    """One AIV core's private state during a launch; the kernel's first argument.
+
+    Parameters
+    ----------
+    block_idx : int
+        This core's index, ``0 <= block_idx < block_num``.
+    block_num : int
+        The launch's block_dim.
+    platform : Platform
+        The SoC (its ``kernel_ub`` sizes the UB).
+    gm : GlobalMemory
+        The device memory all cores of the launch share.
+    sanitize : bool
+        Whether the sanitizer records findings (otherwise misuse raises and nothing is recorded).
+    """
     block_idx: int
     block_num: int
     platform: Platform
@@ -37,7 +59,10 @@ class CoreContext:
     ub: np.ndarray = field(init=False, repr=False)  # uint8[kernel_ub]: this core's UB, nobody else's
     log: FindingLog = field(init=False, repr=False)
     ub_used: int = 0  # bytes of UB handed out by InitBuffer so far (32-byte aligned)
-    writes: list[WriteRange] = field(default_factory=list, repr=False)
+    writes: list[tuple] = field(default_factory=list, repr=False)  # sanitizer: GmRange fields
+    reads: list[tuple] = field(default_factory=list, repr=False)  # sanitizer: GmRange fields
+    buffers: list = field(default_factory=list, repr=False)  # UbBuffers in UB order (InitBuffer)
+    counters: CoreCounters = field(default_factory=CoreCounters, repr=False)  # for --stats
 
     def __post_init__(self):
         self.ub = np.zeros(self.platform.kernel_ub, dtype=np.uint8)
@@ -45,16 +70,35 @@ class CoreContext:
 
     # AscendC's GetBlockIdx() / GetBlockNum(), reached through the context instead of a global.
     def GetBlockIdx(self) -> int:  # noqa: N802 - AscendC name
+        """This core's index in the launch.
+
+        Returns
+        -------
+        int
+        """
         return self.block_idx
 
     def GetBlockNum(self) -> int:  # noqa: N802 - AscendC name
+        """The number of cores in the launch (block_dim).
+
+        Returns
+        -------
+        int
+        """
         return self.block_num
 
     def begin_tile(self, tile: int) -> None:
-        """Emulator-only annotation (no hardware counterpart): findings from now on name `tile`."""
+        """Emulator-only annotation (no hardware counterpart): findings from now on name `tile`.
+
+        Parameters
+        ----------
+        tile : int
+            The tile index the following instructions belong to.
+        """
         self.log.tile = tile
 
     def end_tiles(self) -> None:
+        """Findings from now on name no tile."""
         self.log.tile = NO_TILE
 
     @property

@@ -12,17 +12,20 @@ LOCAL_TENSOR_OVERFLOW = "local_tensor_overflow"
 UB_EXHAUSTED = "ub_exhausted"
 DATACOPY_UNALIGNED = "datacopy_unaligned"
 COMPARE_COUNT_UNALIGNED = "compare_count_unaligned"
-GM_WRITE_OVERLAP = "gm_write_overlap"
+GM_WRITE_OVERLAP = "gm_write_overlap"  # two cores of one launch write the same GM bytes
+GM_READ_WRITE_RACE = "gm_read_write_race"  # a core reads GM bytes another core of the launch writes
 QUEUE_MISUSE = "queue_misuse"
+UB_READ_BEFORE_WRITE = "ub_read_before_write"  # UB bytes read that nothing wrote since allocation
 
 KINDS = (
     GM_READ_PAST_TENSOR, GM_WRITE_PAST_TENSOR, GM_READ_PAST_ALLOCATION, GM_WRITE_PAST_ALLOCATION,
     LOCAL_TENSOR_OVERFLOW, UB_EXHAUSTED, DATACOPY_UNALIGNED, COMPARE_COUNT_UNALIGNED,
-    GM_WRITE_OVERLAP, QUEUE_MISUSE,
+    GM_WRITE_OVERLAP, GM_READ_WRITE_RACE, QUEUE_MISUSE, UB_READ_BEFORE_WRITE,
 )
 
 ERROR = "error"
-# Reported, but what the design intends: the last core's block padding past the tensor.
+# Reported, but what the design intends: past-the-tensor bytes inside the padding that the launch
+# declares for the core touching them (a tiling's block padding, see launch.Padding).
 EXPECTED = "expected"
 
 NO_TILE = -1  # the finding happened outside any tile (Init, launch-level checks)
@@ -30,6 +33,31 @@ NO_TILE = -1  # the finding happened outside any tile (Init, launch-level checks
 
 @dataclass(frozen=True)
 class Finding:
+    """One thing the sanitizer saw.
+
+    Parameters
+    ----------
+    kind : str
+        One of `KINDS`, e.g. ``"gm_write_past_tensor"``.
+    core : int
+        The block index of the core that did it.
+    tile : int
+        The tile the core was in (`CoreContext.begin_tile`), or ``NO_TILE`` (-1).
+    instruction : str
+        The instruction, e.g. ``"DataCopy"``, ``"Select"``, ``"InitBuffer"``.
+    tensor : str
+        GM: the kernel argument's name; UB: the buffer's name.
+    offset : int
+        Bytes from the start of that tensor / buffer where the bad range begins (negative: before it).
+    nbytes : int
+        Length of the bad range in bytes.
+    detail : str
+        A sentence for people.
+    level : str
+        ``ERROR`` or ``EXPECTED`` (declared padding).
+    other_core : int or None
+        For the cross-core kinds (gm_write_overlap, gm_read_write_race): the other core involved.
+    """
     kind: str
     core: int
     tile: int
@@ -39,12 +67,25 @@ class Finding:
     nbytes: int  # length of the bad range in bytes
     detail: str
     level: str = ERROR
+    other_core: int | None = None  # cross-core kinds: the other core
 
     @property
     def is_error(self) -> bool:
+        """True unless the finding is ``EXPECTED`` (declared padding).
+
+        Returns
+        -------
+        bool
+        """
         return self.level == ERROR
 
     def to_dict(self) -> dict:
+        """The finding as a JSON-ready dict (field name -> value).
+
+        Returns
+        -------
+        dict
+        """
         return asdict(self)
 
     def __str__(self) -> str:

@@ -7,18 +7,41 @@ from __future__ import annotations
 import numpy as np
 
 from . import findings as fk
-from .core import CoreContext, WriteRange
+from .core import CoreContext
 from .errors import EmulatorError
-from .gm import Allocation, GMError, padded_size
+from .gm import Allocation, GMError
 
 
 class GmPtr:
-    """A `__gm__ T*`: a byte address inside one kernel argument, optionally typed. Immutable."""
+    """A `__gm__ T*`: a byte address inside one kernel argument, optionally typed. Immutable.
 
-    __slots__ = ("ctx", "name", "arg_base", "arg_nbytes", "alloc", "addr", "dtype")
+    launch() builds one per kernel argument and core; a kernel only casts and offsets it.
+
+    Parameters
+    ----------
+    ctx : CoreContext
+        The core the pointer belongs to.
+    name : str
+        The kernel argument's name (findings name it).
+    arg_base : int
+        The argument's first byte (GM address).
+    arg_nbytes : int
+        The argument's logical extent in bytes: the sanitizer's "past the tensor" bound.
+    alloc : Allocation
+        The GM allocation holding `arg_base`.
+    addr : int
+        The address the pointer points at.
+    dtype : numpy.dtype or None
+        The element type, None for an untyped ``GM_ADDR``.
+    padding : tuple of (int, int)
+        The GM address ranges [lo, hi) past the argument that the launch declares as this core's
+        padding (see `Padding`): the only past-the-tensor bytes the sanitizer calls expected.
+    """
+
+    __slots__ = ("ctx", "name", "arg_base", "arg_nbytes", "alloc", "addr", "dtype", "padding")
 
     def __init__(self, ctx: CoreContext, name: str, arg_base: int, arg_nbytes: int, alloc: Allocation, addr: int,
-                 dtype: np.dtype | None = None):
+                 dtype: np.dtype | None = None, padding: tuple[tuple[int, int], ...] = ()):
         self.ctx = ctx
         self.name = name  # the kernel argument's name
         self.arg_base = arg_base  # the argument's first byte
@@ -26,15 +49,38 @@ class GmPtr:
         self.alloc = alloc  # the allocation holding arg_base
         self.addr = addr
         self.dtype = dtype
+        self.padding = padding  # this core's declared [lo, hi) past the argument, absolute addresses
 
     def _with(self, addr: int, dtype: np.dtype | None) -> GmPtr:
-        return GmPtr(self.ctx, self.name, self.arg_base, self.arg_nbytes, self.alloc, addr, dtype)
+        return GmPtr(self.ctx, self.name, self.arg_base, self.arg_nbytes, self.alloc, addr, dtype, self.padding)
 
     def as_type(self, dtype) -> GmPtr:
-        """`(__gm__ T*)ptr`."""
+        """`(__gm__ T*)ptr`.
+
+        Parameters
+        ----------
+        dtype : numpy dtype-like
+            The element type.
+
+        Returns
+        -------
+        GmPtr
+            The same address, typed.
+        """
         return self._with(self.addr, np.dtype(dtype))
 
     def __add__(self, elements: int) -> GmPtr:
+        """`ptr + elements` on a typed pointer.
+
+        Parameters
+        ----------
+        elements : int
+            How many elements further (may be negative).
+
+        Returns
+        -------
+        GmPtr
+        """
         if self.dtype is None:
             raise EmulatorError(f"pointer arithmetic on untyped GM_ADDR {self.name}: cast it with as_type first")
         return self._with(self.addr + int(elements) * self.dtype.itemsize, self.dtype)
@@ -78,8 +124,13 @@ class GlobalTensor:
 def gm_read(gt: GlobalTensor, nbytes: int, instruction: str) -> np.ndarray:
     """The `nbytes` GM bytes at gt (uint8). Bytes outside the allocation read as zeros."""
     p = gt._bound()
+    ctx = p.ctx
+    ctx.counters.gm_to_ub_bytes += nbytes
     alloc, a, end = p.alloc, p.addr, p.addr + nbytes
     if p.arg_base <= a and end <= p.arg_base + p.arg_nbytes:  # the common case: inside the tensor
+        if ctx.sanitize and nbytes:
+            # GmRange's fields as a plain tuple: several times cheaper to build, one per access
+            ctx.reads.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction))
         off = a - alloc.base
         return alloc.data[off:off + nbytes]
     lo, hi = _check(p, a, end, instruction, write=False)
@@ -93,16 +144,39 @@ def gm_write(gt: GlobalTensor, data: np.ndarray, instruction: str) -> None:
     """Store the uint8 `data` at gt. Bytes outside the allocation are dropped (never reach a neighbour)."""
     p = gt._bound()
     ctx = p.ctx
+    ctx.counters.ub_to_gm_bytes += data.size
+    ctx.counters.issue(instruction)
     alloc, a, end = p.alloc, p.addr, p.addr + data.size
-    if ctx.sanitize and data.size:
-        ctx.writes.append(WriteRange(a, end, ctx.block_idx, ctx.tile, p.name, p.arg_base))
     if p.arg_base <= a and end <= p.arg_base + p.arg_nbytes:
+        if ctx.sanitize and data.size:
+            ctx.writes.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction))
         off = a - alloc.base
         alloc.data[off:off + data.size] = data
         return
     lo, hi = _check(p, a, end, instruction, write=True)
     if lo < hi:
         alloc.data[lo - alloc.base:hi - alloc.base] = data[lo - a:hi - a]
+
+
+def _split(start: int, end: int, padding: tuple[tuple[int, int], ...]) -> list[tuple[int, int, bool]]:
+    """[start, end) cut into pieces (lo, hi, declared): inside one of the `padding` ranges or not."""
+    pieces, pos = [], start
+    for d_lo, d_hi in sorted(padding):
+        lo, hi = max(pos, d_lo), min(end, d_hi)
+        if lo >= hi:
+            continue
+        if lo > pos:
+            pieces.append((pos, lo, False))
+        pieces.append((lo, hi, True))
+        pos = hi
+    if pos < end:
+        pieces.append((pos, end, False))
+    return pieces
+
+
+def _declared(p: GmPtr) -> str:
+    t = p.arg_base
+    return ", ".join(f"[{lo - t}, {hi - t})" for lo, hi in sorted(p.padding)) or "none"
 
 
 def _check(p: GmPtr, a: int, end: int, instruction: str, write: bool) -> tuple[int, int]:
@@ -116,23 +190,26 @@ def _check(p: GmPtr, a: int, end: int, instruction: str, write: bool) -> tuple[i
                       f"[{alloc.base:#x}, {alloc.end:#x})")
     if not ctx.sanitize:
         return lo, hi
+    if lo < hi:  # only bytes that reach GM can race with another core
+        (ctx.writes if write else ctx.reads).append(
+            (lo, hi, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction))
     log = ctx.log
     t_lo, t_hi = p.arg_base, p.arg_base + p.arg_nbytes
-    # Past the tensor but inside its 512-byte-rounded footprint is the last core's block padding:
-    # the design reads/writes it on purpose and it cannot reach another tensor, so it is expected.
-    footprint_end = min(p.arg_base + padded_size(p.arg_nbytes), alloc.end)
     kind = fk.GM_WRITE_PAST_TENSOR if write else fk.GM_READ_PAST_TENSOR
     if a < t_lo:
         log.add(kind, instruction, p.name, a - t_lo, min(end, t_lo) - a,
                 f"access [{a - t_lo}, {end - t_lo}) starts before the tensor")
     if end > t_hi:
-        start = max(a, t_hi)
-        expected = start >= t_lo and end <= footprint_end
-        log.add(kind, instruction, p.name, start - t_lo, end - start,
-                f"bytes [{start - t_lo}, {end - t_lo}) lie past the tensor's {p.arg_nbytes} bytes"
-                + (" (block padding, inside the tensor's 512-byte-aligned footprint)" if expected
-                   else " and beyond the tensor's 512-byte-aligned footprint"),
-                fk.EXPECTED if expected else fk.ERROR)
+        # Past the tensor is expected only inside the padding the launch declares for this core
+        # (a tiling's block padding); any other byte, whichever the core, is an error.
+        for s_lo, s_hi, declared in _split(max(a, t_hi), end, p.padding):
+            where = f"bytes [{s_lo - t_lo}, {s_hi - t_lo}) lie past the tensor's {p.arg_nbytes} bytes"
+            if declared:
+                log.add(kind, instruction, p.name, s_lo - t_lo, s_hi - s_lo,
+                        f"{where}, inside the padding declared for core {ctx.block_idx}", fk.EXPECTED)
+            else:
+                log.add(kind, instruction, p.name, s_lo - t_lo, s_hi - s_lo,
+                        f"{where}, outside the padding declared for core {ctx.block_idx} ({_declared(p)})")
     if outside_alloc:
         kind = fk.GM_WRITE_PAST_ALLOCATION if write else fk.GM_READ_PAST_ALLOCATION
         bad = (end - a) - max(0, hi - lo)

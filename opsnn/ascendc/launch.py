@@ -18,7 +18,8 @@ from .errors import CoreAborted, EmulatorError
 from .findings import Finding
 from .global_tensor import GmPtr
 from .gm import GlobalMemory, GMError
-from .overlap import write_overlaps
+from .overlap import read_write_races, write_overlaps
+from .stats import CoreStats
 
 MAX_BLOCK_DIM = 65535  # what the runtime accepts; cores beyond the physical ones run in waves
 
@@ -49,6 +50,7 @@ class LaunchReport:
     findings: list[Finding] = field(default_factory=list)
     aborted_cores: tuple[int, ...] = ()  # cores the sanitizer stopped (queue misuse)
     ub_used: tuple[int, ...] = ()  # bytes of UB each core's buffers took
+    core_stats: tuple[CoreStats, ...] = ()  # per core: bytes moved, instructions, UB (for --stats)
 
     @property
     def errors(self) -> list[Finding]:
@@ -59,14 +61,32 @@ class LaunchReport:
         return not self.errors
 
 
-def _resolve(gm: GlobalMemory, arg: KernelArg):
+def _resolve(gm: GlobalMemory, arg: KernelArg, block_dim: int):
     alloc = gm.find(arg.addr)
     if alloc is None:
         raise GMError(f"kernel argument {arg.name}: {arg.addr:#x} is not inside any GM allocation")
     if arg.nbytes < 0 or arg.addr + arg.nbytes > alloc.end:
         raise GMError(f"kernel argument {arg.name}: {arg.nbytes} bytes at {arg.addr:#x} do not fit its "
                       f"allocation [{alloc.base:#x}, +{alloc.padded})")
+    for p in arg.padding:
+        # A declaration the launch cannot honour is a bug of whoever computed it: refuse it rather
+        # than let it excuse bytes of a core that does not exist, or bytes of the tensor itself.
+        if not 0 <= p.core < block_dim:
+            raise EmulatorError(f"kernel argument {arg.name}: padding declared for core {p.core}, but the "
+                                f"launch has cores 0..{block_dim - 1}")
+        if p.nbytes < 0 or p.offset < arg.nbytes or arg.addr + p.offset + p.nbytes > alloc.end:
+            raise GMError(f"kernel argument {arg.name}: padding [{p.offset}, {p.offset + p.nbytes}) must lie "
+                          f"past its {arg.nbytes} bytes and inside its allocation "
+                          f"(up to byte {alloc.end - arg.addr})")
     return alloc
+
+
+def _core_padding(arg: KernelArg, core: int) -> tuple[tuple[int, int], ...]:
+    """The absolute GM ranges [lo, hi) `arg` declares as padding of `core`."""
+    if not arg.padding:  # the usual argument: nothing to filter (once per argument and core)
+        return ()
+    return tuple((arg.addr + p.offset, arg.addr + p.offset + p.nbytes)
+                 for p in arg.padding if p.core == core and p.nbytes)
 
 
 def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim: int,
@@ -79,16 +99,20 @@ def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim:
     if not 1 <= block_dim <= MAX_BLOCK_DIM:
         raise EmulatorError(f"block_dim must be in [1, {MAX_BLOCK_DIM}], got {block_dim}")
     tiling = bytes(tiling)
-    allocs = [None if a is None else _resolve(gm, a) for a in args]
+    allocs = [None if a is None else _resolve(gm, a, block_dim) for a in args]
 
     def run_core(i: int) -> tuple[CoreContext, bool]:
         ctx = CoreContext(i, block_dim, platform, gm, sanitize)
-        ptrs = [None if a is None else GmPtr(ctx, a.name, a.addr, a.nbytes, al, a.addr)
+        ptrs = [None if a is None else GmPtr(ctx, a.name, a.addr, a.nbytes, al, a.addr, None, _core_padding(a, i))
                 for a, al in zip(args, allocs, strict=True)]
         try:
             kernel(ctx, *ptrs, tiling)
         except CoreAborted:
             return ctx, True
+        finally:
+            # ctx.buffers -> UbBuffer -> ctx is a cycle: break it, so the core's UB is freed by
+            # reference counting when the launch ends (waiting for the GC measurably slows launches).
+            ctx.buffers.clear()
         return ctx, False
 
     workers = min(block_dim, max_workers or 1)  # see the module docstring
@@ -99,10 +123,15 @@ def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim:
             results = list(pool.map(run_core, range(block_dim)))
     findings = [f for ctx, _ in results for f in ctx.log.findings()]
     if sanitize:
-        findings += write_overlaps(w for ctx, _ in results for w in ctx.writes)
+        writes = [w for ctx, _ in results for w in ctx.writes]
+        findings += write_overlaps(writes)
+        findings += read_write_races([r for ctx, _ in results for r in ctx.reads], writes)
     return LaunchReport(
         block_dim=block_dim,
         findings=findings,
         aborted_cores=tuple(ctx.block_idx for ctx, aborted in results if aborted),
         ub_used=tuple(ctx.ub_used for ctx, _ in results),
+        core_stats=tuple(CoreStats(ctx.block_idx, ctx.counters.gm_to_ub_bytes, ctx.counters.ub_to_gm_bytes,
+                                   dict(ctx.counters.instructions), ctx.ub_used, platform.kernel_ub)
+                         for ctx, _ in results),
     )

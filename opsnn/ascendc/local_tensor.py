@@ -13,7 +13,7 @@ from .core import CoreContext
 class UbBuffer:
     """One buffer of a TQue or TBuf: `nbytes` of UB from address `ub_addr`."""
 
-    __slots__ = ("ctx", "name", "storage", "base", "ub_addr", "nbytes", "owner", "index", "state")
+    __slots__ = ("ctx", "name", "storage", "base", "ub_addr", "nbytes", "owner", "index", "state", "written")
 
     def __init__(self, ctx: CoreContext, name: str, storage: np.ndarray, base: int, ub_addr: int, nbytes: int,
                  owner, index: int):
@@ -26,6 +26,10 @@ class UbBuffer:
         self.owner = owner  # the TQue / TBuf it belongs to
         self.index = index
         self.state = "free"  # TQue life cycle: free -> allocated -> queued -> dequeued -> free
+        # Sanitizer: the byte ranges [lo, hi) (buffer-relative, sorted, disjoint) written since the
+        # buffer was allocated (InitBuffer; AllocTensor for a queue's buffer). Ranges, not a bitmap:
+        # a tile writes a buffer in one or two pieces, so this stays one or two tuples long.
+        self.written: list[tuple[int, int]] = []
 
 
 class LocalTensor:
@@ -66,16 +70,94 @@ class LocalTensor:
         return f"LocalTensor<{self.dtype}>({self.buffer.name}+{self.offset}, {self.GetSize()} elements)"
 
 
-def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool) -> tuple[int, int]:
-    """[start, stop) in the buffer's storage for `nbytes` at lt, reporting overflow past the buffer."""
+def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool, write: bool = False) -> tuple[int, int]:
+    """[start, stop) in the buffer's storage for `nbytes` at lt, reporting overflow past the buffer
+    and (sanitizer) recording a write / judging a read against what was written."""
     buf = lt.buffer
-    if check and buf.ctx.sanitize and lt.offset + nbytes > buf.nbytes:
-        start = max(lt.offset, buf.nbytes)
-        buf.ctx.log.add(fk.LOCAL_TENSOR_OVERFLOW, instruction, buf.name, start, lt.offset + nbytes - start,
-                        f"{nbytes} bytes at +{lt.offset} of a {buf.nbytes}-byte buffer "
-                        f"(UB {buf.ub_addr:#x}); the excess lands on whatever follows it in UB")
+    if check and buf.ctx.sanitize:
+        end = lt.offset + nbytes
+        if end > buf.nbytes:
+            start = max(lt.offset, buf.nbytes)
+            buf.ctx.log.add(fk.LOCAL_TENSOR_OVERFLOW, instruction, buf.name, start, end - start,
+                            f"{nbytes} bytes at +{lt.offset} of a {buf.nbytes}-byte buffer "
+                            f"(UB {buf.ub_addr:#x}); the excess lands on whatever follows it in UB")
+        lo, w = lt.offset, buf.written
+        # Inline fast paths (one per instruction and tile, benchmarked): the first write since the
+        # allocation, and a read that the first written range covers.
+        if write:
+            if not w and 0 <= lo and end <= buf.nbytes:
+                w.append((lo, end))
+            elif lo < end and not (w and w[0][0] <= lo and end <= w[0][1]):
+                _mark_written(buf, lo, end)
+        elif lo < end and not (w and w[0][0] <= lo and end <= w[0][1]):
+            _check_written(buf, lo, end, instruction)
     start = buf.base + lt.offset
     return start, min(start + nbytes, buf.storage.size)
+
+
+def _add_range(w: list[tuple[int, int]], lo: int, hi: int) -> None:
+    """Merge [lo, hi) into the sorted disjoint ranges `w` (touching ranges are joined)."""
+    if not w:
+        w.append((lo, hi))
+        return
+    if len(w) == 1 and w[0][0] <= lo and hi <= w[0][1]:  # the usual case: already written
+        return
+    keep = []
+    for a, b in w:
+        if b < lo or a > hi:
+            keep.append((a, b))
+        else:
+            lo, hi = min(a, lo), max(b, hi)
+    keep.append((lo, hi))
+    keep.sort()
+    w[:] = keep
+
+
+def _gaps(w: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The parts of [lo, hi) that the sorted disjoint ranges `w` do not cover."""
+    gaps, pos = [], lo
+    for a, b in w:
+        if b <= pos:
+            continue
+        if a >= hi:
+            break
+        if a > pos:
+            gaps.append((pos, a))
+        pos = b
+        if pos >= hi:
+            break
+    if pos < hi:
+        gaps.append((pos, hi))
+    return gaps
+
+
+def _mark_written(buf: UbBuffer, lo: int, hi: int) -> None:
+    inside_lo, inside_hi = max(lo, 0), min(hi, buf.nbytes)
+    if inside_lo < inside_hi:
+        _add_range(buf.written, inside_lo, inside_hi)
+    if hi > buf.nbytes and buf.storage is buf.ctx.ub:
+        # An overflow writes the UB behind the buffer: the buffers there now hold written bytes
+        # (wrong ones; local_tensor_overflow says so), not uninitialised ones.
+        u_lo, u_hi = buf.ub_addr + max(lo, buf.nbytes), buf.ub_addr + hi
+        for other in buf.ctx.buffers:
+            if other is not buf and other.storage is buf.storage:
+                a, b = max(u_lo, other.ub_addr) - other.ub_addr, min(u_hi, other.ub_addr + other.nbytes) - other.ub_addr
+                if a < b:
+                    _add_range(other.written, a, b)
+
+
+def _check_written(buf: UbBuffer, lo: int, hi: int, instruction: str) -> None:
+    lo, hi = max(lo, 0), min(hi, buf.nbytes)  # bytes past the buffer: local_tensor_overflow's business
+    if lo >= hi:
+        return
+    w = buf.written
+    if w and w[0][0] <= lo and hi <= w[0][1]:  # the usual case: one range covers the read
+        return
+    since = "AllocTensor" if buf.state != "free" and hasattr(buf.owner, "AllocTensor") else "InitBuffer"
+    for g_lo, g_hi in _gaps(w, lo, hi):
+        buf.ctx.log.add(fk.UB_READ_BEFORE_WRITE, instruction, buf.name, g_lo, g_hi - g_lo,
+                        f"{instruction} reads bytes [{g_lo}, {g_hi}) of {buf.name} that nothing wrote since its "
+                        f"{since}: they hold whatever the UB held before")
 
 
 def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True) -> np.ndarray:
@@ -93,7 +175,9 @@ def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True
 def write_local(lt: LocalTensor, values: np.ndarray, instruction: str, check: bool = True) -> None:
     """Store `values` (lt's dtype or raw bytes) at lt; bytes beyond the end of UB are dropped."""
     raw = values.view(np.uint8).reshape(-1)
-    start, stop = _span(lt, raw.size, instruction, check)
+    if check:  # close_local's write (check=False) finishes an instruction counted in open_local
+        lt.buffer.ctx.counters.issue(instruction)
+    start, stop = _span(lt, raw.size, instruction, check, True)
     lt.buffer.storage[start:stop] = raw[:stop - start]
 
 
@@ -102,8 +186,9 @@ def open_local(lt: LocalTensor, count: int, instruction: str) -> tuple[np.ndarra
 
     direct: the array is the UB itself (the usual case, no copy). Otherwise part of the range lies
     beyond the end of UB and the array is scratch: hand it to close_local afterwards."""
+    lt.buffer.ctx.counters.issue(instruction)
     nbytes = count * lt.dtype.itemsize
-    start, stop = _span(lt, nbytes, instruction, True)
+    start, stop = _span(lt, nbytes, instruction, True, True)
     if stop - start == nbytes:
         return lt.buffer.storage[start:stop].view(lt.dtype), True
     return np.zeros(count, dtype=lt.dtype), False

@@ -67,6 +67,7 @@ class TQue(_Holder):
             if buf.state == "free":
                 self._next = (buf.index + 1) % n
                 buf.state = "allocated"
+                buf.written = []  # the sanitizer's read-before-write check starts afresh per allocation
                 return LocalTensor(buf, dtype)
         self._misuse("AllocTensor", f"all {n} buffers are in use (allocated more than the queue holds)")
 
@@ -149,6 +150,7 @@ class TPipe:
                 self._exhausted(name, addr, aligned, limit)
                 storage, base = np.zeros(aligned, dtype=np.uint8), 0  # emulation only: keep running
             holder.buffers.append(UbBuffer(ctx, name, storage, base, addr, aligned, holder, i))
+            ctx.buffers.append(holder.buffers[-1])  # an overflow write marks the buffers behind it
 
     def _exhausted(self, name: str, addr: int, nbytes: int, limit: int) -> None:
         ctx = self.ctx

@@ -33,19 +33,23 @@ class Ub:
             raw = np.ascontiguousarray(np.asarray(values, dtype=dtype)).view(np.uint8)
             b = t.buffer
             b.storage[b.base:b.base + raw.size] = raw
+            b.written = [(0, raw.size)]  # the test wrote them: not a read-before-write
         return t
 
 
-def gm_tensor(core: CoreContext, name: str, data: np.ndarray, nbytes: int | None = None, alloc_bytes=None):
-    """A GlobalTensor over a fresh GM allocation holding `data` (logical size nbytes, default data's)."""
+def gm_tensor(core: CoreContext, name: str, data: np.ndarray, nbytes: int | None = None, alloc_bytes=None,
+              padding: tuple[tuple[int, int], ...] = ()):
+    """A GlobalTensor over a fresh GM allocation holding `data` (logical size nbytes, default data's);
+    `padding`: (offset, nbytes) pairs past the tensor declared for this core."""
     raw = np.ascontiguousarray(data).view(np.uint8)
     size = nbytes if nbytes is not None else raw.size
     addr = core.gm.malloc(alloc_bytes or max(size, 1))
     core.gm.bytes_view(addr, raw.size)[:] = raw
     arg = KernelArg(name, addr, size)
     gt = GlobalTensor(data.dtype)
-    gt.SetGlobalBuffer(GmPtr(core, name, arg.addr, arg.nbytes, core.gm.allocation(addr), addr).as_type(data.dtype),
-                       size // data.dtype.itemsize)
+    declared = tuple((addr + off, addr + off + n) for off, n in padding)
+    ptr = GmPtr(core, name, arg.addr, arg.nbytes, core.gm.allocation(addr), addr, None, declared)
+    gt.SetGlobalBuffer(ptr.as_type(data.dtype), size // data.dtype.itemsize)
     return gt, addr
 
 

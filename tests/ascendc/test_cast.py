@@ -102,7 +102,7 @@ def test_cast_instruction_matches_the_rounding_function_for_every_mode(mode):
 def test_cast_past_the_buffer_is_reported():
     core = make_core()
     ub = Ub(core)
-    a = ub.buffer(F16, 128)
+    a = ub.buffer(F16, 128, np.zeros(128))
     b = ub.buffer(F32, 64)  # 256 bytes, but 128 floats need 512
     Cast(b, a, M.CAST_NONE, 128)
     assert kinds(core) == ["local_tensor_overflow"]

@@ -53,9 +53,9 @@ def test_unaligned_ub_address_is_reported():
     assert "aligned" in core.log.items[0].detail
 
 
-def test_read_past_tensor_inside_allocation_is_expected_padding():
+def test_read_past_tensor_inside_declared_padding_is_expected():
     core = make_core()
-    src, _ = gm_tensor(core, "x", np.arange(4, dtype=np.float32))  # 16 bytes, allocation 512
+    src, _ = gm_tensor(core, "x", np.arange(4, dtype=np.float32), padding=((16, 240),))  # allocation 512
     ub = Ub(core).buffer(np.float32, 64)
     DataCopy(ub, src, 64)
     (f,) = core.log.items
@@ -63,14 +63,15 @@ def test_read_past_tensor_inside_allocation_is_expected_padding():
     np.testing.assert_array_equal(ub.numpy(4), np.arange(4))
 
 
-def test_past_tensor_beyond_its_512_footprint_is_an_error():
+def test_read_past_tensor_inside_its_allocation_but_undeclared_is_an_error():
     core = make_core()
-    # A 16-byte tensor at the start of a 2048-byte allocation (a workspace, say).
-    src, _ = gm_tensor(core, "x", np.arange(4, dtype=np.float32), nbytes=16, alloc_bytes=2048)
-    ub = Ub(core).buffer(np.float32, 256)
-    DataCopy(ub, src, 256)  # 1024 bytes: reaches past the tensor's 512-byte slot
+    src, _ = gm_tensor(core, "x", np.arange(4, dtype=np.float32))  # 16 bytes, allocation 512
+    ub = Ub(core).buffer(np.float32, 64)
+    DataCopy(ub, src, 64)
     (f,) = core.log.items
-    assert (f.kind, f.level) == ("gm_read_past_tensor", "error")
+    assert (f.kind, f.level, f.offset, f.nbytes) == ("gm_read_past_tensor", "error", 16, 240)
+    assert "outside the padding declared for core 0 (none)" in f.detail
+    np.testing.assert_array_equal(ub.numpy(4), np.arange(4))  # the bytes are still read
 
 
 def test_read_past_allocation_gives_zeros_and_is_an_error():

@@ -147,12 +147,13 @@ def test_concurrent_launches_from_threads_do_not_interfere():
 
 def test_a_defect_met_on_every_tile_is_listed_once_with_a_count():
     def kernel(ctx, tiling):
-        from opsnn.ascendc import CMPMODE, Compares, TBuf
+        from opsnn.ascendc import CMPMODE, Compares, Duplicate, TBuf
 
         src, mask = TBuf(name="src"), TBuf(name="mask")
         pipe = TPipe(ctx)
         pipe.InitBuffer(src, 1024)
         pipe.InitBuffer(mask, 32)
+        Duplicate(src.Get(np.float32), 1.0, 256)
         for tile in range(3):
             ctx.begin_tile(tile)
             Compares(mask.Get(np.uint8), src.Get(np.float32), 0.0, CMPMODE.GT, 100)

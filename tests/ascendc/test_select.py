@@ -63,8 +63,8 @@ def test_other_modes_and_types_are_refused():
 def test_mask_read_past_its_buffer_is_reported():
     core = make_core()
     ub = Ub(core)
-    m = ub.buffer(np.uint8, 32)
-    s = ub.buffer(np.float32, 512)
+    m = ub.buffer(np.uint8, 32, np.zeros(32))
+    s = ub.buffer(np.float32, 512, np.ones(512))
     Select(s, m, s, np.float32(0), SELMODE.VSEL_TENSOR_SCALAR_MODE, 512)  # needs 64 mask bytes
     assert kinds(core) == ["local_tensor_overflow"]
     assert core.log.items[0].tensor == "buf0" and core.log.items[0].nbytes == 32
