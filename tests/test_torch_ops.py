@@ -320,3 +320,24 @@ def test_compile_fullgraph_dynamic_shapes_and_autograd():
         x.grad = None
         step(x, w).backward()
         assert_bits(ours, x.grad)
+
+
+@pytest.mark.parametrize("semantics", SEMANTICS)
+@pytest.mark.parametrize("case", ["0-d", "empty", "strided", "channels_last"])
+def test_shapes_and_layouts(semantics, case):
+    if case == "0-d":
+        g, f = torch.tensor(2.0), torch.tensor(3.0)
+    elif case == "empty":
+        g, f = torch.ones(0, 3), torch.ones(0, 3)
+    elif case == "strided":
+        g, f = sample(torch.float32, (4, 6), 22)[:, ::2], sample(torch.float32, (3, 4), 23).T
+    else:
+        g = sample(torch.float32, (2, 3, 4, 5), 24).to(memory_format=torch.channels_last)
+        f = sample(torch.float32, (2, 3, 4, 5), 25).to(memory_format=torch.channels_last)
+    expected = opsnn.threshold_backward(ot.to_numpy(g), ot.to_numpy(f), 0.5, semantics=semantics)
+    assert_bits(torch.ops.opsnn.threshold_backward(g, f, 0.5, semantics), ot.from_numpy(expected))
+    # opcheck compares with assert_close, where NaN != NaN: NaN-free copies of the same layout
+    g_, f_ = (t.nan_to_num() if t.dim() else t for t in (g, f))
+    torch.library.opcheck(torch.ops.opsnn.threshold_backward.default, (g_, f_, 0.5, semantics))
+    expected = opsnn.threshold(ot.to_numpy(f), 0.5, -1.0, semantics=semantics)
+    assert_bits(torch.ops.opsnn.threshold(f, 0.5, -1.0, semantics), ot.from_numpy(expected))

@@ -75,7 +75,10 @@ def _check_forward(x: Tensor, threshold, value, semantics: str) -> None:
 
 
 def _result(a) -> Tensor:
-    return from_numpy(np.asarray(a))
+    # the fake implementations promise a C-contiguous result (what opsnn allocates); a backend that
+    # followed an input's layout (channels_last, transposed) is copied once into C order
+    a = np.asarray(a)
+    return from_numpy(a if a.flags.c_contiguous else a.copy(order="C"))
 
 
 def _check_out(out: Tensor, shape, dtype: torch.dtype, name: str) -> None:
@@ -100,7 +103,7 @@ def threshold_backward(grad: Tensor, self: Tensor, threshold: Number, semantics:
 def _(grad, self, threshold, semantics="torch"):
     dtype = _backward_dtype(grad, self, threshold, semantics)
     shape = torch.broadcast_shapes(grad.shape, self.shape)
-    return grad.new_empty(shape, dtype=dtype)
+    return torch.empty(shape, dtype=dtype, device=grad.device)  # the real result: a fresh C-contiguous array
 
 
 def _backward_setup(ctx, inputs, output):
