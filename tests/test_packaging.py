@@ -90,3 +90,5 @@ def test_wheel_in_a_clean_venv(wheel, tmp_path):
         assert r.returncode == 0 and r.stdout.startswith("usage: opsnn"), r.stdout + r.stderr
     r = run(venv / "bin" / "opsnn", "tiling", "threshold_grad_v2_d", "--shape", "2,2", cwd=tmp_path)
     assert r.returncode == 0 and "block_dim" in r.stdout, r.stdout + r.stderr
+    r = run(venv / "bin" / "opsnn", "example", "threshold_grad_v2_d", cwd=tmp_path)  # shipped in the wheel
+    assert r.returncode == 0 and "result[3] is: 4.200000" in r.stdout, r.stdout + r.stderr
