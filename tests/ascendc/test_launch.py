@@ -147,7 +147,8 @@ def test_concurrent_launches_from_threads_do_not_interfere():
 
 def test_a_defect_met_on_every_tile_is_listed_once_with_a_count():
     def kernel(ctx, tiling):
-        from opsnn.ascendc import CMPMODE, Compares, Duplicate, TBuf
+        from opsnn.ascendc import CMPMODE, Compares, TBuf
+        from opsnn.ascendc.arith import Duplicate
 
         src, mask = TBuf(name="src"), TBuf(name="mask")
         pipe = TPipe(ctx)

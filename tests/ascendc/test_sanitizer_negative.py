@@ -15,7 +15,6 @@ from opsnn.ascendc import (
     Cast,
     Compares,
     DataCopy,
-    Duplicate,
     EmulatorError,
     GlobalMemory,
     GlobalTensor,
@@ -30,6 +29,7 @@ from opsnn.ascendc import (
     TQue,
     launch,
 )
+from opsnn.ascendc.arith import Duplicate
 from opsnn.platform import Platform
 
 from .helpers import PLATFORM
