@@ -19,7 +19,8 @@ from .cast import cast_values, check_cast
 from .local_tensor import LocalTensor, close_local, open_local, read_local, write_local
 from .rounding import RoundMode
 
-_F32, _F16 = np.dtype(np.float32), np.dtype(np.float16)
+_F32, _F16, _I32 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int32)
+_TWO31 = np.float32(2.0**31)
 
 
 def _half_table(dst: np.dtype, mode: RoundMode) -> np.ndarray:
@@ -51,8 +52,25 @@ def _float32_to_half(values: np.ndarray, out: np.ndarray) -> None:
         out.view(np.uint16)[nan] = half.astype(np.uint16)
 
 
+def _float32_to_int32_rint(values: np.ndarray, out: np.ndarray) -> None:
+    """Nearest-even, saturating, NaN -> 0: the A2 to_int, in float32 (rint of a float32 is exact)."""
+    with np.errstate(invalid="ignore"):  # NaN lanes are set below
+        r = np.rint(values)
+        np.copyto(out, r, casting="unsafe")
+        high, low, nan = r >= _TWO31, r < -_TWO31, np.isnan(r)
+    if high.any() or low.any() or nan.any():
+        out[high], out[low], out[nan] = np.iinfo(np.int32).max, np.iinfo(np.int32).min, 0
+
+
 def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) -> None:  # noqa: N802
     count = int(count)
+    if src.dtype == _F32 and dst.dtype == _I32 and round_mode is RoundMode.CAST_RINT and count > 0:
+        check_cast(src.dtype, dst.dtype, round_mode)
+        values = read_local(src, count, "Cast")
+        out, direct = open_local(dst, count, "Cast")
+        _float32_to_int32_rint(values, out)
+        close_local(dst, out, direct, "Cast")
+        return
     if src.dtype == _F32 and dst.dtype == _F16 and round_mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT) \
             and count > 0:
         check_cast(src.dtype, dst.dtype, round_mode)

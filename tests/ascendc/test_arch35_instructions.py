@@ -176,3 +176,23 @@ def test_cast_arch35_float32_to_half_equals_the_a2_cast():
         Cast(a, src, mode, values.size)
         A2Cast(b, src, mode, values.size)
         np.testing.assert_array_equal(bits(a.numpy(values.size)), bits(b.numpy(values.size)))
+
+
+def test_cast_arch35_float32_to_int32_rint_equals_the_a2_cast():
+    from opsnn.ascendc import Cast as A2Cast
+    from opsnn.ascendc import RoundMode
+    from opsnn.ascendc.cast_arch35 import Cast
+
+    rng = np.random.default_rng(8)
+    values = np.concatenate([rng.integers(0, 2**32, 30000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+                             (rng.standard_normal(30000) * 3e9).astype(np.float32),
+                             np.array([2.5, -2.5, 0.5, -0.5, 2**31, -(2**31), 2147483520.0, np.inf, -np.inf, np.nan],
+                                      np.float32)])
+    core = make_core(platform=Platform.custom(1 << 20, 1))
+    ub = Ub(core)
+    src, a, b = ub.buffer(np.float32, values.size, values), ub.buffer(np.int32, values.size), \
+        ub.buffer(np.int32, values.size)
+    Cast(a, src, RoundMode.CAST_RINT, values.size)
+    with np.errstate(invalid="ignore"):  # the A2 conversion's float64 widening of signalling NaNs
+        A2Cast(b, src, RoundMode.CAST_RINT, values.size)
+    np.testing.assert_array_equal(a.numpy(values.size), b.numpy(values.size))
