@@ -64,7 +64,8 @@ def tiling_arch35(input_shapes: Sequence[Sequence[int]], dtypes, threshold: floa
         raise TilingError(f"ThresholdGradV2D (arch35) does not support {name}; supported: {', '.join(DTYPE_TPL)}")
     if len(input_shapes) != 2:
         raise TilingError(f"ThresholdGradV2D takes 2 inputs, got {len(input_shapes)} shapes")
-    t = np.float32(DEFAULT_THRESHOLD if threshold is None else threshold)
+    with np.errstate(over="ignore"):  # the attr is a float32: beyond its range it is +-inf
+        t = np.float32(DEFAULT_THRESHOLD if threshold is None else threshold)
     result = BroadcastBaseTiling(threshold_grad_v2_d_dag(name), platform).do_tiling(input_shapes)
     result = result.set_scalar(float(t))  # written after DoTiling, into whichever struct it chose
     return Arch35TilingResult(result, brc_tiling_key(result.schedule_mode, DTYPE_TPL[name]), name, float(t))
