@@ -31,11 +31,17 @@ class TileRunner:
         self.scalar_inputs: dict[int, np.generic] = {}  # ScalarIn values the schedule read from GM
         self.program = _program(dag)
         # every tensor node's tile, ping and pong, made once per core (not per tile)
-        self._tiles = {id(f): (self._tile(f, 0), self._tile(f, 1)) for f in dag.fun_list if id(f) in plan.slots}
+        views: dict[tuple[int, str], LocalTensor] = {}  # one LocalTensor per (buffer, type)
+        self._tiles = {id(f): (self._tile(f, 0, views), self._tile(f, 1, views)) for f in dag.fun_list
+                       if id(f) in plan.slots}
 
-    def _tile(self, node: Node, parity: int) -> LocalTensor:
+    def _tile(self, node: Node, parity: int, views: dict) -> LocalTensor:
         buf = self.plan.buffer(self.plan.slots[id(node)], parity)
-        return LocalTensor(self.ub.buffer, _np(node.dtype), self.ub.offset + buf * self.slot_bytes)
+        key = (buf, node.dtype)
+        lt = views.get(key)
+        if lt is None:
+            lt = views[key] = LocalTensor(self.ub.buffer, _np(node.dtype), self.ub.offset + buf * self.slot_bytes)
+        return lt
 
     def tensor(self, node: Node, parity: int) -> LocalTensor:
         return self._tiles[id(node)][parity]
