@@ -19,7 +19,8 @@ and a schedule. Facts and formulas: docs/arch35-atvoss.md.
     c = Const(0.0, "float32")           # a compile-time constant
     d = Duplicate(t)                    # a full tile of a scalar (a tensor node, takes a buffer)
     f = Cast(x, "float32", RoundMode.CAST_NONE)
-    m = Compare(f, d, CMP.LE)           # a uint8 mask node; either side may be a scalar holder
+    m = Compare(f, d, CMP.LE)           # a uint8 mask node (packed bits in UB, sized 1 B/element by
+                                        # the DAG accounting); either side may be a scalar holder
     r = Select(m, c, f)                 # src0 where the mask is set, src1 elsewhere; nodes or scalars
     p = Mul(f, f)                       # elementwise product in the operand dtype
     tf = ToFloat(thr)                   # a scalar op: the scalar widened to float32
@@ -38,13 +39,15 @@ and a schedule. Facts and formulas: docs/arch35-atvoss.md.
         .do_tiling(input_shapes, output_shape=None) -> BroadcastTilingResult
         # .schedule_mode (1/2/101-104/109/201), .block_dim, .workspace_size (16 MiB),
         # .tiling_data: BroadcastOneDimTilingData (56 B, mode 201) or BroadcastBaseTilingData
-        # (632 B for 2 inputs), .collapsed (DimensionCollapse), .set_scalar(0, value)
+        # (632 B for 2 inputs), .collapsed (DimensionCollapse), .ub_broadcast, .buffer_num,
+        # .set_scalar(*floats) -> a copy with scalar_data[0..] set (float32 each)
     dimension_collapse(input_shapes, output_shape) -> Collapsed
     tiling_key((TplUint(bits, values), value), (TplDtype(bits), value), ...) -> int
     brc_tiling_key(schedule_mode, dtype_tpl) -> int   # index(schMode) | dtype_tpl << 16
 
    Every struct is a frozen dataclass with exact `to_bytes()` / `from_bytes()` (little-endian,
-   upstream's layout) and `upstream_dict()` (field names: upstream's in snake_case).
+   upstream's layout; BroadcastBaseTilingData.from_bytes also takes the DAG's input_size and
+   copy_brc_num) and `upstream_dict()` (field names: upstream's in snake_case).
 
 3. Run it on the emulator (inputs, then outputs, in DAG index order; KernelArg nbytes = the
    tensor's exact size; a ScalarIn input may be one element). The schedules copy with DataCopyPad,
