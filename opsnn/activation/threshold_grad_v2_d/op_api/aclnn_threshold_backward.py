@@ -29,9 +29,9 @@ from opsnn.aclnn import status as s
 from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.l0 import broadcast_to, contiguous, view_copy
 from opsnn.aclnn.l0_tensor import L0Tensor
-from opsnn.activation.relu_grad.functional_models import is_relu_threshold
 from opsnn.activation.relu_grad.op_api import relu_grad
 
+from ..functional_models import is_relu_threshold
 from ..op_host import THRESHOLD_GRAD_V2D
 from .threshold_grad_v2_d import threshold_grad_v2d
 
