@@ -22,8 +22,18 @@ _FLOAT_BITS = MappingProxyType({np.dtype(np.float16): (np.uint16, 0x0200, 0x7E00
                                 np.dtype(np.float32): (np.uint32, 0x0040_0000, 0x7FC0_0000, 0x8000_0000)})
 
 
-def Duplicate(dst: LocalTensor, scalar, count: int) -> None:  # noqa: N802 - AscendC name
-    """dst[i] = scalar for i < count (the scalar converted to dst's type)."""
+def Duplicate(dst: LocalTensor, scalar: float | np.generic, count: int) -> None:  # noqa: N802 - AscendC name
+    """dst[i] = scalar for i < count (the scalar converted to dst's type).
+
+    Parameters
+    ----------
+    dst : LocalTensor
+        half, float, int16/32 or uint16/32.
+    scalar : float or numpy scalar
+        The value.
+    count : int
+        Elements.
+    """
     if dst.dtype not in _DUPLICATE_TYPES:
         raise EmulatorError(f"Duplicate on {dst.dtype}: half, float, int16/32 or uint16/32 only")
     count = int(count)
@@ -35,7 +45,17 @@ def Duplicate(dst: LocalTensor, scalar, count: int) -> None:  # noqa: N802 - Asc
 
 
 def Mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int) -> None:  # noqa: N802 - AscendC name
-    """dst[i] = src0[i] * src1[i] for i < count; one type on all three sides. Integers wrap."""
+    """dst[i] = src0[i] * src1[i] for i < count; one type on all three sides. Integers wrap.
+
+    Parameters
+    ----------
+    dst : LocalTensor
+        The product (may alias a source).
+    src0, src1 : LocalTensor
+        half, float, int16 or int32.
+    count : int
+        Elements.
+    """
     t = src0.dtype
     if t not in _MUL_TYPES or src1.dtype != t or dst.dtype != t:
         raise EmulatorError(f"Mul on {src0.dtype} * {src1.dtype} -> {dst.dtype}: half, float, int16 or int32, "

@@ -87,7 +87,19 @@ def check_cast(src: np.dtype, dst: np.dtype, mode: RoundMode) -> None:
 
 
 def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) -> None:  # noqa: N802
-    """dst[i] = convert(src[i]) for i < count."""
+    """dst[i] = convert(src[i]) for i < count, on the pairs and modes ALLOWED_CASTS lists.
+
+    Parameters
+    ----------
+    dst : LocalTensor
+        The result, of the target type.
+    src : LocalTensor
+        The values.
+    round_mode : RoundMode
+        How inexact results round (CAST_NONE: RINT where precision is lost, exact otherwise).
+    count : int
+        Elements.
+    """
     if not isinstance(round_mode, RoundMode):
         raise EmulatorError(f"Cast round mode must be a RoundMode, got {round_mode!r}")
     check_cast(src.dtype, dst.dtype, round_mode)

@@ -41,11 +41,26 @@ def compare_scalar_bits(values: np.ndarray, scalar, mode: CMPMODE) -> np.ndarray
     return _ORDERED[mode](values, scalar)
 
 
-def Compares(dst: LocalTensor, src: LocalTensor, scalar, cmp_mode: CMPMODE, count: int) -> None:  # noqa: N802
+def Compares(dst: LocalTensor, src: LocalTensor, scalar: float | np.generic, cmp_mode: CMPMODE,  # noqa: N802
+             count: int) -> None:
     """dst bit i (bit i%8 of byte i//8, LSB first) = src[i] <cmp_mode> scalar.
 
     Only whole 256-byte repeats are compared: the mask bits of a tail are left as they were (the
-    hardware's behaviour), and the sanitizer reports compare_count_unaligned."""
+    hardware's behaviour), and the sanitizer reports compare_count_unaligned.
+
+    Parameters
+    ----------
+    dst : LocalTensor
+        The mask (read as bytes).
+    src : LocalTensor
+        half or float (int32 with EQ only).
+    scalar : float or numpy scalar
+        Compared in src's type; every comparison with NaN is false, NE included.
+    cmp_mode : CMPMODE
+        LT, GT, EQ, LE, GE or NE.
+    count : int
+        Elements.
+    """
     t = src.dtype
     if t not in _FLOATS and not (t == np.dtype(np.int32) and cmp_mode is CMPMODE.EQ):
         raise EmulatorError(f"Compares on {t} with {cmp_mode.name} is not supported (half/float; int32 only EQ)")

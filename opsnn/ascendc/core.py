@@ -50,6 +50,17 @@ class CoreContext:
         The device memory all cores of the launch share.
     sanitize : bool
         Whether the sanitizer records findings (otherwise misuse raises and nothing is recorded).
+
+    Other Parameters
+    ----------------
+    ub_used : int
+        Bytes of UB InitBuffer handed out so far (starts at 0).
+    writes, reads : list of tuple
+        Sanitizer: the GM ranges the core wrote / read (GmRange fields), for the cross-core checks.
+    buffers : list of UbBuffer
+        The core's UB buffers in UB order, while the kernel runs.
+    counters : CoreCounters
+        Bytes moved and instructions issued (``opsnn sanitize --stats``).
     """
     block_idx: int
     block_num: int

@@ -11,11 +11,21 @@ from .local_tensor import LocalTensor, read_local, write_local
 DATACOPY_UNIT = 32  # bytes; UB addresses and lengths of DataCopy are in these units
 
 
-def DataCopy(dst, src, count: int) -> None:  # noqa: N802 - AscendC name
-    """DataCopy(dst, src, count): copy `count` elements.
+def DataCopy(dst: LocalTensor | GlobalTensor, src: LocalTensor | GlobalTensor, count: int) -> None:  # noqa: N802
+    """DataCopy(dst, src, count): copy `count` elements, GM -> UB, UB -> GM or UB -> UB.
 
     count*sizeof(T) must be a multiple of 32 bytes: the hardware silently drops the remainder
-    (the emulator does the same and reports datacopy_unaligned). DataCopyPad is the exact copy."""
+    (the emulator does the same and reports datacopy_unaligned). DataCopyPad is the exact copy.
+
+    Parameters
+    ----------
+    dst : LocalTensor or GlobalTensor
+        Where to; the same element type as `src`.
+    src : LocalTensor or GlobalTensor
+        Where from.
+    count : int
+        Elements.
+    """
     if dst.dtype != src.dtype:
         raise EmulatorError(f"DataCopy between {src.dtype} and {dst.dtype}: the types must match")
     count = int(count)

@@ -5,6 +5,7 @@ tensor's logical extent (spec §7: "past the tensor") and its allocation ("past 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from . import findings as fk
 from .core import CoreContext
@@ -54,7 +55,7 @@ class GmPtr:
     def _with(self, addr: int, dtype: np.dtype | None) -> GmPtr:
         return GmPtr(self.ctx, self.name, self.arg_base, self.arg_nbytes, self.alloc, addr, dtype, self.padding)
 
-    def as_type(self, dtype) -> GmPtr:
+    def as_type(self, dtype: DTypeLike) -> GmPtr:
         """`(__gm__ T*)ptr`.
 
         Parameters
@@ -90,29 +91,61 @@ class GmPtr:
 
 
 class GlobalTensor:
-    """`GlobalTensor<T>`: a typed window on GM, set with SetGlobalBuffer."""
+    """`GlobalTensor<T>`: a typed window on GM, set with SetGlobalBuffer.
+
+    Parameters
+    ----------
+    dtype : numpy dtype-like
+        The element type T.
+    """
 
     __slots__ = ("dtype", "ptr", "buffer_size")
 
-    def __init__(self, dtype):
+    def __init__(self, dtype: DTypeLike):
         self.dtype = np.dtype(dtype)
         self.ptr: GmPtr | None = None
         self.buffer_size = 0
 
     def SetGlobalBuffer(self, ptr: GmPtr, buffer_size: int = 0) -> None:  # noqa: N802 - AscendC name
+        """Point the tensor at `ptr`.
+
+        Parameters
+        ----------
+        ptr : GmPtr
+            A kernel argument's pointer, untyped or of this tensor's type, offset as needed.
+        buffer_size : int
+            Elements the window holds (what GetSize returns; the sanitizer judges accesses
+            against the kernel argument, not against this).
+        """
         if ptr.dtype is not None and ptr.dtype != self.dtype:
             raise EmulatorError(f"GlobalTensor<{self.dtype}> set on a {ptr.dtype} pointer ({ptr.name})")
         self.ptr = ptr._with(ptr.addr, self.dtype)
         self.buffer_size = int(buffer_size)
 
     def __getitem__(self, offset: int) -> GlobalTensor:
-        """`gm[offset]`: the same tensor starting `offset` elements further."""
+        """`gm[offset]`: the same tensor starting `offset` elements further.
+
+        Parameters
+        ----------
+        offset : int
+            Elements.
+
+        Returns
+        -------
+        GlobalTensor
+        """
         sub = GlobalTensor(self.dtype)
         sub.ptr = self._bound() + offset
         sub.buffer_size = max(0, self.buffer_size - int(offset))
         return sub
 
     def GetSize(self) -> int:  # noqa: N802 - AscendC name
+        """The element count given to SetGlobalBuffer (less any offset taken since).
+
+        Returns
+        -------
+        int
+        """
         return self.buffer_size
 
     def _bound(self) -> GmPtr:

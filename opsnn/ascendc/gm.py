@@ -39,7 +39,10 @@ def padded_size(size: int) -> int:
 
 
 class GlobalMemory:
-    """One device's GM. Thread-safe for malloc/free; data access is plain numpy on the bytes."""
+    """One device's GM. Thread-safe for malloc/free; data access is plain numpy on the bytes.
+
+    Allocations are rounded up to 512 bytes and never adjacent: a kernel's block padding stays
+    inside its own allocation, and nothing reaches a neighbour."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -48,6 +51,18 @@ class GlobalMemory:
         self._next = _BASE_ADDRESS
 
     def malloc(self, size: int) -> int:
+        """Reserve `size` bytes (rounded up to 512), zero-filled.
+
+        Parameters
+        ----------
+        size : int
+            Bytes asked for, at least 1.
+
+        Returns
+        -------
+        int
+            The allocation's device address.
+        """
         size = int(size)
         if size <= 0:
             raise GMError(f"cannot allocate {size} bytes")
@@ -62,6 +77,13 @@ class GlobalMemory:
         return base
 
     def free(self, ptr: int) -> None:
+        """Release the allocation that starts at `ptr`.
+
+        Parameters
+        ----------
+        ptr : int
+            An address `malloc` returned and not yet freed.
+        """
         with self._lock:
             if ptr not in self._allocs:
                 raise GMError(f"free of unknown or already freed pointer {ptr:#x}")
@@ -86,7 +108,20 @@ class GlobalMemory:
         return alloc
 
     def bytes_view(self, addr: int, nbytes: int) -> np.ndarray:
-        """uint8 view of [addr, addr+nbytes), which must lie in one allocation's padded range."""
+        """uint8 view of [addr, addr+nbytes), which must lie in one allocation's padded range.
+
+        Parameters
+        ----------
+        addr : int
+            First byte.
+        nbytes : int
+            How many bytes.
+
+        Returns
+        -------
+        numpy.ndarray
+            A writable uint8 view of the device bytes (the host side of a memcpy).
+        """
         alloc = self.find(addr)
         if alloc is None or not alloc.contains(addr, nbytes):
             raise GMError(f"GM access [{addr:#x}, +{nbytes}) is outside every allocation")

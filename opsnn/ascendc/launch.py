@@ -27,7 +27,21 @@ MAX_BLOCK_DIM = 65535  # what the runtime accepts; cores beyond the physical one
 @dataclass(frozen=True)
 class Padding:
     """Bytes [offset, offset + nbytes) of a kernel argument, counted from its first byte and lying
-    past its logical extent, that core `core` may touch by design (a tiling's block padding)."""
+    past its logical extent, that core `core` may touch by design (a tiling's block padding).
+
+    The sanitizer reports such traffic as ``expected``; any other past-the-tensor byte, from any
+    core, is an error. `launch` refuses a declaration for a core outside the launch, one that
+    starts inside the tensor, or one that runs past the argument's allocation.
+
+    Parameters
+    ----------
+    core : int
+        The block index of the core allowed to touch the bytes.
+    offset : int
+        First byte, counted from the argument's first byte; at least the argument's ``nbytes``.
+    nbytes : int
+        Length of the range in bytes (0: declares nothing).
+    """
     core: int
     offset: int
     nbytes: int
@@ -37,7 +51,19 @@ class Padding:
 class KernelArg:
     """One GM_ADDR argument: a tensor of `nbytes` logical bytes at `addr` (which may lie inside a
     larger allocation, a workspace say). nbytes is the sanitizer's "past the tensor" bound;
-    `padding` declares the only past-the-tensor ranges that are expected, and for which core."""
+    `padding` declares the only past-the-tensor ranges that are expected, and for which core.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, as findings report it.
+    addr : int
+        Its first byte: a GM address inside an allocation of the launch's `GlobalMemory`.
+    nbytes : int
+        Its logical size in bytes.
+    padding : tuple of Padding
+        The past-the-tensor ranges the tiling makes the kernel touch, each for one core.
+    """
     name: str
     addr: int
     nbytes: int
@@ -46,6 +72,22 @@ class KernelArg:
 
 @dataclass(frozen=True)
 class LaunchReport:
+    """What a launch returns: what the sanitizer saw, and per-core facts.
+
+    Parameters
+    ----------
+    block_dim : int
+        How many cores ran.
+    findings : list of Finding
+        Every core's findings in core order, then the cross-core ones (gm_write_overlap,
+        gm_read_write_race). Empty when the launch ran without the sanitizer.
+    aborted_cores : tuple of int
+        Cores the sanitizer stopped (queue misuse).
+    ub_used : tuple of int
+        Bytes of UB each core's buffers took.
+    core_stats : tuple of CoreStats
+        Per core: bytes moved each way, instructions by kind, UB (``opsnn sanitize --stats``).
+    """
     block_dim: int
     findings: list[Finding] = field(default_factory=list)
     aborted_cores: tuple[int, ...] = ()  # cores the sanitizer stopped (queue misuse)
@@ -54,10 +96,22 @@ class LaunchReport:
 
     @property
     def errors(self) -> list[Finding]:
+        """The findings that are errors (not declared padding).
+
+        Returns
+        -------
+        list of Finding
+        """
         return [f for f in self.findings if f.is_error]
 
     @property
     def ok(self) -> bool:
+        """True when no finding is an error.
+
+        Returns
+        -------
+        bool
+        """
         return not self.errors
 
 
@@ -94,7 +148,40 @@ def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim:
            max_workers: int | None = None) -> LaunchReport:
     """Run `kernel(ctx, *gm_addrs, tiling)` on every core; `None` args arrive as None (nullptr).
 
-    The kernel reads its tiling from the `tiling` bytes, as GET_TILING_DATA does on device."""
+    The kernel reads its tiling from the `tiling` bytes, as GET_TILING_DATA does on device.
+
+    Parameters
+    ----------
+    kernel : callable
+        ``kernel(ctx: CoreContext, *ptrs: GmPtr | None, tiling: bytes) -> None``, run once per core.
+    gm : GlobalMemory
+        The device memory holding every argument.
+    platform : Platform
+        The SoC: its ``kernel_ub`` sizes each core's UB.
+    block_dim : int
+        How many cores run, 1 to 65535.
+    args : sequence of KernelArg or None
+        The GM_ADDR arguments in the kernel's order; None is a nullptr.
+    tiling : bytes
+        The tiling data the kernel reads.
+    sanitize : bool
+        Record findings (otherwise bad GM / UB / queue use raises `GMError` or `EmulatorError`).
+    max_workers : int or None
+        Run the cores on this many threads (default: one after another, measured faster).
+
+    Returns
+    -------
+    LaunchReport
+        The findings, the aborted cores, and per-core UB use and counters.
+
+    Raises
+    ------
+    EmulatorError
+        A block_dim out of range, or padding declared for a core outside the launch.
+    GMError
+        An argument outside every allocation, or padding that does not lie past its tensor and
+        inside its allocation.
+    """
     block_dim = int(block_dim)
     if not 1 <= block_dim <= MAX_BLOCK_DIM:
         raise EmulatorError(f"block_dim must be in [1, {MAX_BLOCK_DIM}], got {block_dim}")

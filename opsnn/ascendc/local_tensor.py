@@ -5,6 +5,7 @@ the buffer into whatever lies behind it in UB (the sanitizer reports it as local
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from . import findings as fk
 from .core import CoreContext
@@ -33,11 +34,23 @@ class UbBuffer:
 
 
 class LocalTensor:
-    """`LocalTensor<T>`: element type + byte offset into one UB buffer."""
+    """`LocalTensor<T>`: element type + byte offset into one UB buffer.
+
+    Kernels get them from `TQue.AllocTensor`, `TQue.DeQue` and `TBuf.Get`, not by construction.
+
+    Parameters
+    ----------
+    buffer : UbBuffer
+        The UB buffer the tensor lies in.
+    dtype : numpy dtype-like
+        The element type T.
+    offset : int
+        Bytes from the buffer's start.
+    """
 
     __slots__ = ("buffer", "dtype", "offset")
 
-    def __init__(self, buffer: UbBuffer, dtype, offset: int = 0):
+    def __init__(self, buffer: UbBuffer, dtype: DTypeLike, offset: int = 0):
         self.buffer = buffer
         self.dtype = np.dtype(dtype)
         self.offset = offset  # bytes from the buffer's start
@@ -51,18 +64,56 @@ class LocalTensor:
         return self.buffer.ub_addr + self.offset
 
     def GetSize(self) -> int:  # noqa: N802 - AscendC name
-        """Elements from this tensor's start to the end of its buffer."""
+        """Elements from this tensor's start to the end of its buffer.
+
+        Returns
+        -------
+        int
+        """
         return max(0, self.buffer.nbytes - self.offset) // self.dtype.itemsize
 
-    def ReinterpretCast(self, dtype) -> LocalTensor:  # noqa: N802 - AscendC name
+    def ReinterpretCast(self, dtype: DTypeLike) -> LocalTensor:  # noqa: N802 - AscendC name
+        """The same bytes as another element type.
+
+        Parameters
+        ----------
+        dtype : numpy dtype-like
+            The new element type.
+
+        Returns
+        -------
+        LocalTensor
+        """
         return LocalTensor(self.buffer, dtype, self.offset)
 
     def __getitem__(self, elements: int) -> LocalTensor:
-        """`t[k]`: the tensor starting k elements further on."""
+        """`t[k]`: the tensor starting k elements further on.
+
+        Parameters
+        ----------
+        elements : int
+            How many elements further.
+
+        Returns
+        -------
+        LocalTensor
+        """
         return LocalTensor(self.buffer, self.dtype, self.offset + int(elements) * self.dtype.itemsize)
 
     def numpy(self, count: int | None = None) -> np.ndarray:
-        """A copy of the first `count` elements (all by default): for tests and debugging."""
+        """A copy of the first `count` elements (all by default): for tests and debugging.
+
+        Not an instruction: the sanitizer does not judge it (no overflow, no read-before-write).
+
+        Parameters
+        ----------
+        count : int or None
+            Elements; None: up to the end of the buffer.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         count = self.GetSize() if count is None else count
         return read_local(self, count, "numpy", check=False).copy()
 

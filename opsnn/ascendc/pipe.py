@@ -10,6 +10,7 @@ from collections import deque
 from enum import Enum
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from . import findings as fk
 from .core import UB_ALIGN, CoreContext
@@ -46,7 +47,20 @@ class _Holder:
 
 
 class TQue(_Holder):
-    """`TQue<position, depth>`: buffers that travel between pipeline stages through a FIFO."""
+    """`TQue<position, depth>`: buffers that travel between pipeline stages through a FIFO.
+
+    A buffer's life cycle is AllocTensor -> EnQue -> DeQue -> FreeTensor; anything else is
+    queue_misuse (under the sanitizer the core stops there; otherwise EmulatorError).
+
+    Parameters
+    ----------
+    position : QuePosition
+        VECIN (GM -> compute) or VECOUT (compute -> GM).
+    depth : int
+        How many tensors the FIFO holds at once, at least 1.
+    name : str or None
+        The name findings give its buffers (``name[i]`` when InitBuffer makes more than one).
+    """
 
     def __init__(self, position: QuePosition, depth: int, name: str | None = None):
         if position not in (QuePosition.VECIN, QuePosition.VECOUT):
@@ -58,7 +72,19 @@ class TQue(_Holder):
         self._fifo: deque[UbBuffer] = deque()
         self._next = 0  # buffers are handed out round-robin, as the hardware queue does
 
-    def AllocTensor(self, dtype) -> LocalTensor:  # noqa: N802 - AscendC name
+    def AllocTensor(self, dtype: DTypeLike) -> LocalTensor:  # noqa: N802 - AscendC name
+        """A free buffer of the queue, as a tensor. Its bytes count as unwritten from here on
+        (a read before a write is ub_read_before_write).
+
+        Parameters
+        ----------
+        dtype : numpy dtype-like
+            The element type of the tensor handed out.
+
+        Returns
+        -------
+        LocalTensor
+        """
         if not self.buffers:
             self._misuse("AllocTensor", "AllocTensor before InitBuffer")
         n = len(self.buffers)
@@ -72,6 +98,13 @@ class TQue(_Holder):
         self._misuse("AllocTensor", f"all {n} buffers are in use (allocated more than the queue holds)")
 
     def EnQue(self, tensor: LocalTensor) -> None:  # noqa: N802 - AscendC name
+        """Hand an allocated tensor to the next stage.
+
+        Parameters
+        ----------
+        tensor : LocalTensor
+            A tensor AllocTensor of this queue returned.
+        """
         buf = self._own(tensor, "EnQue")
         if buf.state != "allocated":
             self._misuse("EnQue", f"EnQue of buffer {buf.index} in state {buf.state!r} (must be allocated)")
@@ -80,7 +113,18 @@ class TQue(_Holder):
         buf.state = "queued"
         self._fifo.append(buf)
 
-    def DeQue(self, dtype=None) -> LocalTensor:  # noqa: N802 - AscendC name
+    def DeQue(self, dtype: DTypeLike | None = None) -> LocalTensor:  # noqa: N802 - AscendC name
+        """The oldest enqueued tensor.
+
+        Parameters
+        ----------
+        dtype : numpy dtype-like or None
+            Its element type (None: uint8).
+
+        Returns
+        -------
+        LocalTensor
+        """
         if not self._fifo:
             self._misuse("DeQue", "DeQue of an empty queue")
         buf = self._fifo.popleft()
@@ -88,6 +132,13 @@ class TQue(_Holder):
         return LocalTensor(buf, dtype if dtype is not None else np.uint8)
 
     def FreeTensor(self, tensor: LocalTensor) -> None:  # noqa: N802 - AscendC name
+        """Give an allocated or dequeued tensor's buffer back to the queue.
+
+        Parameters
+        ----------
+        tensor : LocalTensor
+            A tensor of this queue.
+        """
         buf = self._own(tensor, "FreeTensor")
         if buf.state not in ("allocated", "dequeued"):
             self._misuse("FreeTensor", f"FreeTensor of buffer {buf.index} in state {buf.state!r}")
@@ -101,25 +152,62 @@ class TQue(_Holder):
 
 
 class TBuf(_Holder):
-    """`TBuf<position>`: one scratch buffer with no queue semantics."""
+    """`TBuf<position>`: one scratch buffer with no queue semantics. What is written to it stays
+    written across Get calls (a TBuf is allocated once, by InitBuffer).
+
+    Parameters
+    ----------
+    position : QuePosition
+        Usually VECCALC.
+    name : str or None
+        The name findings give its buffer.
+    """
 
     def __init__(self, position: QuePosition = QuePosition.VECCALC, name: str | None = None):
         super().__init__(position, name)
 
-    def Get(self, dtype) -> LocalTensor:  # noqa: N802 - AscendC name
+    def Get(self, dtype: DTypeLike) -> LocalTensor:  # noqa: N802 - AscendC name
+        """The buffer as a tensor of `dtype`.
+
+        Parameters
+        ----------
+        dtype : numpy dtype-like
+            The element type.
+
+        Returns
+        -------
+        LocalTensor
+        """
         if not self.buffers:
             raise EmulatorError(f"TBuf.Get on {self._label()} before InitBuffer")
         return LocalTensor(self.buffers[0], dtype)
 
 
 class TPipe:
-    """`TPipe`: the UB allocator of one core."""
+    """`TPipe`: the UB allocator of one core.
+
+    Parameters
+    ----------
+    ctx : CoreContext
+        The core whose UB it carves.
+    """
 
     def __init__(self, ctx: CoreContext):
         self.ctx = ctx
 
     def InitBuffer(self, holder: TQue | TBuf, num_or_len: int, length: int | None = None) -> None:  # noqa: N802
-        """InitBuffer(que, num, len) or InitBuffer(tbuf, len)."""
+        """InitBuffer(que, num, len) or InitBuffer(tbuf, len): place buffers one after another in
+        UB, each rounded up to 32 bytes (ub_exhausted past the UB the kernel may use).
+
+        Parameters
+        ----------
+        holder : TQue or TBuf
+            What receives the buffers (each only once).
+        num_or_len : int
+            TQue: how many buffers; TBuf: the buffer's length in bytes.
+        length : int or None
+            TQue: each buffer's length in bytes; TBuf: must be None.
+        """
         if isinstance(holder, TQue):
             if length is None:
                 raise EmulatorError("InitBuffer(que, num, len) needs the buffer length")

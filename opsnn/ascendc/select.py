@@ -24,9 +24,25 @@ def unpack_mask(mask_bytes: np.ndarray, count: int) -> np.ndarray:
     return np.unpackbits(mask_bytes, count=count, bitorder="little").view(np.bool_)
 
 
-def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, scalar, sel_mode: SELMODE,  # noqa: N802
-           count: int) -> None:
-    """dst[i] = src0[i] if mask bit i else scalar. Values move as bit patterns (NaN payloads kept)."""
+def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, scalar: float | np.generic,  # noqa: N802
+           sel_mode: SELMODE, count: int) -> None:
+    """dst[i] = src0[i] if mask bit i else scalar. Values move as bit patterns (NaN payloads kept).
+
+    Parameters
+    ----------
+    dst : LocalTensor
+        half or float, src0's type (may be src0 itself).
+    sel_mask : LocalTensor
+        The packed mask, bit i%8 of byte i//8 (as Compares writes it).
+    src0 : LocalTensor
+        The values where the bit is set.
+    scalar : float or numpy scalar
+        The value where it is clear.
+    sel_mode : SELMODE
+        VSEL_TENSOR_SCALAR_MODE (the only mode modelled).
+    count : int
+        Elements.
+    """
     if sel_mode is not SELMODE.VSEL_TENSOR_SCALAR_MODE:
         raise EmulatorError(f"Select mode {sel_mode.name} is not modelled (only VSEL_TENSOR_SCALAR_MODE)")
     t = src0.dtype
