@@ -35,6 +35,20 @@ class AICoreConfig:
     extend_cfg_info: tuple[tuple[str, str], ...]  # e.g. (("opFile.value", "threshold_grad_v2_d"),)
 
 
+def nd_tensor(name: str, dtypes: tuple[str, ...], param_type: str = "REQUIRED") -> TensorDef:
+    """A tensor in ND format for every dtype (the one format these elementwise operators have)."""
+    nd = ("ND",) * len(dtypes)
+    return TensorDef(name, param_type, tuple(dtypes), nd, nd)
+
+
+def elementwise_aicore(op_file: str | None = None) -> AICoreConfig:
+    """The AICore flags every elementwise operator here declares: dynamic compile-static, rank and
+    shape; no dynamic format, no support check; precision reduce; the kernel file if it names one."""
+    return AICoreConfig(dynamic_compile_static=True, dynamic_format=False, dynamic_rank=True, dynamic_shape=True,
+                        need_check_support=False, precision_reduce=True,
+                        extend_cfg_info=(("opFile.value", op_file),) if op_file else ())
+
+
 @dataclass(frozen=True)
 class OpDef:
     op_type: str
