@@ -42,5 +42,5 @@ class BlockSplitReport:
         itemsize = to_numpy(r.dtype).itemsize
         return [{"core": p.core, "big": p.big, "start": p.start, "end": p.end, "tile_num": p.tile_num,
                  "tail_num": p.tail_num, "tile_data_num": r.tiling_data.tile_data_num,
-                 "pad_bytes": max(0, p.end - max(p.start, r.num_elements)) * itemsize}
+                 "pad_bytes": max(0, p.end - max(p.start, r.num_elements)) * itemsize, "itemsize": itemsize}
                 for p in plan_of(r.tiling_data, r.block_dim)]
