@@ -143,7 +143,7 @@ def cmd_sanitize(op: registry.Operator, args) -> int:
         raise UsageError(str(e)) from None
     _gm_guard(request, op)
     try:
-        report = _tools(op).sanitize_report(request)
+        report = _tools(op).prepare_run(request).launch(sanitize=True)
     except (ValueError, TypeError, OverflowError) as e:
         raise UsageError(str(e)) from None
     stats = getattr(report, "core_stats", None)

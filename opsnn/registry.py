@@ -9,7 +9,9 @@ record names modules, which are imported when a tool first needs them.
 The tools module of an operator (`Operator.tools`) provides, for the CLI:
 
     tiling_report(request: ToolRequest) -> TilingReport
-    sanitize_report(request: ToolRequest) -> opsnn.ascendc.LaunchReport
+    prepare_run(request: ToolRequest) -> opsnn.op_common.kernel_run.ExactRun
+        (the kernel's tensors allocated and filled; `.launch(sanitize)` gives a LaunchReport:
+        `opsnn sanitize` launches once under the sanitizer, benchmarks/bench_emulator.py times it)
 
 and may raise ValueError/TypeError (a bad request: the CLI prints the message and exits 2)."""
 from __future__ import annotations
@@ -60,7 +62,7 @@ class Operator:
     op_def: OpDef  # the 910B/950 definition its op_host registered
     package: str  # "opsnn.activation.threshold_grad_v2_d"
     summary: str  # one line: the formula
-    tools: str | None = None  # module with tiling_report / sanitize_report
+    tools: str | None = None  # module with tiling_report / prepare_run
     options: tuple[Option, ...] = ()  # attrs and tool flags the CLI offers for this operator
     aclnn_module: str | None = None  # module holding the public two-phase functions
     aclnn_functions: tuple[str, ...] = ()  # e.g. ("threshold_backward_get_workspace_size", "threshold_backward")

@@ -3,6 +3,7 @@ instructions an elementwise kernel needs, multi-core launch and a sanitizer (spe
 
 It knows nothing about any operator: a kernel is a Python callable written the way an AscendC
 author writes one, receiving its CoreContext, its GM_ADDR arguments and its tiling bytes."""
+from .arith import Duplicate, Mul
 from .broadcast import Broadcast
 from .cast import ALLOWED_CASTS, Cast
 from .compare import CMPMODE, Compares, CompareScalar
@@ -23,9 +24,9 @@ from .select_tensor import SelectTensors
 
 __all__ = [
     "ALLOWED_CASTS", "CMPMODE", "ERROR", "EXPECTED", "KINDS", "SELMODE", "Cast", "CompareScalar", "Compares",
-    "CoreAborted", "CoreContext", "DataCopy", "EmulatorError", "Finding", "GMError", "GetBlockIdx",
-    "GetBlockNum", "GlobalMemory", "GlobalTensor", "GmPtr", "KernelArg", "LaunchReport", "LocalTensor", "Padding",
-    "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "launch",
+    "CoreAborted", "CoreContext", "DataCopy", "Duplicate", "EmulatorError", "Finding", "GMError", "GetBlockIdx",
+    "GetBlockNum", "GlobalMemory", "GlobalTensor", "GmPtr", "KernelArg", "LaunchReport", "LocalTensor", "Mul",
+    "Padding", "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "launch",
     # Ascend950 (arch35) instructions the atvoss schedules use
     "Broadcast", "Compare", "DataCopyNd", "DataCopyPad", "GetValue", "SelectTensors",
 ]

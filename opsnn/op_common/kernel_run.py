@@ -40,24 +40,49 @@ def launch_kernel(kernel: Callable, arg_names: Sequence[str], *, gm: GlobalMemor
                   args=tuple(args.get(n) for n in arg_names), tiling=tiling, sanitize=sanitize)
 
 
+class ExactRun:
+    """One kernel's tensors at their exact size in a fresh GM (which pads each allocation to 512
+    bytes, as the device pool does), the inputs copied in, ready to launch as often as wanted
+    (`opsnn sanitize` launches once, the emulator benchmark many times)."""
+
+    def __init__(self, run_kernel: Callable, *, platform: Platform, block_dim: int, tiling: bytes,
+                 inputs: Mapping[str, np.ndarray], outputs: Mapping[str, tuple[np.dtype, int]],
+                 padding: Mapping[str, tuple[Padding, ...]], **options):
+        self.run_kernel, self.platform, self.block_dim, self.tiling = run_kernel, platform, block_dim, bytes(tiling)
+        self.options = options
+        self.gm = GlobalMemory()
+        self.args: dict[str, KernelArg] = {}
+        for name, host in inputs.items():
+            raw = np.ascontiguousarray(host).reshape(-1).view(np.uint8)
+            addr = self.gm.malloc(max(raw.size, 1))
+            self.gm.bytes_view(addr, raw.size)[:] = raw
+            self.args[name] = KernelArg(name, addr, raw.size, padding.get(name, ()))
+        self.output_dtypes = {name: np.dtype(dtype) for name, (dtype, _) in outputs.items()}
+        for name, (dtype, n) in outputs.items():
+            nbytes = np.dtype(dtype).itemsize * n
+            self.args[name] = KernelArg(name, self.gm.malloc(max(nbytes, 1)), nbytes, padding.get(name, ()))
+
+    @property
+    def num_elements(self) -> int:
+        """Elements of the first output (what throughput is counted in)."""
+        name, dtype = next(iter(self.output_dtypes.items()))
+        return self.args[name].nbytes // dtype.itemsize
+
+    def launch(self, sanitize: bool = True) -> LaunchReport:
+        return self.run_kernel(gm=self.gm, platform=self.platform, block_dim=self.block_dim, tiling=self.tiling,
+                               sanitize=sanitize, **self.args, **self.options)
+
+    def outputs(self) -> dict[str, np.ndarray]:
+        """Each output as the kernel left it (logical bytes only), copied out."""
+        return {name: np.array(self.gm.bytes_view(self.args[name].addr, self.args[name].nbytes)).view(dtype)
+                for name, dtype in self.output_dtypes.items()}
+
+
 def run_exact(run_kernel: Callable, *, platform: Platform, block_dim: int, tiling: bytes,
               inputs: Mapping[str, np.ndarray], outputs: Mapping[str, tuple[np.dtype, int]],
               padding: Mapping[str, tuple[Padding, ...]], sanitize: bool = True, **options) -> KernelRun:
-    """Allocate every tensor at its exact size (GM pads each allocation to 512 bytes, as the
-    device pool does), copy the inputs in, launch `run_kernel(gm=, platform=, block_dim=, tiling=,
-    <name>=KernelArg, sanitize=, **options)` and read the outputs back."""
-    gm = GlobalMemory()
-    args = {}
-    for name, host in inputs.items():
-        raw = np.ascontiguousarray(host).reshape(-1).view(np.uint8)
-        addr = gm.malloc(max(raw.size, 1))
-        gm.bytes_view(addr, raw.size)[:] = raw
-        args[name] = KernelArg(name, addr, raw.size, padding.get(name, ()))
-    for name, (dtype, n) in outputs.items():
-        nbytes = np.dtype(dtype).itemsize * n
-        args[name] = KernelArg(name, gm.malloc(max(nbytes, 1)), nbytes, padding.get(name, ()))
-    report = run_kernel(gm=gm, platform=platform, block_dim=block_dim, tiling=tiling, sanitize=sanitize,
-                        **args, **options)
-    results = {name: np.array(gm.bytes_view(args[name].addr, args[name].nbytes)).view(np.dtype(dtype))
-               for name, (dtype, _) in outputs.items()}
-    return KernelRun(report, results)
+    """ExactRun, launched once: the report and the outputs."""
+    run = ExactRun(run_kernel, platform=platform, block_dim=block_dim, tiling=tiling, inputs=inputs,
+                   outputs=outputs, padding=padding, **options)
+    report = run.launch(sanitize)
+    return KernelRun(report, run.outputs())

@@ -5,10 +5,9 @@ import math
 
 import numpy as np
 
-from opsnn.ascendc import LaunchReport
 from opsnn.dtypes import to_numpy
 from opsnn.op_common.block_report import BlockSplitReport
-from opsnn.op_common.kernel_run import random_values, run_exact
+from opsnn.op_common.kernel_run import ExactRun, random_values
 from opsnn.registry import ToolRequest
 
 from .op_host import RELU_GRAD, tiling
@@ -24,17 +23,17 @@ def tiling_report(request: ToolRequest):
     return BlockSplitReport(RELU_GRAD.op_type, result, request)
 
 
-def sanitize_report(request: ToolRequest, seed: int = 0) -> LaunchReport:
+def prepare_run(request: ToolRequest, seed: int = 0) -> ExactRun:
+    """The kernel on exactly-sized random tensors, the tiling's padding declared."""
     if request.platform.family == "ascend950":
-        from .op_host.arch35.tools import arch35_sanitize_report
-        return arch35_sanitize_report(request)
+        from .op_host.arch35.tools import arch35_prepare_run
+        return arch35_prepare_run(request, seed)
     from .op_kernel import run_kernel
 
     r = tiling_report(request).result
     dtype, n = to_numpy(r.dtype), r.num_elements
     rng = np.random.default_rng(seed)
-    pad = r.padding()
-    return run_exact(run_kernel, platform=request.platform, block_dim=r.block_dim, tiling=r.tiling_data.to_bytes(),
-                     inputs={"gradients": random_values(rng, dtype, n), "features": random_values(rng, dtype, n)},
-                     outputs={"backprops": (dtype, n)},
-                     padding=dict.fromkeys(("gradients", "features", "backprops"), pad), dtype=r.dtype).report
+    return ExactRun(run_kernel, platform=request.platform, block_dim=r.block_dim, tiling=r.tiling_data.to_bytes(),
+                    inputs={"gradients": random_values(rng, dtype, n), "features": random_values(rng, dtype, n)},
+                    outputs={"backprops": (dtype, n)},
+                    padding=dict.fromkeys(("gradients", "features", "backprops"), r.padding()), dtype=r.dtype)

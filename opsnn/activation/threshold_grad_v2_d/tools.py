@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import math
 
-from opsnn.ascendc import LaunchReport
 from opsnn.op_common.block_report import BlockSplitReport
+from opsnn.op_common.kernel_run import ExactRun
 from opsnn.registry import ToolRequest
 
 from .op_host import THRESHOLD_GRAD_V2D, tiling
@@ -27,11 +27,12 @@ def tiling_report(request: ToolRequest):
     return BlockSplitReport(THRESHOLD_GRAD_V2D.op_type, result, request)
 
 
-def sanitize_report(request: ToolRequest) -> LaunchReport:
+def prepare_run(request: ToolRequest, seed: int = 0) -> ExactRun:
+    """The kernel on exactly-sized random tensors, with the tiling's padding declared."""
     if request.platform.family == "ascend950":
-        from .op_host.arch35.tools import arch35_sanitize_report
-        return arch35_sanitize_report(request)
-    from .op_kernel.sanitize import sanitize_tiling
+        from .op_host.arch35.tools import arch35_prepare_run
+        return arch35_prepare_run(request, seed)
+    from .op_kernel.sanitize import prepare_tiling
 
-    return sanitize_tiling(tiling_report(request).result, request.platform,
-                           upstream_int8_temp=bool(request.options.get("upstream_int8_temp", False)))
+    return prepare_tiling(tiling_report(request).result, request.platform, seed=seed,
+                          upstream_int8_temp=bool(request.options.get("upstream_int8_temp", False)))

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from opsnn.ascendc import LaunchReport
 from opsnn.dtypes import to_numpy
-from opsnn.op_common.kernel_run import random_values, run_exact
+from opsnn.op_common.kernel_run import ExactRun, random_values
 from opsnn.registry import ToolRequest
 
 from .op_host.arch35 import TensorDesc, ThresholdV2TilingResult, threshold_v2_tiling
@@ -71,9 +70,9 @@ def tiling_report(request: ToolRequest) -> Report:
     return Report(_tiling(request), request)
 
 
-def sanitize_report(request: ToolRequest, seed: int = 0) -> LaunchReport:
-    """The kernel under the sanitizer on exactly-sized random tensors. The schedule copies with
-    DataCopyPad and touches nothing past a tensor, so no padding is declared."""
+def prepare_run(request: ToolRequest, seed: int = 0) -> ExactRun:
+    """The kernel on exactly-sized random tensors. The schedule copies with DataCopyPad and
+    touches nothing past a tensor, so no padding is declared."""
     result = _tiling(request)
     dtype = to_numpy(request.dtype)
     rng = np.random.default_rng(seed)
@@ -82,10 +81,9 @@ def sanitize_report(request: ToolRequest, seed: int = 0) -> LaunchReport:
     inputs = {"x": random_values(rng, dtype, n), "threshold": random_values(rng, dtype, nt)}
     if result.has_value:
         inputs["value"] = random_values(rng, dtype, nt)
-    run = run_exact(_kernel(), platform=request.platform, block_dim=result.block_dim,
+    return ExactRun(_kernel(), platform=request.platform, block_dim=result.block_dim,
                     tiling=result.tiling_data.to_bytes(), inputs=inputs, outputs={"y": (dtype, n)}, padding={},
                     dtype=request.dtype, tiling_key=result.tiling_key)
-    return run.report
 
 
 def _kernel():

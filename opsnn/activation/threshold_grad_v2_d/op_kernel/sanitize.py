@@ -5,26 +5,28 @@ import numpy as np
 
 from opsnn.ascendc import LaunchReport
 from opsnn.dtypes import to_numpy
-from opsnn.op_common.kernel_run import random_values, run_exact
+from opsnn.op_common.kernel_run import ExactRun, random_values
 from opsnn.platform import Platform
 
 from ..op_host import TilingResult, padding
 from . import run_kernel
 
 
-def sanitize_tiling(result: TilingResult, platform: Platform, seed: int = 0,
-                    upstream_int8_temp: bool = False) -> LaunchReport:
-    """The three tensors at their exact size, random inputs, `result`'s tiling under the sanitizer,
-    with the last core's block padding declared for each tensor."""
+def prepare_tiling(result: TilingResult, platform: Platform, seed: int = 0,
+                   upstream_int8_temp: bool = False) -> ExactRun:
+    """The three tensors at their exact size, random inputs, `result`'s tiling, with the last
+    core's block padding declared for each tensor; launch it with `.launch(sanitize)`."""
     dtype = to_numpy(result.dtype)
     n = result.num_elements
     rng = np.random.default_rng(seed)
-    pad = padding(result)
-    run = run_exact(run_kernel, platform=platform, block_dim=result.block_dim,
-                    tiling=result.tiling_data.to_bytes(),
+    return ExactRun(run_kernel, platform=platform, block_dim=result.block_dim, tiling=result.tiling_data.to_bytes(),
                     inputs={"input_gradient": random_values(rng, dtype, n),
                             "input_feature": random_values(rng, dtype, n)},
                     outputs={"output_backprops": (dtype, n)},
-                    padding=dict.fromkeys(("input_gradient", "input_feature", "output_backprops"), pad),
+                    padding=dict.fromkeys(("input_gradient", "input_feature", "output_backprops"), padding(result)),
                     dtype=result.dtype, upstream_int8_temp=upstream_int8_temp)
-    return run.report
+
+
+def sanitize_tiling(result: TilingResult, platform: Platform, seed: int = 0,
+                    upstream_int8_temp: bool = False) -> LaunchReport:
+    return prepare_tiling(result, platform, seed, upstream_int8_temp).launch(sanitize=True)

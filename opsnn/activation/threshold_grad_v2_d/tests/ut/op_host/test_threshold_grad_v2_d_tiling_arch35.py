@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from opsnn.activation.threshold_grad_v2_d.op_host.arch35 import THRESHOLD_GRAD_V2D_ARCH35, TilingError, tiling_arch35
-from opsnn.activation.threshold_grad_v2_d.op_host.arch35.tools import arch35_sanitize_report, arch35_tiling_report
+from opsnn.activation.threshold_grad_v2_d.op_host.arch35.tools import arch35_prepare_run, arch35_tiling_report
 from opsnn.atvoss import BroadcastBaseTilingData, BroadcastOneDimTilingData
 from opsnn.platform import Platform, get_platform
 from opsnn.registry import ToolRequest
@@ -83,6 +83,6 @@ def test_cli_report_fields():
     assert all(a["end"] == b["start"] for a, b in zip(rows, rows[1:], strict=False))
     one = arch35_tiling_report(ToolRequest(((2, 128), (2, 128)), "int8", P950, {})).json_dict()
     assert {"scalar_flag", "ub_former", "ub_tail", "block_num", "block_former", "block_tail"} <= set(one)
-    assert arch35_sanitize_report(req).findings == []
+    assert arch35_prepare_run(req).launch(sanitize=True).findings == []
     with pytest.raises(ValueError, match="broadcast"):
         arch35_tiling_report(ToolRequest(((2, 3), (4,)), "float16", P950, {}))
