@@ -1,4 +1,4 @@
-"""SoC table (spec §4): what the tiling and the kernel know of the hardware they run on."""
+"""SoC table (docs/threshold-grad-v2d.md §4): what the tiling and the kernel know of the hardware they run on."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,5 +1,5 @@
 """`opsnn example` runs the operator's examples/test_aclnn_threshold_backward.py: exactly the four lines of
-spec §10, nothing on stderr (no leak report), exit 0."""
+docs/threshold-grad-v2d.md §10, nothing on stderr (no leak report), exit 0."""
 import os
 import subprocess
 import sys

@@ -1,4 +1,4 @@
-"""aclnnStatus codes (spec §8) and the exception the framework uses to carry one to the API edge.
+"""aclnnStatus codes (docs/threshold-grad-v2d.md §8) and the exception the framework uses to carry one to the API edge.
 
 Inside opsnn.aclnn failures are raised as AclnnError; the public two-phase functions catch it,
 record its message for get_recent_err_msg and return the status, as the C API does."""

@@ -1,5 +1,5 @@
 """An emulator of the AscendC programming model: GM, UB, TPipe/TQue/TBuf, the vector
-instructions an elementwise kernel needs, multi-core launch and a sanitizer (spec §6, §7).
+instructions an elementwise kernel needs, multi-core launch and a sanitizer (docs/threshold-grad-v2d.md §6, §7).
 
 It knows nothing about any operator: a kernel is a Python callable written the way an AscendC
 author writes one, receiving its CoreContext, its GM_ADDR arguments and its tiling bytes."""

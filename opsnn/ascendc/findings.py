@@ -1,4 +1,4 @@
-"""Sanitizer findings (spec §7): what went wrong, where, and how bad it is."""
+"""Sanitizer findings (docs/threshold-grad-v2d.md §7): what went wrong, where, and how bad it is."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace

@@ -1,7 +1,8 @@
 """GM as a kernel sees it: GM_ADDR pointers (GmPtr) and typed GlobalTensor views.
 
 Each pointer remembers the kernel argument it came from, so an access can be judged against the
-tensor's logical extent (spec §7: "past the tensor") and its allocation ("past the allocation")."""
+tensor's logical extent (docs/threshold-grad-v2d.md §7: "past the tensor") and its allocation
+("past the allocation")."""
 from __future__ import annotations
 
 import numpy as np

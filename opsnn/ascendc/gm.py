@@ -1,7 +1,7 @@
 """Emulated device global memory (GM): a byte arena of allocations addressed by integer pointers.
 
 Every allocation is padded to a multiple of 512 bytes, as the device memory pool aligns blocks
-(spec §7), so a kernel that overruns its tensor by < 512 bytes stays inside its own allocation.
+(docs/threshold-grad-v2d.md §7), so a kernel that overruns its tensor by < 512 bytes stays inside its own allocation.
 Allocations never share bytes: an access is resolved to one allocation or refused."""
 from __future__ import annotations
 

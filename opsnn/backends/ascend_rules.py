@@ -1,4 +1,5 @@
-"""What the NPU path (aclnnThresholdBackward, spec §8/§9) accepts and how it reads the threshold."""
+"""What the NPU path (aclnnThresholdBackward, docs/threshold-grad-v2d.md §8/§9) accepts, and how it
+reads the threshold."""
 from __future__ import annotations
 
 import numbers
@@ -11,7 +12,7 @@ from opsnn.dtypes import BY_NAME
 
 MAX_RANK = 8
 
-# The aclnn layer's ascend910b list is the op definition's (spec §8 step 5); read it from there.
+# The aclnn layer's ascend910b list is the op definition's (docs/threshold-grad-v2d.md §8 step 5); read it from there.
 _A2_DTYPES = frozenset(BY_NAME[n] for n in THRESHOLD_GRAD_V2D.input("input_gradient").dtypes)
 _INT64 = BY_NAME["int64"]
 

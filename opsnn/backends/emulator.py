@@ -139,7 +139,7 @@ class _Session:
 
 
 def threshold_backward(grad, feature, threshold, semantics: str, soc: str | None = None) -> np.ndarray:
-    """out = grad where feature > threshold else 0 (per `semantics`, spec §9), computed on the
+    """out = grad where feature > threshold else 0 (per `semantics`, docs/threshold-grad-v2d.md §9), computed on the
     emulated device. numpy in, numpy out (bfloat16 as ml_dtypes.bfloat16); out has the
     broadcast shape and feature's dtype. TypeError for dtype problems, ValueError for shape and
     rank problems, RuntimeError for anything else, each with the aclnn message."""

@@ -1,4 +1,4 @@
-"""The block split of the 910B elementwise kernels (spec §5-6): the tensor is cut into 256-byte
+"""The block split of the 910B elementwise kernels (docs/threshold-grad-v2d.md §5-6): the tensor is cut into 256-byte
 blocks, the blocks are shared out over the cores (the first `tail_block_num` cores, the big ones,
 take one block more), and each core walks its share in UB-sized tiles.
 
@@ -76,7 +76,7 @@ class CorePlan:
 
 
 def core_share(block_idx: int, tail_block_num: int, small: CoreShare, big: CoreShare) -> CorePlan:
-    """Core `block_idx`'s share as a kernel derives it from its tiling data (spec §6): big cores
+    """Core `block_idx`'s share as a kernel derives it from its tiling data (docs/threshold-grad-v2d.md §6): big cores
     first, each small core starting where the previous one ended."""
     if block_idx < tail_block_num:
         return CorePlan(block_idx, True, big.data_num * block_idx, big.data_num, big.tile_num, big.tail_num)

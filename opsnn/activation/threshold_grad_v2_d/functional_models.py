@@ -4,13 +4,13 @@ the reference backend (the oracle of the fast path) computes with them.
 
 numpy in, numpy out; inputs already share one shape and one dtype.
 
-- is_relu_threshold: |t| <= FLT_EPSILON (t as float32) sends the call to ReluGrad (spec §8.10).
+- is_relu_threshold: |t| <= FLT_EPSILON (t as float32) sends the call to ReluGrad (docs/threshold-grad-v2d.md §8.10).
 - int32_through_float32: an int32 grad travels as float32 (round to nearest-even) and comes back
   truncated toward zero and saturated (2**31 -> 2**31 - 1): the Cast chain of both kernels.
-- a2_threshold_grad: the Ascend910B kernel (spec §6): grad where feature > t, else +0; a NaN
+- a2_threshold_grad: the Ascend910B kernel (docs/threshold-grad-v2d.md §6): grad where feature > t, else +0; a NaN
   feature compares false (0). float16 compares in half against t rounded to half; every other
   dtype compares in float32 (int8/uint8 via half, exact; int32 rounding to nearest-even).
-- arch35_threshold_grad: the Ascend950 kernel (spec §9): 0 where float32(feature) <= t, else
+- arch35_threshold_grad: the Ascend950 kernel (docs/threshold-grad-v2d.md §9): 0 where float32(feature) <= t, else
   grad; a NaN feature compares false, so it passes the grad.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""aclnnThresholdBackward reference example (spec §10), the way an Ascend developer writes it:
+"""aclnnThresholdBackward reference example (docs/threshold-grad-v2d.md §10), the way an Ascend developer writes it:
 init the device, build tensors, the two phases, synchronize, copy the result back, release.
 
 Run it with `opsnn example` or `python examples/test_aclnn_threshold_backward.py`."""

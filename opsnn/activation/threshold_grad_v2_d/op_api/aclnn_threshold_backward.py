@@ -1,4 +1,4 @@
-"""aclnnThresholdBackward, the two phases (spec §8).
+"""aclnnThresholdBackward, the two phases (docs/threshold-grad-v2d.md §8).
 
     workspace_size, executor, ret = threshold_backward_get_workspace_size(grad_output, self, threshold, out)
     ret = threshold_backward(workspace, workspace_size, executor, stream)
@@ -40,7 +40,7 @@ _KERNEL_DTYPES = THRESHOLD_GRAD_V2D.input("input_gradient").dtypes  # the op def
 
 
 def supported_dtypes(family: str, threshold: float) -> tuple[str, ...]:
-    """The dtype list of the SoC family (spec §8 step 5)."""
+    """The dtype list of the SoC family (docs/threshold-grad-v2d.md §8 step 5)."""
     if family == "ascend910b":
         return _KERNEL_DTYPES
     if family == "ascend910":  # Atlas A1: no bfloat16

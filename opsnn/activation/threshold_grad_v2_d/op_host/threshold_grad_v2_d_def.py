@@ -1,4 +1,4 @@
-"""ThresholdGradV2D operator definition (spec §2), as data."""
+"""ThresholdGradV2D operator definition (docs/threshold-grad-v2d.md §2), as data."""
 from opsnn.opdef import AttrDef, OpDef, elementwise_aicore, nd_tensor, register
 
 DTYPES = ("float16", "float32", "bfloat16", "int32", "int8", "uint8")

@@ -1,4 +1,4 @@
-"""Shape inference (spec §3): the output takes input 0's shape; the kernel never broadcasts."""
+"""Shape inference (docs/threshold-grad-v2d.md §3): the output takes input 0's shape; the kernel never broadcasts."""
 from __future__ import annotations
 
 

@@ -1,4 +1,4 @@
-"""ThresholdGradV2D tiling (spec §5): UB-sized tiles and big/small core load balancing.
+"""ThresholdGradV2D tiling (docs/threshold-grad-v2d.md §5): UB-sized tiles and big/small core load balancing.
 
 All arithmetic is on Python ints, exactly as the upstream host code does it in uint64."""
 from __future__ import annotations
@@ -78,7 +78,7 @@ def tiling(num_elements: int, dtype, threshold: float = 1.0, platform: Platform 
 
 
 def core_plan(data: ThresholdGradV2DTilingData, block_dim: int) -> list[CorePlan]:
-    """Each core's share as the kernel derives it from the tiling data (spec §6)."""
+    """Each core's share as the kernel derives it from the tiling data (docs/threshold-grad-v2d.md §6)."""
     return plan_of(data, block_dim)
 
 

@@ -1,4 +1,4 @@
-"""The ThresholdGradV2D AscendC kernel (spec §6), written against opsnn.ascendc the way the
+"""The ThresholdGradV2D AscendC kernel (docs/threshold-grad-v2d.md §6), written against opsnn.ascendc the way the
 upstream C++ kernel is written: a class with Init / Process / CopyIn / Compute / CopyOut and
 double-buffered queues. Read it beside upstream's threshold_grad_v2_d.cpp; names are upstream's
 in snake_case.

@@ -1,5 +1,5 @@
-"""ThresholdGradV2DTilingData, the C struct the host tiling fills and the kernel reads (spec §5.10):
-eight uint64, the float32 threshold, 4 pad bytes (72 bytes, little-endian).
+"""ThresholdGradV2DTilingData, the C struct the host tiling fills and the kernel reads
+(docs/threshold-grad-v2d.md §5.9): eight uint64, the float32 threshold, 4 pad bytes (72 bytes, little-endian).
 
 It lives beside the kernel, as upstream keeps its tiling-data header in op_kernel: the kernel
 defines what it reads, the host includes it."""

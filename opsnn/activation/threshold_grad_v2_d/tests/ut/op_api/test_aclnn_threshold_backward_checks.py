@@ -1,4 +1,4 @@
-"""Phase 1's checks (spec §8): the upstream op_api cases, every status with its message, and
+"""Phase 1's checks (docs/threshold-grad-v2d.md §8): the upstream op_api cases, every status with its message, and
 the order in which the checks run."""
 import numpy as np
 import pytest

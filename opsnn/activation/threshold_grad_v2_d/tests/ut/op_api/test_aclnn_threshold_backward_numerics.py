@@ -1,5 +1,5 @@
 """aclnnThresholdBackward end to end (acl runtime, two phases, kernel or model), bit for bit
-against the numpy statements of spec §6/§9 in expectations.py (independent of opsnn's models)."""
+against the numpy statements of docs/threshold-grad-v2d.md §6/§9 in expectations.py (independent of opsnn's models)."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Phase 2 (spec §8): the workspace and what lives in it, single-use executors, streams."""
+"""Phase 2 (docs/threshold-grad-v2d.md §8): the workspace and what lives in it, single-use executors, streams."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""op_host definition and shape inference (spec §2, §3)."""
+"""op_host definition and shape inference (docs/threshold-grad-v2d.md §2, §3)."""
 import pytest
 
 from opsnn.activation.threshold_grad_v2_d.op_host import THRESHOLD_GRAD_V2D, infer_shape

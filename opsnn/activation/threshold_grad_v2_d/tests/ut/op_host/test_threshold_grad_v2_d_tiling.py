@@ -130,7 +130,7 @@ def _align32(x):
 
 
 def _kernel_ub_bytes(dtype, tile):
-    """UB the kernel of spec §6 claims: 3 double-buffered queues, the mask, the temporaries."""
+    """UB the kernel of docs/threshold-grad-v2d.md §6 claims: 3 double-buffered queues, the mask, the temporaries."""
     b = ITEMSIZE[dtype]
     total = 6 * _align32(tile * b) + _align32(tile)
     if dtype in ("bfloat16", "int32"):
