@@ -16,23 +16,21 @@ from opsnn.ascendc import (
     Cast,
     Compares,
     CoreContext,
-    DataCopy,
-    GlobalTensor,
+    Duplicate,
     GmPtr,
+    LocalTensor,
+    Mul,
     QuePosition,
     RoundMode,
     Select,
     TBuf,
     TPipe,
-    TQue,
 )
-from opsnn.ascendc.arith import Duplicate, Mul
 from opsnn.dtypes import bfloat16
-from opsnn.op_common.block_split import share_of
+from opsnn.op_common.block_kernel import BUFFER_NUM, BlockSplitKernel
 
 from .relu_grad_tiling_data import ReluGradTilingData
 
-BUFFER_NUM = 2
 F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
 _COMPUTE = {F32: F32, F16: F16, bfloat16: F32, I32: F32, np.dtype(np.int8): F16, np.dtype(np.uint8): F16}
 
@@ -47,35 +45,21 @@ def ub_bytes_per_element(dtype: np.dtype) -> int:
     return total
 
 
-class KernelReluGrad:
+class KernelReluGrad(BlockSplitKernel):
+    INPUTS = (("gradients", "in_queue_grad"), ("features", "in_queue_feature"))
+    OUTPUT = ("backprops", "out_queue")
+
     def __init__(self, ctx: CoreContext, dtype):
-        self.ctx = ctx
-        self.dtype = np.dtype(dtype)
-        self.compute = _COMPUTE[self.dtype]
-        self.in_queue_grad = TQue(QuePosition.VECIN, BUFFER_NUM, name="in_queue_grad")
-        self.in_queue_feature = TQue(QuePosition.VECIN, BUFFER_NUM, name="in_queue_feature")
-        self.out_queue = TQue(QuePosition.VECOUT, BUFFER_NUM, name="out_queue")
+        super().__init__(ctx, dtype)
+        self.compute_type = _COMPUTE[self.dtype]
         self.mask_buf = TBuf(QuePosition.VECCALC, name="mask_buf")
         self.ones_buf = TBuf(QuePosition.VECCALC, name="ones_buf")
         self.factor_buf = TBuf(QuePosition.VECCALC, name="factor_buf")
         self.feature_buf = TBuf(QuePosition.VECCALC, name="feature_buf")
         self.grad_buf = TBuf(QuePosition.VECCALC, name="grad_buf")
-        self.gradients_gm = GlobalTensor(self.dtype)
-        self.features_gm = GlobalTensor(self.dtype)
-        self.backprops_gm = GlobalTensor(self.dtype)
 
-    def Init(self, gradients: GmPtr, features: GmPtr, backprops: GmPtr,  # noqa: N802
-             tiling_data: ReluGradTilingData, pipe: TPipe) -> None:
-        share = share_of(tiling_data, self.ctx.GetBlockIdx())
-        start = share.start
-        self.tile_data_num = tiling_data.tile_data_num
-        self.core_data_num, self.tile_num, self.tail_data_num = share.data_num, share.tile_num, share.tail_num
-        t, c, n = self.dtype, self.compute, self.tile_data_num
-        self.gradients_gm.SetGlobalBuffer(gradients.as_type(t) + start, self.core_data_num)
-        self.features_gm.SetGlobalBuffer(features.as_type(t) + start, self.core_data_num)
-        self.backprops_gm.SetGlobalBuffer(backprops.as_type(t) + start, self.core_data_num)
-        for queue in (self.in_queue_grad, self.in_queue_feature, self.out_queue):
-            pipe.InitBuffer(queue, BUFFER_NUM, n * t.itemsize)
+    def init_buffers(self, pipe: TPipe, tiling_data: ReluGradTilingData) -> None:
+        t, c, n = self.dtype, self.compute_type, self.tile_data_num
         pipe.InitBuffer(self.mask_buf, n)
         pipe.InitBuffer(self.ones_buf, n * c.itemsize)
         pipe.InitBuffer(self.factor_buf, n * c.itemsize)
@@ -84,31 +68,9 @@ class KernelReluGrad:
             pipe.InitBuffer(self.grad_buf, n * (4 if t == I32 else c.itemsize))
         Duplicate(self.ones_buf.Get(c), c.type(1), n)  # the "1" of feature > 0 ? 1 : 0, once per core
 
-    def Process(self) -> None:  # noqa: N802
-        self.process_data_num = self.tile_data_num
-        for i in range(self.tile_num):
-            if i == self.tile_num - 1:
-                self.process_data_num = self.tail_data_num
-            self.ctx.begin_tile(i)
-            self.CopyIn(i)
-            self.Compute()
-            self.CopyOut(i)
-        self.ctx.end_tiles()
-
-    def CopyIn(self, progress: int) -> None:  # noqa: N802
-        grad_local = self.in_queue_grad.AllocTensor(self.dtype)
-        feature_local = self.in_queue_feature.AllocTensor(self.dtype)
-        offset = progress * self.tile_data_num
-        DataCopy(grad_local, self.gradients_gm[offset], self.process_data_num)
-        DataCopy(feature_local, self.features_gm[offset], self.process_data_num)
-        self.in_queue_grad.EnQue(grad_local)
-        self.in_queue_feature.EnQue(feature_local)
-
-    def Compute(self) -> None:  # noqa: N802
-        grad_local = self.in_queue_grad.DeQue(self.dtype)
-        feature_local = self.in_queue_feature.DeQue(self.dtype)
-        out_local = self.out_queue.AllocTensor(self.dtype)
-        t, c, n = self.dtype, self.compute, self.process_data_num
+    def compute(self, inputs: list[LocalTensor], out_local: LocalTensor, n: int) -> None:
+        grad_local, feature_local = inputs
+        t, c = self.dtype, self.compute_type
         mask, ones, factor = self.mask_buf.Get(np.uint8), self.ones_buf.Get(c), self.factor_buf.Get(c)
         feature = feature_local
         if t != c:
@@ -127,14 +89,6 @@ class KernelReluGrad:
             Cast(grad, grad_local, RoundMode.CAST_NONE, n)
             Mul(grad, grad, factor, n)
             Cast(out_local, grad, RoundMode.CAST_RINT if t == bfloat16 else RoundMode.CAST_TRUNC, n)
-        self.out_queue.EnQue(out_local)
-        self.in_queue_grad.FreeTensor(grad_local)
-        self.in_queue_feature.FreeTensor(feature_local)
-
-    def CopyOut(self, progress: int) -> None:  # noqa: N802
-        out_local = self.out_queue.DeQue(self.dtype)
-        DataCopy(self.backprops_gm[progress * self.tile_data_num], out_local, self.process_data_num)
-        self.out_queue.FreeTensor(out_local)
 
 
 def relu_grad(ctx: CoreContext, gradients: GmPtr, features: GmPtr, backprops: GmPtr, workspace: GmPtr | None,
@@ -143,5 +97,5 @@ def relu_grad(ctx: CoreContext, gradients: GmPtr, features: GmPtr, backprops: Gm
     tiling_data = ReluGradTilingData.from_bytes(tiling)
     pipe = TPipe(ctx)
     op = KernelReluGrad(ctx, dtype)
-    op.Init(gradients, features, backprops, tiling_data, pipe)
+    op.Init([gradients, features], backprops, tiling_data, pipe)
     op.Process()

@@ -1,7 +1,9 @@
-"""The ThresholdGradV2D AscendC kernel (docs/threshold-grad-v2d.md §6), written against opsnn.ascendc the way the
-upstream C++ kernel is written: a class with Init / Process / CopyIn / Compute / CopyOut and
-double-buffered queues. Read it beside upstream's threshold_grad_v2_d.cpp; names are upstream's
-in snake_case.
+"""The ThresholdGradV2D AscendC kernel (docs/threshold-grad-v2d.md §6), written against
+opsnn.ascendc the way the upstream C++ kernel is written: Init / Process / CopyIn / Compute /
+CopyOut over double-buffered queues. The skeleton every 910B block-split kernel shares (this
+core's share, the queues, the tile loop, the copies) is opsnn.op_common.block_kernel; what is
+ThresholdGradV2D's own is below: its temporaries and its Compute. Read it beside upstream's
+threshold_grad_v2_d.cpp; names are upstream's in snake_case.
 
 The C++ template parameter (the element type) is the `dtype` argument here."""
 from __future__ import annotations
@@ -14,100 +16,55 @@ from opsnn.ascendc import (
     Cast,
     Compares,
     CoreContext,
-    DataCopy,
-    GlobalTensor,
     GmPtr,
+    LocalTensor,
     QuePosition,
     RoundMode,
     Select,
     TBuf,
     TPipe,
-    TQue,
 )
 from opsnn.dtypes import bfloat16
-from opsnn.op_common.block_split import share_of
+from opsnn.op_common.block_kernel import BUFFER_NUM, BlockSplitKernel
 
 from .threshold_grad_v2_d_tiling_data import ThresholdGradV2DTilingData
 
-BUFFER_NUM = 2  # double buffering: CopyIn of tile t+1 may overlap Compute of tile t on hardware
+__all__ = ["BUFFER_NUM", "KernelThresholdGradV2D", "threshold_grad_v2_d"]
 
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
 _VIA_FLOAT = (bfloat16, np.dtype(np.int32))  # computed in one float32 temporary
 _VIA_HALF_FLOAT = (np.dtype(np.int8), np.dtype(np.uint8))  # through half, then float32
 
 
-class KernelThresholdGradV2D:
+class KernelThresholdGradV2D(BlockSplitKernel):
+    INPUTS = (("input_gradient", "in_queue_grad"), ("input_feature", "in_queue_feature"))
+    OUTPUT = ("output_backprops", "out_queue")
+
     def __init__(self, ctx: CoreContext, dtype, upstream_int8_temp: bool = False):
-        self.ctx = ctx
-        self.dtype = np.dtype(dtype)
+        super().__init__(ctx, dtype)
+        self.in_queue_grad, self.in_queue_feature = self.in_queues
         # Upstream sizes the int8/uint8 float32 temporary at 2 bytes per element although it
         # holds float32: True reproduces that defect (the sanitizer reports the overflow).
         self.upstream_int8_temp = upstream_int8_temp
-        self.in_queue_grad = TQue(QuePosition.VECIN, BUFFER_NUM, name="in_queue_grad")
-        self.in_queue_feature = TQue(QuePosition.VECIN, BUFFER_NUM, name="in_queue_feature")
-        self.out_queue = TQue(QuePosition.VECOUT, BUFFER_NUM, name="out_queue")
         self.mask_buf = TBuf(QuePosition.VECCALC, name="mask_buf")
         self.tmp_half_buf = TBuf(QuePosition.VECCALC, name="tmp_half_buf")
         self.tmp_float_buf = TBuf(QuePosition.VECCALC, name="tmp_float_buf")
-        self.input_gradient_gm = GlobalTensor(self.dtype)
-        self.input_feature_gm = GlobalTensor(self.dtype)
-        self.output_backprops_gm = GlobalTensor(self.dtype)
 
-    def Init(self, input_gradient: GmPtr, input_feature: GmPtr, output_backprops: GmPtr,  # noqa: N802
-             tiling_data: ThresholdGradV2DTilingData, pipe: TPipe) -> None:
-        # Upstream computes the core's share inline here; it is the shared block split's rule
-        # (big cores first, each small core after the previous one), written once in op_common.
-        share = share_of(tiling_data, self.ctx.GetBlockIdx())
-        global_buffer_index = share.start
-        self.tile_data_num = tiling_data.tile_data_num
-        self.core_data_num, self.tile_num, self.tail_data_num = share.data_num, share.tile_num, share.tail_num
+    def init_buffers(self, pipe: TPipe, tiling_data: ThresholdGradV2DTilingData) -> None:
         self.threshold = np.float32(tiling_data.threshold)
         with np.errstate(over="ignore"):  # static_cast<half>: beyond half's range it is +-inf
             self.threshold_half = self.threshold.astype(F16)
-
-        t = self.dtype
-        self.input_gradient_gm.SetGlobalBuffer(input_gradient.as_type(t) + global_buffer_index, self.core_data_num)
-        self.input_feature_gm.SetGlobalBuffer(input_feature.as_type(t) + global_buffer_index, self.core_data_num)
-        self.output_backprops_gm.SetGlobalBuffer(output_backprops.as_type(t) + global_buffer_index,
-                                                 self.core_data_num)
-        tile_bytes = self.tile_data_num * t.itemsize
-        pipe.InitBuffer(self.in_queue_grad, BUFFER_NUM, tile_bytes)
-        pipe.InitBuffer(self.in_queue_feature, BUFFER_NUM, tile_bytes)
-        pipe.InitBuffer(self.out_queue, BUFFER_NUM, tile_bytes)
-        pipe.InitBuffer(self.mask_buf, self.tile_data_num)  # 1 byte/element: more than the bits need
+        n, t = self.tile_data_num, self.dtype
+        pipe.InitBuffer(self.mask_buf, n)  # 1 byte/element: more than the bits need
         if t in _VIA_FLOAT:
-            pipe.InitBuffer(self.tmp_float_buf, self.tile_data_num * 4)
+            pipe.InitBuffer(self.tmp_float_buf, n * 4)
         elif t in _VIA_HALF_FLOAT:
-            pipe.InitBuffer(self.tmp_half_buf, self.tile_data_num * 2)
-            pipe.InitBuffer(self.tmp_float_buf, self.tile_data_num * (2 if self.upstream_int8_temp else 4))
+            pipe.InitBuffer(self.tmp_half_buf, n * 2)
+            pipe.InitBuffer(self.tmp_float_buf, n * (2 if self.upstream_int8_temp else 4))
 
-    def Process(self) -> None:  # noqa: N802
-        loop_count = self.tile_num
-        self.process_data_num = self.tile_data_num
-        for i in range(loop_count):
-            if i == loop_count - 1:
-                self.process_data_num = self.tail_data_num
-            self.ctx.begin_tile(i)  # emulator annotation: findings name the tile
-            self.CopyIn(i)
-            self.Compute(i)
-            self.CopyOut(i)
-        self.ctx.end_tiles()
-
-    def CopyIn(self, progress: int) -> None:  # noqa: N802
-        grad_local = self.in_queue_grad.AllocTensor(self.dtype)
-        feature_local = self.in_queue_feature.AllocTensor(self.dtype)
-        offset = progress * self.tile_data_num
-        DataCopy(grad_local, self.input_gradient_gm[offset], self.process_data_num)
-        DataCopy(feature_local, self.input_feature_gm[offset], self.process_data_num)
-        self.in_queue_grad.EnQue(grad_local)
-        self.in_queue_feature.EnQue(feature_local)
-
-    def Compute(self, progress: int) -> None:  # noqa: N802
-        grad_local = self.in_queue_grad.DeQue(self.dtype)
-        feature_local = self.in_queue_feature.DeQue(self.dtype)
-        out_local = self.out_queue.AllocTensor(self.dtype)
+    def compute(self, inputs: list[LocalTensor], out_local: LocalTensor, n: int) -> None:
+        grad_local, feature_local = inputs
         mask = self.mask_buf.Get(np.uint8)
-        n = self.process_data_num
         t = self.dtype
         if t == F32:
             Compares(mask, feature_local, self.threshold, CMPMODE.GT, n)
@@ -135,14 +92,6 @@ class KernelThresholdGradV2D:
             Select(tmp, mask, tmp, np.float32(0.0), SELMODE.VSEL_TENSOR_SCALAR_MODE, n)
             Cast(tmp_half, tmp, RoundMode.CAST_NONE, n)
             Cast(out_local, tmp_half, RoundMode.CAST_TRUNC, n)
-        self.out_queue.EnQue(out_local)
-        self.in_queue_grad.FreeTensor(grad_local)
-        self.in_queue_feature.FreeTensor(feature_local)
-
-    def CopyOut(self, progress: int) -> None:  # noqa: N802
-        out_local = self.out_queue.DeQue(self.dtype)
-        DataCopy(self.output_backprops_gm[progress * self.tile_data_num], out_local, self.process_data_num)
-        self.out_queue.FreeTensor(out_local)
 
 
 def threshold_grad_v2_d(ctx: CoreContext, input_gradient: GmPtr, input_feature: GmPtr, output_backprops: GmPtr,
@@ -151,5 +100,5 @@ def threshold_grad_v2_d(ctx: CoreContext, input_gradient: GmPtr, input_feature: 
     tiling_data = ThresholdGradV2DTilingData.from_bytes(tiling)  # GET_TILING_DATA
     pipe = TPipe(ctx)
     op = KernelThresholdGradV2D(ctx, dtype, upstream_int8_temp)
-    op.Init(input_gradient, input_feature, output_backprops, tiling_data, pipe)
+    op.Init([input_gradient, input_feature], output_backprops, tiling_data, pipe)
     op.Process()

@@ -113,7 +113,7 @@ class _ForgetsToFree(KernelThresholdGradV2D):
 
 def _broken_kernel(ctx, g, f, o, workspace, tiling_bytes, *, dtype):
     op = _ForgetsToFree(ctx, dtype)
-    op.Init(g, f, o, ThresholdGradV2DTilingData.from_bytes(tiling_bytes), TPipe(ctx))
+    op.Init([g, f], o, ThresholdGradV2DTilingData.from_bytes(tiling_bytes), TPipe(ctx))
     op.Process()
 
 
