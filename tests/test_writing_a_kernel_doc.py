@@ -41,7 +41,7 @@ def namespace() -> dict:
 
 def test_the_page_has_its_code_blocks():
     blocks = python_blocks(DOC.read_text())
-    assert len(blocks) == 11
+    assert len(blocks) == 12
     assert blocks[0].startswith("from opsnn.opdef import")
 
 
@@ -51,6 +51,10 @@ def test_the_operator_runs_clean_under_the_sanitizer(namespace):
     assert {(f.kind, f.level, f.core) for f in report.findings} == {
         ("gm_read_past_tensor", "expected", 0), ("gm_write_past_tensor", "expected", 0)}
     assert namespace["report48"].ok and namespace["report48"].block_dim == 48
+
+
+def test_the_skeleton_kernel_gives_the_same_result_clean(namespace):
+    assert namespace["skeleton_report"].ok and namespace["skeleton_report"].block_dim == 48
 
 
 def test_the_deliberate_overrun_is_reported_as_an_error(namespace):
