@@ -17,21 +17,12 @@ Importing this module does not import dask; calling its functions does.
 """
 from __future__ import annotations
 
-import functools
-import inspect
 import math
 from typing import Any
 
 import numpy as np
 
 from opsnn import api
-
-FORWARD_SEMANTICS_MISSING = "opsnn.threshold has no semantics= yet"
-
-
-@functools.cache
-def forward_has_semantics() -> bool:
-    return "semantics" in inspect.signature(api.threshold).parameters
 
 
 def _stand_in(a) -> np.ndarray:
@@ -49,8 +40,6 @@ def _block_backward(grad, feature, threshold, semantics, backend):
 
 
 def _block_forward(x, threshold, value, semantics, backend):
-    if semantics == "torch":
-        return api.threshold(x, threshold, value, backend=backend)
     return api.threshold(x, threshold, value, semantics=semantics, backend=backend)
 
 
@@ -78,10 +67,7 @@ def threshold(x: Any, threshold: float | int, value: float | int, *, semantics: 
 
     x = da.asarray(x)
     _known_shape(x, "x")
-    if semantics != "torch" and not forward_has_semantics():
-        raise NotImplementedError(f"{FORWARD_SEMANTICS_MISSING}: the forward runs semantics='torch' only")
-    kw = {} if semantics == "torch" else {"semantics": semantics}
-    dtype = api.threshold(_stand_in(x), threshold, value, backend=backend, **kw).dtype
+    dtype = api.threshold(_stand_in(x), threshold, value, semantics=semantics, backend=backend).dtype
     ind = tuple(range(x.ndim))[::-1]
     return da.blockwise(_block_forward, ind, x, ind, threshold, None, value, None, semantics, None, backend, None,
                         dtype=dtype, meta=np.empty((0,) * x.ndim, dtype), token="opsnn-threshold")

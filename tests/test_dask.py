@@ -19,8 +19,6 @@ SEMANTICS = ("torch", "ascend910b", "ascend950")
 DTYPES = [np.dtype(t) for t in (np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16,
                                 np.float32, np.float64)] + [bfloat16]
 SPECIALS = [math.nan, 0.0, -0.0, 1e-8, -1e-8, 0.5, 0.4999, 1.0, -1.0, math.inf, -math.inf, 3.0, 65504.0]
-needs_forward_semantics = pytest.mark.skipif(not odask.forward_has_semantics(),
-                                             reason=odask.FORWARD_SEMANTICS_MISSING)
 
 
 def sample(dtype: np.dtype, shape, seed: int) -> np.ndarray:
@@ -160,13 +158,6 @@ def test_forward_bit_equal_to_numpy_api(dtype, args):
     assert_bits(compute(out), expected)
 
 
-def test_forward_ascend_semantics_without_support_says_so(monkeypatch):
-    monkeypatch.setattr(odask, "forward_has_semantics", lambda: False)  # an opsnn.threshold before semantics=
-    with pytest.raises(NotImplementedError, match="no semantics= yet"):
-        odask.threshold(da.ones(3), 0.5, 0.0, semantics="ascend910b")
-
-
-@needs_forward_semantics
 @pytest.mark.parametrize("semantics", ["ascend910b", "ascend950"])
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_forward_ascend_semantics_bit_equal(dtype, semantics):

@@ -127,8 +127,6 @@ def test_every_semantics_on_the_cluster(client, semantics):
     got = client.compute(out).result(timeout=60)
     np.testing.assert_array_equal(got.view(np.uint16),
                                   opsnn.threshold_backward(g, f, 1e-8, semantics=semantics).view(np.uint16))
-    if semantics != "torch" and not odask.forward_has_semantics():
-        pytest.skip(odask.FORWARD_SEMANTICS_MISSING)
     fwd = odask.threshold(da.from_array(g, chunks=(100, 70)), 0.3, -1.0, semantics=semantics)
     got_fwd = client.compute(fwd).result(timeout=60)
     np.testing.assert_array_equal(got_fwd.view(np.uint16),

@@ -15,7 +15,6 @@ from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 
 NPU = ("ascend910b", "ascend950")
 aten = torch.ops.aten
-needs_forward_semantics = pytest.mark.skipif(not ot.forward_has_semantics(), reason=ot.FORWARD_SEMANTICS_MISSING)
 
 
 def bits(t) -> np.ndarray:
@@ -155,17 +154,13 @@ def test_npu_errors():
             aten.threshold_backward(torch.ones(2, dtype=torch.float64), torch.ones(2, dtype=torch.float64), 0.5)
 
 
-def test_forward_without_semantics_support(monkeypatch):
-    monkeypatch.setattr(ot._ops, "forward_has_semantics", lambda: False)  # an opsnn.threshold before semantics=
-    with pytest.raises(NotImplementedError, match="no semantics= yet"):
-        ot.npu_semantics("ascend910b", forward=True)
-    with ot.npu_semantics("ascend910b") as mode:  # default: the forward is left to torch
+def test_forward_false_leaves_the_forward_to_torch():
+    with ot.npu_semantics("ascend910b", forward=False) as mode:
         y = torch.nn.functional.threshold(torch.tensor([math.nan, 1.0]), 0.5, -1.0)
     assert not mode.forward and mode.calls == {}
-    assert y[1] == 1.0
+    assert math.isnan(y[0]) and y[1] == 1.0
 
 
-@needs_forward_semantics
 @pytest.mark.parametrize("semantics", NPU)
 def test_forward_under_the_mode_is_the_numpy_api(semantics):
     x = features((6, 7), 5)

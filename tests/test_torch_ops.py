@@ -14,7 +14,6 @@ ot = pytest.importorskip("opsnn.torch")
 
 # opcheck's own use of torch.jit (inside torch), not ours
 pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script_method` is deprecated:DeprecationWarning")
-needs_forward_semantics = pytest.mark.skipif(not ot.forward_has_semantics(), reason=ot.FORWARD_SEMANTICS_MISSING)
 
 DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16, torch.bfloat16,
           torch.float32, torch.float64]
@@ -151,14 +150,6 @@ def test_forward_matches_numpy_api_and_aten(dtype, args):
 
 
 @pytest.mark.parametrize("semantics", ["ascend910b", "ascend950"])
-def test_forward_ascend_semantics_without_support_says_so(semantics, monkeypatch):
-    monkeypatch.setattr(ot._ops, "forward_has_semantics", lambda: False)  # an opsnn.threshold before semantics=
-    with pytest.raises(NotImplementedError, match="no semantics= yet"):
-        torch.ops.opsnn.threshold(torch.ones(3), 0.5, 0.0, semantics)
-
-
-@needs_forward_semantics
-@pytest.mark.parametrize("semantics", ["ascend910b", "ascend950"])
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 def test_forward_ascend_semantics_matches_numpy_api(dtype, semantics):
     x = sample(dtype, (6, 5), 7)
@@ -224,8 +215,6 @@ def test_forward_autograd_is_aten_threshold_backward(dtype):
 
 @pytest.mark.parametrize("semantics", ["ascend910b", "ascend950"])
 def test_forward_autograd_uses_the_same_semantics(semantics):
-    if not ot.forward_has_semantics():
-        pytest.skip(ot.FORWARD_SEMANTICS_MISSING)
     x = sample(torch.float32, (5, 6), 13).requires_grad_()
     g = sample(torch.float32, (5, 6), 14)
     torch.ops.opsnn.threshold(x, 0.0, 0.0, semantics).backward(g)
@@ -271,11 +260,9 @@ def test_opcheck_backward(dtype, semantics):
                           (grad.detach(), feature, threshold, semantics, out))
 
 
-# every (dtype, semantics) the forward takes; the ascend ones once opsnn.threshold has semantics=
+# every (dtype, semantics) the forward takes
 FORWARD_CASES = [(d, s) for s in SEMANTICS for d in DTYPES
-                 if (s == "torch" or ot.forward_has_semantics())
-                 and _supported(opsnn.threshold, np.zeros(1, ot._convert.numpy_dtype(d)), 1, -2,
-                                **({} if s == "torch" else {"semantics": s}))]
+                 if _supported(opsnn.threshold, np.zeros(1, ot._convert.numpy_dtype(d)), 1, -2, semantics=s)]
 
 
 @pytest.mark.parametrize(("dtype", "semantics"), FORWARD_CASES, ids=str)

@@ -23,10 +23,9 @@ from opsnn.backends import SEMANTICS
 from opsnn.torch import _ops
 from opsnn.torch._convert import from_numpy, to_numpy
 from opsnn.torch._mode import NPU_SEMANTICS, npu_semantics
-from opsnn.torch._ops import FORWARD_SEMANTICS_MISSING, forward_has_semantics
 
-__all__ = ["NPU_SEMANTICS", "SEMANTICS", "FORWARD_SEMANTICS_MISSING", "forward_has_semantics", "from_numpy",
-           "npu_semantics", "threshold", "threshold_", "threshold_backward", "to_numpy"]
+__all__ = ["NPU_SEMANTICS", "SEMANTICS", "from_numpy", "npu_semantics", "threshold", "threshold_", "threshold_backward",
+           "to_numpy"]
 
 
 def threshold_backward(grad_output: torch.Tensor, self: torch.Tensor, threshold: float | int, *,

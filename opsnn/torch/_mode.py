@@ -25,20 +25,14 @@ class npu_semantics(TorchDispatchMode):  # noqa: N801 - a context manager, named
     that semantics, so an unchanged model's training step computes what the NPU kernels would.
     Other ops, and tensors that are not plain CPU tensors, go to torch as usual.
 
-    forward: True intercepts the forward too, False leaves it to torch, None (default) intercepts it
-    when opsnn.threshold takes semantics= (the forward's NPU semantics) and leaves it otherwise.
+    forward: True (default) intercepts the forward too, False leaves it to torch.
     `calls` counts the intercepted calls by aten op name.
     """
 
-    def __init__(self, semantics: str, *, forward: bool | None = None):
+    def __init__(self, semantics: str, *, forward: bool = True):
         super().__init__()
         if semantics not in NPU_SEMANTICS:
             raise ValueError(f"npu_semantics takes {' or '.join(map(repr, NPU_SEMANTICS))}, not {semantics!r}")
-        if forward is None:
-            forward = _ops.forward_has_semantics()
-        if forward and not _ops.forward_has_semantics():
-            raise NotImplementedError(f"{_ops.FORWARD_SEMANTICS_MISSING}: use npu_semantics(..., forward=False) "
-                                      "to leave aten.threshold on torch's semantics")
         self.semantics = semantics
         self.forward = forward
         self.calls: Counter[str] = Counter()

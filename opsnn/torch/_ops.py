@@ -11,9 +11,6 @@ reports as ValueError (overflowing threshold, shapes that do not broadcast, ...)
 """
 from __future__ import annotations
 
-import functools
-import inspect
-
 import numpy as np
 import torch
 from torch import Tensor
@@ -22,14 +19,6 @@ from torch.types import Number
 from opsnn import api
 from opsnn.backends import SEMANTICS
 from opsnn.torch._convert import from_numpy, numpy_dtype, to_numpy
-
-FORWARD_SEMANTICS_MISSING = "opsnn.threshold has no semantics= yet"
-
-
-@functools.cache
-def forward_has_semantics() -> bool:
-    """Whether opsnn.threshold takes semantics= (the forward's ascend semantics)."""
-    return "semantics" in inspect.signature(api.threshold).parameters
 
 
 def _torch_errors(fn, *args, **kwargs):
@@ -53,10 +42,6 @@ def np_threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, sema
 
 def np_threshold(x: np.ndarray, threshold, value, semantics: str, out=None):
     _check_semantics(semantics)
-    if semantics == "torch":
-        return _torch_errors(api.threshold, x, threshold, value, out=out)
-    if not forward_has_semantics():
-        raise NotImplementedError(f"{FORWARD_SEMANTICS_MISSING}: the forward runs semantics='torch' only")
     return _torch_errors(api.threshold, x, threshold, value, out=out, semantics=semantics)
 
 
