@@ -1,19 +1,31 @@
-"""make bench: opsnn's fast threshold_backward against torch, numpy, the emulator and a memory roof.
+"""make bench: opsnn's fast path against torch, the numpy engine, the emulator and a memory roof.
 
-All timings in one process, medians of repeated calls, every contender writing into a preallocated
-output. Threads: torch.set_num_threads(cores) and opsnn's pool use the same count. The roof is the
-faster of numpy and torch doing a 2-read-1-write integer add over the same bytes (out=).
-Writes benchmarks/results.json beside this file.
+    .venv/bin/python benchmarks/bench_threshold_backward.py [--passes 3] [--sizes 4K,1M] [--dtypes float32]
+                                                            [--no-cold] [--no-plot] [--out results.json]
+
+Method (the machine is shared and has two OpenMP runtimes once torch and numba are both loaded):
+- every contender runs in its own block: warm-up calls for WARM_S first (the other runtime's
+  spinning workers park, caches and page tables settle), then batches of calls until BLOCK_S,
+  the block's figure being the median batch time per call; all write into preallocated outputs;
+- the whole table is measured PASSES times (the contenders' order rotating); each figure is
+  reported as min / median / max over the passes, each ratio from the pass medians;
+- the load average, CPU steal and a fixed single-thread calibration are recorded per pass and a
+  warning is printed when they say the machine was busy.
+The roof is the faster of numpy and torch doing a 2-read-1-write integer add over the same bytes.
+Cold start and peak RSS run in fresh subprocesses. Writes results.json and results.png beside this file.
 """
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import os
 import platform
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
-import timeit
-import tracemalloc
 from pathlib import Path
 
 import ml_dtypes
@@ -25,150 +37,428 @@ from opsnn.backends import fast, pool
 from opsnn.backends.plan import plan_backward
 
 DTYPES = ["float32", "float16", "bfloat16", "int32", "int8", "uint8"]
-SIZES = {"4K": 4 << 10, "64K": 64 << 10, "1M": 1 << 20, "16M": 16 << 20}
-EMULATOR_MAX = 1 << 20
+SIZES = {"4K": 4 << 10, "16K": 16 << 10, "64K": 64 << 10, "256K": 256 << 10, "1M": 1 << 20, "4M": 4 << 20,
+         "16M": 16 << 20}
+SEMANTICS = ("torch", "ascend910b", "ascend950")
 THRESHOLD = 1.0
-BUDGET_S = 0.25  # per contender and case, beyond the minimum repetitions
+WARM_S, BLOCK_S, MIN_BATCHES, BATCH_S = 0.012, 0.03, 5, 20e-6
+EMULATOR_MAX = 1 << 16
+HERE = Path(__file__).resolve().parent
+BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
 def np_dtype(name):
-    return np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+    return BF16 if name == "bfloat16" else np.dtype(name)
 
 
 def as_torch(a):
-    if a.dtype == np.dtype(ml_dtypes.bfloat16):
+    if a.dtype == BF16:
         return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(a)
 
 
-def median_time(fn, min_reps=5, budget=BUDGET_S):
-    fn()  # warm up (numba compile / cache load, page faults)
-    t0 = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - t0, 1e-7)
-    reps = max(min_reps, min(500, int(budget / once)))
-    samples = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return float(np.median(samples))
-
-
 def inputs(name, n, seed=0):
+    """Mixed data, about half the features above the threshold."""
     rng = np.random.default_rng(seed)
     dt = np_dtype(name)
     if dt.kind in "iu":
         info = np.iinfo(dt)
-        make = lambda: rng.integers(max(info.min, -100), min(info.max, 100), n, endpoint=True).astype(dt)  # noqa: E731
-    else:
-        make = lambda: (rng.standard_normal(n, np.float32) * 2).astype(dt)  # noqa: E731
-    return make(), make()
+        lo, hi = max(info.min, -100), min(info.max, 100)
+        return tuple(rng.integers(lo, hi, n, endpoint=True).astype(dt) for _ in range(2))
+    return tuple((rng.standard_normal(n, np.float32) * 2 + THRESHOLD).astype(dt) for _ in range(2))
 
 
-def emulator_available():
-    try:
-        import opsnn.backends.emulator  # noqa: F401
-    except ImportError as e:
-        return str(e)
-    return None
+def block_time(fn) -> float:
+    """Median seconds per call over batches, after warming up (see the module docstring)."""
+    start = time.perf_counter()
+    fn()
+    fn()
+    while time.perf_counter() - start < WARM_S:
+        fn()
+    t0 = time.perf_counter()
+    fn()
+    once = max(time.perf_counter() - t0, 1e-8)
+    per_batch = max(1, int(BATCH_S / once))
+    samples, start = [], time.perf_counter()
+    while len(samples) < MIN_BATCHES or time.perf_counter() - start < BLOCK_S:
+        t0 = time.perf_counter()
+        for _ in range(per_batch):
+            fn()
+        samples.append((time.perf_counter() - t0) / per_batch)
+    return statistics.median(samples)
 
 
-def bench_case(name, n, emulator_note):
+def cell_contenders(name, n):
+    """name -> zero-argument callable, for one (dtype, size) cell."""
     g, f = inputs(name, n)
     out = np.empty_like(g)
     tg, tf, tout = as_torch(g), as_torch(f), as_torch(out)
-    bits = f"u{g.dtype.itemsize}"
+    bits, signed = f"u{g.dtype.itemsize}", f"i{g.dtype.itemsize}"  # torch adds no uint16/uint32
     gu, fu, ou = g.view(bits), f.view(bits), out.view(bits)
-    signed = f"i{g.dtype.itemsize}"  # torch adds no uint16/uint32
     tgu, tfu, tou = (torch.from_numpy(x.view(signed)) for x in (g, f, out))
-    threshold = np_dtype(name).type(THRESHOLD) if name != "bfloat16" else ml_dtypes.bfloat16(THRESHOLD)
-    zero = np.zeros((), g.dtype)
-    row = {"dtype": name, "n": n}
+    backward = torch.ops.aten.threshold_backward.grad_input
+    forward = torch.ops.aten.threshold.out
+    c = {f"opsnn_{s}": (lambda s=s: opsnn.threshold_backward(g, f, THRESHOLD, out=out, semantics=s))
+         for s in SEMANTICS}
+    c["torch"] = lambda: backward(tg, tf, THRESHOLD, grad_input=tout)
+    c["forward_opsnn"] = lambda: opsnn.threshold(f, THRESHOLD, 0.0, out=out)
+    c["forward_torch"] = lambda: forward(tf, THRESHOLD, 0.0, out=tout)
+    c["roof_numpy"] = lambda: np.add(gu, fu, out=ou)
+    c["roof_torch"] = lambda: torch.add(tgu, tfu, out=tou)
     plan = plan_backward(g, f, THRESHOLD, "torch")
-    row["opsnn"] = median_time(lambda: opsnn.threshold_backward(g, f, THRESHOLD, out=out))
-    # the pure-numpy fallback engine, for the record of what numba buys
-    row["opsnn_numpy_engine"] = median_time(lambda: fast.threshold_backward(g, f, plan, out, engine="numpy"),
-                                            min_reps=3, budget=BUDGET_S / 2)
-    row["torch"] = median_time(lambda: torch.ops.aten.threshold_backward.grad_input(tg, tf, THRESHOLD, grad_input=tout))
-    row["numpy_where"] = median_time(lambda: np.where(f <= threshold, zero, g), min_reps=3, budget=BUDGET_S / 2)
-    row["roof_numpy"] = median_time(lambda: np.add(gu, fu, out=ou))
-    row["roof_torch"] = median_time(lambda: torch.add(tgu, tfu, out=tou))
-    row["roof"] = min(row["roof_numpy"], row["roof_torch"])
-    if emulator_note is None and n <= EMULATOR_MAX:
-        emu = lambda: opsnn.threshold_backward(g, f, THRESHOLD, semantics="ascend910b", backend="emulator")  # noqa: E731
-        row["emulator"] = median_time(emu, min_reps=1, budget=1.0)
-    row["torch_over_opsnn"] = row["torch"] / row["opsnn"]
-    row["roof_over_opsnn"] = row["roof"] / row["opsnn"]
-    return row
+    once = {"numpy_engine": lambda: fast.threshold_backward(g, f, plan, out, engine="numpy")}
+    if n <= EMULATOR_MAX:
+        once["emulator"] = lambda: opsnn.threshold_backward(g, f, THRESHOLD, semantics="ascend910b",
+                                                            backend="emulator")
+    return c, once
 
 
-def tiny_call_cost():
-    """Per-call time of a 4-element call, allocating its result, vs torch's functional op."""
+def machine_state():
+    with open("/proc/loadavg") as fh:
+        load = float(fh.read().split()[0])
+    with open("/proc/stat") as fh:
+        cpu = [int(x) for x in fh.readline().split()[1:]]
+    return load, cpu[7] if len(cpu) > 7 else 0, sum(cpu)
+
+
+def calibration() -> float:
+    """A fixed single-thread job (1 M uint32 adds): its spread across passes shows how loaded we were."""
+    a = np.arange(1 << 20, dtype=np.uint32)
+    o = np.empty_like(a)
+    return block_time(lambda: np.add(a, a, out=o))
+
+
+def run_table(sizes, dtypes, passes):
+    cells = {(d, s): {} for d in dtypes for s in sizes}
+    once = {}
+    states = []
+    for p in range(passes):
+        load0, steal0, total0 = machine_state()
+        cal = calibration()
+        for name in dtypes:
+            for label in sizes:
+                contenders, extras = cell_contenders(name, SIZES[label])
+                order = list(contenders)
+                order = order[p % len(order):] + order[: p % len(order)]
+                for key in order:
+                    cells[(name, label)].setdefault(key, []).append(block_time(contenders[key]))
+                if p == 0:
+                    once[(name, label)] = {k: block_time(fn) for k, fn in extras.items()}
+            print(f"  pass {p + 1}/{passes}: {name} done", flush=True)
+        load1, steal1, total1 = machine_state()
+        steal = (steal1 - steal0) / max(total1 - total0, 1)
+        states.append({"load_start": load0, "load_end": load1, "steal_fraction": steal, "calibration_s": cal})
+    return cells, once, states
+
+
+def summarise(samples):
+    return {"min": min(samples), "median": statistics.median(samples), "max": max(samples)}
+
+
+def ratio_stats(num, den):
+    r = [a / b for a, b in zip(num, den, strict=True)]
+    return summarise(r)
+
+
+def rows_from(cells, once, sizes):
+    rows = []
+    for (name, label), c in cells.items():
+        n = SIZES[label]
+        roof = [min(a, b) for a, b in zip(c["roof_numpy"], c["roof_torch"], strict=True)]
+        row = {"dtype": name, "size": label, "n": n, "bytes_moved": 3 * n * np_dtype(name).itemsize,
+               "seconds": {k: summarise(v) for k, v in c.items()}, "roof_seconds": summarise(roof)}
+        row["seconds"].update({k: {"median": v} for k, v in once.get((name, label), {}).items()})
+        row["torch_over_opsnn"] = {s: ratio_stats(c["torch"], c[f"opsnn_{s}"]) for s in SEMANTICS}
+        row["ascend_over_torch_semantics"] = {s: ratio_stats(c["opsnn_torch"], c[f"opsnn_{s}"])
+                                              for s in SEMANTICS[1:]}
+        row["forward_torch_over_opsnn"] = ratio_stats(c["forward_torch"], c["forward_opsnn"])
+        row["roof_over_opsnn"] = ratio_stats(roof, c["opsnn_torch"])
+        if "numpy_engine" in row["seconds"]:
+            row["numpy_engine_over_opsnn"] = (row["seconds"]["numpy_engine"]["median"]
+                                              / row["seconds"]["opsnn_torch"]["median"])
+        rows.append(row)
+    return rows
+
+
+def print_tables(rows, sizes, dtypes):
+    by = {(r["dtype"], r["size"]): r for r in rows}
+
+    def table(title, value):
+        print(f"\n{title}")
+        print(f"{'n':>5s} " + " ".join(f"{d:>17s}" for d in dtypes))
+        for label in sizes:
+            print(f"{label:>5s} " + " ".join(f"{value(by[(d, label)]):>17s}" for d in dtypes))
+
+    def mmm(stats):
+        return f"{stats['median']:.2f} [{stats['min']:.2f}-{stats['max']:.2f}]"
+
+    for s in SEMANTICS:
+        table(f"torch time / opsnn time, semantics={s} (median [min-max] over passes; >= 1: opsnn faster)",
+              lambda r, s=s: mmm(r["torch_over_opsnn"][s]))
+    table("forward: torch.ops.aten.threshold.out time / opsnn.threshold time",
+          lambda r: mmm(r["forward_torch_over_opsnn"]))
+    table("roof time / opsnn time (1.0 = at the memory-bandwidth roof)", lambda r: mmm(r["roof_over_opsnn"]))
+    table("numpy engine time / opsnn time (what numba buys; one pass)",
+          lambda r: f"{r.get('numpy_engine_over_opsnn', math.nan):.1f}")
+    table("opsnn torch-semantics median time, us", lambda r: f"{r['seconds']['opsnn_torch']['median'] * 1e6:.1f}")
+    table("torch median time, us", lambda r: f"{r['seconds']['torch']['median'] * 1e6:.1f}")
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def layout_cases(n_rows=1024, n_cols=1024):
+    """Common non-contiguous / mixed layouts (float32 result, 1 M elements), opsnn vs torch, out= given."""
+    rng = np.random.default_rng(5)
+    big = (rng.standard_normal((n_rows, 2 * n_cols), np.float32) * 2 + THRESHOLD)
+    g2, f2 = big[:, :n_cols].copy(), big[:, n_cols:].copy()
+    cases = {
+        "broadcast row (N,C) x (C,)": (g2, f2[0]),
+        "transposed views": (g2.T, f2.T),
+        "stride-2 slices": (big.reshape(-1)[::2][: n_rows * n_cols], big.reshape(-1)[1::2][: n_rows * n_cols]),
+        "mixed float16 grad, float32 feature": (g2.astype(np.float16), f2),
+        "mixed int8 grad, float32 feature": (g2.astype(np.int8), f2),
+    }
+    results = {}
+    backward = torch.ops.aten.threshold_backward.grad_input
+    for label, (g, f) in cases.items():
+        shape = np.broadcast_shapes(g.shape, f.shape)
+        out = np.empty(shape, np.float32)
+        tg, tf, tout = torch.from_numpy(g), torch.from_numpy(f), torch.from_numpy(out)
+        ours = lambda g=g, f=f, out=out: opsnn.threshold_backward(g, f, THRESHOLD, out=out)  # noqa: E731
+        theirs = lambda tg=tg, tf=tf, tout=tout: backward(tg, tf, THRESHOLD, grad_input=tout)  # noqa: E731
+        samples = {"opsnn": [], "torch": []}
+        pair = [("opsnn", ours), ("torch", theirs)]
+        for p in range(3):
+            for key, fn in pair if p % 2 == 0 else pair[::-1]:
+                samples[key].append(block_time(fn))
+        results[label] = {"opsnn_s": summarise(samples["opsnn"]), "torch_s": summarise(samples["torch"]),
+                          "torch_over_opsnn": ratio_stats(samples["torch"], samples["opsnn"])}
+    return results
+
+
+def tiny_call_cost(passes=5, number=20000):
+    """A 4-element float32 call, allocating its result and with out=, against torch's op (min per call)."""
+    import timeit
     g, f = np.array([4.5, 4.4, 4.3, 4.2], np.float32), np.array([0.2, 1.2, 2.2, 3.2], np.float32)
-    tg, tf = torch.from_numpy(g), torch.from_numpy(f)
-    n = 20000
-    ours = min(timeit.repeat(lambda: opsnn.threshold_backward(g, f, 1.0), number=n, repeat=5)) / n
-    theirs = min(timeit.repeat(lambda: torch.ops.aten.threshold_backward(tg, tf, 1.0), number=n, repeat=5)) / n
-    return {"opsnn_s": ours, "torch_s": theirs, "ratio": ours / theirs}
+    out = np.empty_like(g)
+    tg, tf, tout = torch.from_numpy(g), torch.from_numpy(f), torch.from_numpy(out)
+    fns = {"opsnn_alloc": lambda: opsnn.threshold_backward(g, f, 1.0),
+           "torch_alloc": lambda: torch.ops.aten.threshold_backward(tg, tf, 1.0),
+           "opsnn_out": lambda: opsnn.threshold_backward(g, f, 1.0, out=out),
+           "torch_out": lambda: torch.ops.aten.threshold_backward.grad_input(tg, tf, 1.0, grad_input=tout),
+           "forward_opsnn_alloc": lambda: opsnn.threshold(f, 1.0, 0.0),
+           "forward_torch_alloc": lambda: torch.nn.functional.threshold(tf, 1.0, 0.0)}
+    per_call = {k: [] for k in fns}
+    for _ in range(passes):
+        for key, fn in fns.items():
+            per_call[key].append(min(timeit.repeat(fn, number=number // 5, repeat=5)) / (number // 5))
+    best = {k: min(v) for k, v in per_call.items()}
+    return {"seconds_min": best, "seconds_median": {k: statistics.median(v) for k, v in per_call.items()},
+            "torch_over_opsnn_alloc": best["torch_alloc"] / best["opsnn_alloc"],
+            "torch_over_opsnn_out": best["torch_out"] / best["opsnn_out"],
+            "forward_torch_over_opsnn_alloc": best["forward_torch_alloc"] / best["forward_opsnn_alloc"]}
 
 
-def extra_peak_memory(n=16 << 20):
-    """Peak bytes numpy allocates during one fast call into a preallocated out (tracemalloc), and the
-    same for the staged path (a broadcast feature row), per dtype."""
+_COLD_CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import numpy as np
+import opsnn
+t1 = time.perf_counter()
+import numba  # what the first fast call imports anyway; timed on its own
+t2 = time.perf_counter()
+names = sys.argv[1].split(",")
+result = {"import_opsnn_s": t1 - t0, "import_numba_s": t2 - t1, "first_call_s": {}}
+import ml_dtypes
+for name in names:
+    dt = np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+    for label, n in (("4K", 4096), ("1M", 1 << 20)):
+        g = np.ones(n, dt)
+        for sem in ("torch", "ascend910b"):
+            t = time.perf_counter()
+            opsnn.threshold_backward(g, g, 0.5, semantics=sem)
+            result["first_call_s"][f"{name}/{label}/{sem}"] = time.perf_counter() - t
+print(json.dumps(result))
+"""
+
+
+def cold_start(dtypes, runs=3):
+    """Fresh processes with an empty, then a filled, numba cache folder (OPSNN_CACHE_DIR)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, OPSNN_CACHE_DIR=cache)
+
+        def child():
+            done = subprocess.run([sys.executable, "-c", _COLD_CHILD, ",".join(dtypes)], env=env, check=True,
+                                  capture_output=True, text=True)
+            return json.loads(done.stdout)
+
+        compile_run = child()
+        cached_runs = [child() for _ in range(runs)]
+    cached = {k: statistics.median(r["first_call_s"][k] for r in cached_runs) for k in compile_run["first_call_s"]}
+    per_dtype = {}
+    for name in dtypes:
+        keys = [k for k in cached if k.startswith(name + "/")]
+        per_dtype[name] = {"first_ever_compile_s": sum(compile_run["first_call_s"][k] for k in keys),
+                           "cached_s": sum(cached[k] for k in keys)}
+    return {"import_numba_s": statistics.median(r["import_numba_s"] for r in cached_runs),
+            "import_opsnn_s": statistics.median(r["import_opsnn_s"] for r in cached_runs),
+            "first_call_compile_s": compile_run["first_call_s"], "first_call_cached_s": cached,
+            "per_dtype": per_dtype}
+
+
+_RSS_CHILD = r"""
+import json, resource, sys
+import numpy as np, ml_dtypes, opsnn
+case, name = sys.argv[1], sys.argv[2]
+dt = np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+n, cols = 16 << 20, 4096
+rng = np.random.default_rng(0)
+def filled(dtype):  # built in 1 M pieces: no 16 M temporaries to raise the peak before we measure
+    a = np.empty(n, dtype)
+    for i in range(0, n, 1 << 20):
+        a[i:i + (1 << 20)] = rng.integers(-3, 4, 1 << 20)
+    return a
+g, f = filled(dt), filled(np.float32 if case == "mixed" else dt)
+out = np.zeros(n, np.float32 if case == "mixed" else dt)  # zeros: every page touched before we measure
+if case == "broadcast":
+    g, out, f = g.reshape(-1, cols), out.reshape(-1, cols), f[:cols]
+small = [a if a.ndim == 1 and a.size == cols else a.reshape(-1)[: 1 << 20].reshape(-1, cols) if a.ndim == 2
+         else a[: 1 << 20] for a in (g, f, out)]
+opsnn.threshold_backward(small[0], small[1], 0.5, out=small[2])  # load kernels, start threads
+opsnn.threshold_backward(g[:cols] if g.ndim == 1 else g[:1], f[:cols] if f.ndim == 1 else f, 0.5)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+for _ in range(3):
+    opsnn.threshold_backward(g, f, 0.5, out=out)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"peak_rss_delta_kib": after - before}))
+"""
+
+
+def peak_rss_delta():
+    """Peak RSS growth (KiB) of 16 M-element calls into a preallocated out, in fresh processes."""
     result = {}
-    for name in DTYPES:
-        g, f = inputs(name, n)
-        out = np.empty_like(g)
-        row = f[: 4096]
-        for label, feature in (("flat", f), ("broadcast", row)):
-            gg = g.reshape(-1, 4096) if label == "broadcast" else g
-            oo = out.reshape(-1, 4096) if label == "broadcast" else out
-            opsnn.threshold_backward(gg, feature, THRESHOLD, out=oo)
-            tracemalloc.start()
-            tracemalloc.reset_peak()
-            opsnn.threshold_backward(gg, feature, THRESHOLD, out=oo)
-            peak = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-            result[f"{name}/{label}"] = peak
-    return result
+    for case, name in (("flat", "float32"), ("flat", "uint8"), ("broadcast", "float32"), ("broadcast", "bfloat16"),
+                       ("mixed", "float16")):
+        done = subprocess.run([sys.executable, "-c", _RSS_CHILD, case, name], check=True, capture_output=True,
+                              text=True)
+        result[f"{name}/{case}"] = json.loads(done.stdout)["peak_rss_delta_kib"]
+    threads = pool.cpu_count()
+    bound = threads * 3 * fast.STAGE_TILE * 4 // 1024
+    return {"kib": result, "bound_threads_x_tile_kib": bound,
+            "note": f"bound: {threads} threads x 3 staging buffers x {fast.STAGE_TILE} elements x 4 B"}
 
 
-def main():
+def plot(rows, sizes, dtypes, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib not installed (pip install -e '.[bench]'); no plot")
+        return None
+    by = {(r["dtype"], r["size"]): r for r in rows}
+    cols = min(3, len(dtypes))
+    nrows = -(-len(dtypes) // cols)
+    fig, axes = plt.subplots(nrows, cols, figsize=(5 * cols, 3.6 * nrows), squeeze=False)
+    xs = [SIZES[s] for s in sizes]
+    for ax, name in zip(axes.flat, dtypes, strict=False):
+        def gbs(key, name=name):
+            return [by[(name, s)]["bytes_moved"] / by[(name, s)]["seconds"][key]["median"] / 1e9 for s in sizes]
+        roof = [by[(name, s)]["bytes_moved"] / by[(name, s)]["roof_seconds"]["median"] / 1e9 for s in sizes]
+        ax.plot(xs, roof, "k--", label="roof (2-read-1-write add)")
+        ax.plot(xs, gbs("torch"), "C3-", label="torch threshold_backward")
+        ax.plot(xs, gbs("forward_torch"), "C3:", label="torch threshold (fwd)")
+        for k, style in (("opsnn_torch", "C0-o"), ("opsnn_ascend910b", "C1-^"), ("opsnn_ascend950", "C2-v"),
+                         ("forward_opsnn", "C0:s")):
+            ax.plot(xs, gbs(k), style, ms=3, label=k.replace("opsnn_", "opsnn ").replace("forward_opsnn", "opsnn fwd"))
+        ax.set_xscale("log", base=2)
+        ax.set_title(name)
+        ax.set_xlabel("elements")
+        ax.set_ylabel("GB/s moved (3 x n x itemsize / time)")
+        ax.grid(True, alpha=0.3)
+    for ax in list(axes.flat)[len(dtypes):]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=7)
+    fig.suptitle("threshold_backward throughput vs size (median over passes; higher is better)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return str(path)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--passes", type=int, default=3)
+    ap.add_argument("--sizes", default=",".join(SIZES))
+    ap.add_argument("--dtypes", default=",".join(DTYPES))
+    ap.add_argument("--no-cold", action="store_true", help="skip the cold-start and RSS subprocesses")
+    ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--out", default=str(HERE / "results.json"))
+    args = ap.parse_args(argv)
+    sizes, dtypes = args.sizes.split(","), args.dtypes.split(",")
     cores = pool.cpu_count()
     torch.set_num_threads(cores)
-    engine = "numba" if fast.engine_kernels(None) is not None else "numpy"
-    emulator_note = emulator_available()
+    engine = "numba" if fast.default_kernels() is not None else "numpy"
     print(f"opsnn fast engine: {engine}; threads: opsnn {cores}, torch {torch.get_num_threads()}; "
-          f"numpy {np.__version__}, torch {torch.__version__}, python {platform.python_version()}")
-    if emulator_note is not None:
-        print(f"note: emulator backend not importable yet ({emulator_note}); skipped")
-    rows = []
-    header = (f"{'dtype':9s} {'n':>4s} {'opsnn':>9s} {'np-engine':>9s} {'torch':>9s} {'np.where':>9s}"
-              f" {'emulator':>9s} {'roof':>9s} {'torch/opsnn':>11s} {'roof/opsnn':>10s}")
-    print("times are medians in microseconds; ratios > 1 mean opsnn is faster")
-    print(header)
-    for name in DTYPES:
-        for label, n in SIZES.items():
-            row = bench_case(name, n, emulator_note)
-            row["size"] = label
-            rows.append(row)
-            emu = f"{row['emulator'] * 1e6:9.0f}" if "emulator" in row else f"{'-':>9s}"
-            print(f"{name:9s} {label:>4s} {row['opsnn'] * 1e6:9.1f} {row['opsnn_numpy_engine'] * 1e6:9.1f} "
-                  f"{row['torch'] * 1e6:9.1f} "
-                  f"{row['numpy_where'] * 1e6:9.1f} {emu} {row['roof'] * 1e6:9.1f} "
-                  f"{row['torch_over_opsnn']:11.2f} {row['roof_over_opsnn']:10.2f}", flush=True)
+          f"numpy {np.__version__}, torch {torch.__version__}, python {platform.python_version()}, "
+          f"{platform.machine()}, {os.cpu_count()} cpus")
+    cold = None
+    if not args.no_cold:
+        cold = cold_start(dtypes)
+        print(f"cold start: numba import {cold['import_numba_s'] * 1e3:.0f} ms (once per process); "
+              "first calls of each dtype (4K + 1M, torch + ascend910b semantics):")
+        for name, c in cold["per_dtype"].items():
+            print(f"  {name:9s} first-ever (compiling) {c['first_ever_compile_s'] * 1e3:7.0f} ms, "
+                  f"cached {c['cached_s'] * 1e3:6.1f} ms")
+    print(f"table: {args.passes} passes", flush=True)
+    cells, once, states = run_table(sizes, dtypes, args.passes)
+    rows = rows_from(cells, once, sizes)
+    print_tables(rows, sizes, dtypes)
+    ratios = [r["torch_over_opsnn"]["torch"]["median"] for r in rows]
+    print(f"\ngeometric mean torch/opsnn (torch semantics): {geomean(ratios):.2f}; "
+          f"cells below 1.0: {sum(x < 1.0 for x in ratios)} of {len(ratios)}")
+    layouts = layout_cases()
+    print("\nlayouts (float32 result, 1 M elements): torch time / opsnn time")
+    for label, r in layouts.items():
+        s = r["torch_over_opsnn"]
+        print(f"  {label:38s} {s['median']:.2f} [{s['min']:.2f}-{s['max']:.2f}]  "
+              f"(opsnn {r['opsnn_s']['median'] * 1e6:.0f} us, torch {r['torch_s']['median'] * 1e6:.0f} us)")
     tiny = tiny_call_cost()
-    print(f"4-element call: opsnn {tiny['opsnn_s'] * 1e6:.2f} us, torch {tiny['torch_s'] * 1e6:.2f} us, "
-          f"ratio {tiny['ratio']:.2f} (target <= 3)")
-    memory = extra_peak_memory()
-    print("extra peak memory of the fast path at 16M (numpy allocations, tracemalloc), KiB: "
-          + ", ".join(f"{k} {v / 1024:.0f}" for k, v in memory.items()))
+    us = {k: v * 1e6 for k, v in tiny["seconds_min"].items()}
+    print(f"\n4-element call (torch/opsnn): allocating opsnn {us['opsnn_alloc']:.2f} us vs torch "
+          f"{us['torch_alloc']:.2f} us ({tiny['torch_over_opsnn_alloc']:.2f}); out= opsnn {us['opsnn_out']:.2f} us"
+          f" vs torch {us['torch_out']:.2f} us ({tiny['torch_over_opsnn_out']:.2f}); forward opsnn "
+          f"{us['forward_opsnn_alloc']:.2f} us vs torch {us['forward_torch_alloc']:.2f} us "
+          f"({tiny['forward_torch_over_opsnn_alloc']:.2f})")
+    memory = None
+    if not args.no_cold:
+        memory = peak_rss_delta()
+        print("peak RSS delta of 16M calls (fresh process, KiB): "
+              + ", ".join(f"{k} {v}" for k, v in memory["kib"].items())
+              + f"; O(threads x tile) bound {memory['bound_threads_x_tile_kib']} KiB")
+    print("\nmachine per pass: " + "; ".join(
+        f"load {s['load_start']:.2f}->{s['load_end']:.2f}, steal {s['steal_fraction'] * 100:.1f}%, "
+        f"calibration {s['calibration_s'] * 1e6:.0f} us" for s in states))
+    cal = [s["calibration_s"] for s in states]
+    busy = (max(s["load_start"] for s in states) > 0.5 * cores or max(s["steal_fraction"] for s in states) > 0.05
+            or max(cal) / min(cal) > 1.25)
+    if busy:
+        print("WARNING: the machine was loaded during the run (load average, steal or a calibration spread "
+              "above 25 %): timings are noisy; compare the min/max ranges, or rerun on a quiet machine.")
     results = {"engine": engine, "threads": cores, "python": platform.python_version(), "numpy": np.__version__,
                "torch": torch.__version__, "machine": platform.machine(), "cpu_count": os.cpu_count(),
-               "emulator": "skipped: " + emulator_note if emulator_note else "included up to 1M",
-               "rows": rows, "tiny_call": tiny, "extra_peak_bytes_16M": memory}
-    path = Path(__file__).with_name("results.json")
+               "passes": args.passes, "method": __doc__, "machine_per_pass": states, "loaded_warning": busy,
+               "rows": rows, "geomean_torch_over_opsnn": geomean(ratios), "layouts": layouts, "tiny_call": tiny,
+               "cold_start": cold, "peak_rss": memory,
+               "parameters": {"PARALLEL_MIN": fast.PARALLEL_MIN, "STREAM_MIN": fast.STREAM_MIN,
+                              "STAGE_TILE": fast.STAGE_TILE}}
+    path = Path(args.out)
+    if not args.no_plot:
+        results["plot"] = plot(rows, sizes, dtypes, path.with_suffix(".png"))
+        if results["plot"]:
+            print(f"wrote {results['plot']}")
     path.write_text(json.dumps(results, indent=1))
     print(f"wrote {path}")
     return 0

@@ -1,64 +1,173 @@
 """The fast CPU path: one fused select per tile, tiles spread over all cores.
 
 - Same-dtype, same-shape, C-contiguous operands (the common case) are flat ranges: numba's loop
-  streams them once on numba's worker threads (no temporaries at all; outputs beyond STREAM_MIN
-  written with non-temporal stores); the numpy engine walks them in cache-sized tiles on our pool.
+  streams them once (no temporaries at all), on the calling thread below PARALLEL_MIN bytes of
+  output per thread and on numba's worker threads above; outputs beyond STREAM_MIN are written
+  with non-temporal stores. That path is kept short: for small calls Python is all there is.
+  The numpy engine walks flat ranges in cache-sized tiles on our pool.
 - Anything else (broadcasting, strides, negative strides, torch's dtype promotion) is cut into
   N-d blocks of the broadcast shape; each block is staged into per-thread tile buffers (casting
   on the way), computed, and copied into `out` through its view. Extra memory: threads x tile.
-- Below PARALLEL_MIN bytes per thread everything runs on the calling thread.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import os
-import sys
 
 import numpy as np
 
-from opsnn.backends import numpy_engine, pool, reference, tiles
+from opsnn.backends import numpy_engine, pool, tiles
 from opsnn.backends.keep_range import Selection, selection
 from opsnn.backends.plan import Plan
 
-PARALLEL_MIN = 1 << 17  # bytes per thread below which threading costs more than it gains
+# Crossovers measured on a 2-core AMD EPYC VM (32 MiB L3), see benchmarks/bench_threshold_backward.py:
+PARALLEL_MIN = 1 << 17  # bytes of output per thread from which a second thread pays for its ~2-5 us launch
 NUMPY_TILE = 1 << 14    # numpy engine: ~10 passes per tile, so keep a tile's buffers in L2
 STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB stay in a 4 MiB L2
-STREAM_MIN = 2 << 20    # bytes of output (one core's L2) from which numba writes with non-temporal stores
+STREAM_MIN = 32 << 20   # bytes of output from which non-temporal stores beat plain ones: while the
+                        # operands fit in L3, plain stores are 3x faster (4 MiB f32 out: 85 vs 245 us)
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
-TINY = 1024             # elements: below this the plain formula beats setting up the fused kernel
+TINY = 1024             # numpy engine: elements below which the plain formula beats the tiled engine
 ENGINES = ("auto", "numba", "numpy")
+ENGINE_VARIABLE = "OPSNN_FAST_ENGINE"  # read once, at the first call (reading it costs ~0.5 us)
 
 
 def threshold_backward(grad, feature, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
     """grad/feature: numpy arrays broadcastable to plan.shape; returns out (allocated if None)."""
-    if (plan.semantics == "torch" and grad.size <= TINY and grad.dtype == feature.dtype == plan.dtype
-            and grad.shape == feature.shape and engine is None):
-        # a handful of elements: Python overhead is all there is, so use the one-line formula
-        result = reference.torch_rule(grad, feature, plan.threshold, plan.dtype.type(0))
-        return _deliver(result, out if out is not None else result)
-    return _run(plan, selection(plan), grad, feature, out, engine, tile, threads)
+    sel = selection(plan)
+    if engine is None and tile is None and threads is None:
+        kernels = default_kernels()
+        if kernels is not None:
+            result = _flat_numba(kernels, grad, feature, out, plan.dtype, sel)
+            if result is None and grad.shape != feature.shape:
+                result = _periodic_numba(kernels, grad, feature, out, plan, sel)
+            if result is not None:
+                return result
+        elif (plan.semantics == "torch" and grad.size <= TINY and grad.dtype == feature.dtype == plan.dtype
+              and grad.shape == feature.shape):
+            # numpy engine, a handful of elements: the one-line formula beats setting up tiles
+            result = numpy_engine.torch_formula(grad, feature, plan.threshold, plan.dtype.type(0))
+            return _deliver(result, out if out is not None else result)
+    return _run(plan, sel, grad, feature, out, engine, tile, threads)
 
 
 def threshold(x, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
-    return _run(plan, selection(plan), x, x, out, engine, tile, threads)
+    sel = selection(plan)
+    if engine is None and tile is None and threads is None:
+        kernels = default_kernels()
+        if kernels is not None:
+            result = _flat_numba(kernels, x, x, out, plan.dtype, sel)
+            if result is not None:
+                return result
+    return _run(plan, sel, x, x, out, engine, tile, threads)
 
 
 def engine_kernels(engine: str | None):
     """The numba kernels module, or None for the numpy engine (also when numba is not installed)."""
-    engine = engine or os.environ.get("OPSNN_FAST_ENGINE", "auto")
+    engine = engine or os.environ.get(ENGINE_VARIABLE, "auto")
     if engine not in ENGINES:
         raise ValueError(f"unknown fast engine {engine!r}; known: {', '.join(ENGINES)}")
     if engine == "numpy":
         return None
-    loaded = sys.modules.get("opsnn.backends.numba_kernels")
-    if loaded is not None:
-        return loaded
     try:
+        # import_module, not a sys.modules lookup: while another thread is still importing the
+        # module, it waits for that import to finish instead of returning the half-built module
         return importlib.import_module("opsnn.backends.numba_kernels")
     except ImportError:
         if engine == "numba":
             raise
         return None
+
+
+@functools.cache  # a cache of the environment and of an import: both are the same on every call
+def default_kernels():
+    """engine_kernels() for the environment's engine, resolved once per process (cache_clear() to re-read)."""
+    return engine_kernels(None)
+
+
+@functools.cache
+def _thread_limit() -> int:
+    kernels = default_kernels()
+    return min(pool.cpu_count(), kernels.max_threads()) if kernels is not None else pool.cpu_count()
+
+
+_HOME_PID = os.getpid()
+
+
+def _flat_numba(kernels, grad, feature, out, dtype, sel: Selection):
+    """The common case on numba's loops with as little Python as possible; None where it does not apply
+    (the caller then takes the general path)."""
+    if grad.dtype != dtype or feature.dtype != dtype or grad.shape != feature.shape or sel.empty:
+        return None
+    grad_flags, feature_flags = grad.flags, feature.flags
+    if not (grad_flags.c_contiguous and feature_flags.c_contiguous):
+        return None
+    aligned = grad_flags.aligned and feature_flags.aligned
+    flat = grad.ndim == 1
+    g, f = (grad, feature) if flat else (grad.ravel(), feature.ravel())
+    if out is None:
+        if sel.builtin:
+            o = np.empty(g.shape[0], dtype)
+            result = o if flat else o.reshape(grad.shape)
+        else:
+            o = np.empty(g.shape[0], sel.bits)
+            result = o.view(dtype) if flat else o.view(dtype).reshape(grad.shape)
+    elif (out_flags := out.flags).c_contiguous:
+        aligned = aligned and out_flags.aligned
+        result = out
+        o = out if flat else out.ravel()
+        if not sel.builtin:
+            o = o.view(sel.bits)
+    else:
+        return None
+    if not sel.builtin:  # numba has no float16/bfloat16 arrays: their bits
+        g, f = g.view(sel.bits), f.view(sel.bits)
+    nbytes = o.nbytes
+    workers = min(_thread_limit(), nbytes // PARALLEL_MIN)
+    if workers < 2:
+        if aligned:  # exactly the entry point's array type (contiguity checked above)
+            clobbered = kernels.serial_entry(o.dtype)(g, f, o, sel.params, False)
+        else:
+            clobbered = kernels.run(g, f, o, sel.params, False)
+    elif os.getpid() == _HOME_PID:
+        with kernels.launch_lock:
+            clobbered = kernels.run_parallel(g, f, o, sel.params, workers, nbytes >= STREAM_MIN)
+    else:
+        return None  # a forked child: numba's OpenMP pool cannot cross fork(); the general path uses ours
+    return None if clobbered else result  # a shifted alias of an input: the general path copies first
+
+
+PERIOD_MIN = 128  # elements: shorter repeated rows cost more per row than the staged path
+
+
+def _periodic_numba(kernels, grad, feature, out, plan, sel: Selection):
+    """A row broadcast (feature (C,) against grad (N, C), or the reverse) as rows of numba's flat loop:
+    no staging copies. None where it does not apply."""
+    dtype, shape = plan.dtype, plan.shape
+    if grad.dtype != dtype or feature.dtype != dtype or sel.empty or not shape:
+        return None
+    full, part = (grad, feature) if grad.shape == shape else (feature, grad)
+    row_shape = part.shape[next((i for i, d in enumerate(part.shape) if d != 1), part.ndim):]
+    if (full.shape != shape or part.size < PERIOD_MIN or shape[len(shape) - len(row_shape):] != row_shape
+            or not (full.flags.c_contiguous and part.flags.c_contiguous)):
+        return None
+    if out is None:
+        out = np.empty(shape, dtype)
+    elif not out.flags.c_contiguous or _overlaps(out, full) or np.may_share_memory(out, part):
+        return None
+    cast = (lambda a: a.reshape(-1)) if sel.builtin else (lambda a: a.reshape(-1).view(sel.bits))
+    o, g, f = cast(out), cast(grad), cast(feature)
+    g_period, f_period = part is grad, part is feature
+    workers = min(_thread_limit(), o.nbytes // PARALLEL_MIN, o.shape[0] // part.size)
+    if workers < 2:
+        kernels.run_periodic(g, f, o, sel.params, g_period, f_period)
+    elif os.getpid() == _HOME_PID:
+        with kernels.launch_lock:
+            kernels.run_periodic_parallel(g, f, o, sel.params, g_period, f_period, workers)
+    else:
+        return None
+    return out
 
 
 def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
@@ -74,22 +183,24 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
     target = out
     if _overlaps(out, grad) or _overlaps(out, feature):
         target = np.empty(plan.shape, plan.dtype)  # a shifted alias would read what it just wrote
-    workers = threads or min(pool.cpu_count(), max(1, n * out.itemsize // PARALLEL_MIN))
+    workers = threads or min(_thread_limit(), max(1, n * out.itemsize // PARALLEL_MIN))
     if _flat(plan, grad, feature, target):
         bits = sel.bits
         g, f, o = _flat_bits(grad, bits), _flat_bits(feature, bits), _flat_bits(target, bits)
         streaming = n * out.itemsize >= STREAM_MIN
-        if kernels is not None and (workers == 1 or kernels.parallel_ok()):
-            kernels.select(g, f, o, sel, workers, streaming)  # numba parallelises the flat case itself
-            return _deliver(target, out)
-        if kernels is not None:  # a forked child: serial numba loops on our pool
-            pool.run_parallel(lambda r, _: kernels.select(g[r[0]:r[1]], f[r[0]:r[1]], o[r[0]:r[1]], sel, 1, streaming),
-                              tiles.split(n, workers), workers)
-            return _deliver(target, out)
-        chunks = tiles.split(n, max(workers, -(-n // CHUNK)) if workers > 1 else 1)
-        tile = tile or NUMPY_TILE
-        pool.run_parallel(lambda r, scratch: _numpy_range(g, f, o, r, sel, tile, scratch), chunks, workers,
-                          lambda: numpy_engine.Scratch(sel, min(tile, n)))
+        if kernels is not None and workers == 1:
+            kernels.run(g, f, o, sel.params, streaming)
+        elif kernels is not None and os.getpid() == _HOME_PID:
+            with kernels.launch_lock:
+                kernels.run_parallel(g, f, o, sel.params, workers, streaming)
+        elif kernels is not None:  # a forked child: serial numba loops on our pool
+            pool.run_parallel(lambda r, _: kernels.run(g[r[0]:r[1]], f[r[0]:r[1]], o[r[0]:r[1]], sel.params,
+                                                       streaming), tiles.split(n, workers), workers)
+        else:
+            chunks = tiles.split(n, max(workers, -(-n // CHUNK)) if workers > 1 else 1)
+            tile = tile or NUMPY_TILE
+            pool.run_parallel(lambda r, scratch: _numpy_range(g, f, o, r, sel, tile, scratch), chunks, workers,
+                              lambda: numpy_engine.Scratch(sel, min(tile, n)))
     else:
         shape = plan.shape
         views = (np.broadcast_to(grad, shape), np.broadcast_to(feature, shape), target)
@@ -149,7 +260,7 @@ def _staged(views, idx, plan, sel, kernels, buffers: _StageBuffers):
     o = block.reshape(-1) if block.flags.c_contiguous else buffers.out[: block.size]
     gb, fb, ob = g.view(sel.bits), f.view(sel.bits), o.view(sel.bits)
     if kernels is not None:
-        kernels.select(gb, fb, ob, sel)
+        kernels.run(gb, fb, ob, sel.params, False)
     else:
         numpy_engine.select_tile(gb, fb, ob, sel, buffers.scratch)
     if not block.flags.c_contiguous:

@@ -15,13 +15,26 @@ from typing import NamedTuple
 
 import numpy as np
 
+from opsnn import dtypes
 from opsnn.backends.plan import Plan
-from opsnn.backends.reference import float_layout
 from opsnn.dtypes import bfloat16
 
 _FLOATS = (np.dtype(np.float16), bfloat16, np.dtype(np.float32), np.dtype(np.float64))
 _I32 = np.dtype(np.int32)
 _BITS = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
+
+# Selection.params: the numba kernels' scalars as one small array of the selection's unsigned type
+# (one array argument dispatches in about half the time of nine numpy scalars)
+LO1, HI1, LO2, HI2, FILL, SIGN, EXPONENT, QUIET, MODE = range(9)
+PLAIN, RELU, VIA_FLOAT32 = 0, 1, 2  # MODE: which loop the kernels run
+
+
+def float_layout(dtype: np.dtype) -> tuple:
+    """(sign mask, exponent mask, quiet-NaN bit) of a binary float type, as its unsigned type
+    (from opsnn.dtypes, not from the reference backend: the oracle and the fast path share no helpers)."""
+    layout = dtypes.float_layout(dtype)
+    ut = layout.uint.type
+    return ut(layout.sign), ut(layout.exponent), ut(layout.quiet)
 
 
 class Selection(NamedTuple):
@@ -37,9 +50,11 @@ class Selection(NamedTuple):
     grad_via_float32: bool = False  # int32 on ascend: grads pass through float32 (RNE), saturating
     layout: tuple = ()      # (sign, exponent, quiet) masks of the float dtype, for relu
     raw_ranges: tuple = ()  # the same set as two ranges of the raw unsigned bits: lo1, hi1, lo2, hi2
+    params: np.ndarray | None = None  # read-only, indexed by LO1 .. MODE above
+    builtin: bool = False   # a numpy builtin int/float32/float64 (kernels may take it without a bits view)
 
 
-_CACHE: dict = {}  # (semantics, dtype, relu, threshold bits, fill bits) -> Selection; a pure memo
+_CACHE: dict = {}  # memo key (below) -> Selection; a pure function's memo (dict reads/writes are atomic)
 _CACHE_MAX = 4096
 
 
@@ -50,7 +65,13 @@ def _scalar_key(x):
 
 def selection(plan: Plan) -> Selection:
     """The Selection of a plan; memoised, since small calls would otherwise spend most of their time here."""
-    key = (plan.semantics, plan.dtype, plan.relu, _scalar_key(plan.threshold), _scalar_key(plan.fill))
+    t = plan.threshold
+    if plan.fill is None and t == t:
+        # the backward's hot key: the threshold by value (a +-0 threshold selects the same set either
+        # way; its numpy type is fixed by semantics and dtype); NaN (never equal) takes the keyed-by-bits path
+        key = (plan.semantics, plan.dtype, plan.relu, t)
+    else:
+        key = (plan.semantics, plan.dtype, plan.relu, _scalar_key(t), _scalar_key(plan.fill))
     sel = _CACHE.get(key)
     if sel is None:
         if len(_CACHE) >= _CACHE_MAX:
@@ -76,8 +97,14 @@ def _selection(plan: Plan) -> Selection:
     lo1, hi1, lo2, hi2 = _raw_ranges(ordered, a, span, width)
     ut = bits.type  # every scalar in the selection's own width: numba keeps its loops that narrow
     via_float32 = dtype == _I32 and plan.semantics != "torch" and not plan.relu
-    return Selection(bits, ordered, ut(a), ut(span), empty, ut(fill), plan.relu and ordered, via_float32,
-                     float_layout(dtype) if ordered else (), (ut(lo1), ut(hi1), ut(lo2), ut(hi2)))
+    relu = plan.relu and ordered
+    layout = float_layout(dtype) if ordered else ()
+    mode = RELU if relu else VIA_FLOAT32 if via_float32 else PLAIN
+    params = np.array([lo1, hi1, lo2, hi2, fill, *(layout if relu else (0, 0, 0)), mode], bits)
+    params.flags.writeable = False  # shared by every call (and thread) of this selection
+    builtin = dtype.kind in "iu" or dtype in (np.dtype(np.float32), np.dtype(np.float64))
+    return Selection(bits, ordered, ut(a), ut(span), empty, ut(fill), relu, via_float32,
+                     layout, (ut(lo1), ut(hi1), ut(lo2), ut(hi2)), params, builtin)
 
 
 def _raw_ranges(ordered: bool, a: int, span: int, width: int) -> tuple:

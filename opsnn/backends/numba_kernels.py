@@ -1,10 +1,15 @@
-"""The fused select as numba loops: one pass, no temporaries, GIL released (the threads run them).
+"""The fused select as numba loops: one pass, no temporaries, GIL released.
 
-Imported lazily by fast.py (importing numba costs ~0.5 s); compiled per width on first use and
-cached on disk. All arrays are 1-D contiguous unsigned views of one dtype width and every scalar
-arrives as that same unsigned type. The kept set is two ranges of raw bits (Selection.raw_ranges),
-tested with compares only: arithmetic on small integers would be widened to 64 bits by numba and
-cost the uint8/16 loops half their speed (measured: 3.1 ms vs 2.0 ms for 16 M uint8 on one core).
+Imported lazily by fast.py (importing numba costs ~0.2-0.4 s). Two entry points per element width
+(uint8/16/32/64 views): `run` on the calling thread and `run_parallel` on numba's worker threads;
+which loop they run (plain select, ReluGrad, int32 through float32) is a field of the selection's
+parameter array, so a width costs two compiled signatures, not eight. Compiled code is cached on
+disk in a user-writable folder (see `CACHE_DIR`).
+
+The kept set is two ranges of raw bits (Selection.raw_ranges), tested with compares only:
+arithmetic on small integers is widened to 64 bits by numba and costs the uint8/16 loops half their
+speed. Both operands are loaded unconditionally so the select is a vector blend: a load of g[i]
+only where kept needs masked 8/16-bit loads, which AVX2 lacks (the loop then branches per element).
 """
 from __future__ import annotations
 
@@ -15,66 +20,96 @@ import threading
 import numba
 import numpy as np
 from llvmlite import ir
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.core import caching, cgutils, types
+from numba.extending import intrinsic, overload
 
-from opsnn.backends.keep_range import Selection
+from opsnn.backends.keep_range import EXPONENT, FILL, HI1, HI2, LO1, LO2, MODE, PLAIN, QUIET, RELU, SIGN
 
 # x86 only: non-temporal (streaming) stores of whole vectors; elsewhere the plain loops run
 STREAMING = platform.machine().lower() in ("x86_64", "amd64")
 _VECTOR_BYTES = 64
-
-_jit = numba.njit(nogil=True, cache=True, boundscheck=False, error_model="numpy")
-_jit_parallel = numba.njit(nogil=True, cache=True, boundscheck=False, error_model="numpy", parallel=True)
-# numba's "workqueue" threading layer (used where no OpenMP/TBB is found) aborts on concurrent
-# parallel launches; one launch at a time is also all the cores there are
-_launch = threading.Lock()
-# numba's OpenMP pool cannot cross fork(): a parallel launch in a forked child (a DataLoader
-# worker, say) terminates the process. Children run the serial loops on opsnn's own pool instead.
-_HOME_PID = os.getpid()
+_PART_ALIGN = 64  # elements: parallel parts start on cache-line multiples (no false sharing)
 
 
-def parallel_ok() -> bool:
-    return os.getpid() == _HOME_PID
+def _default_cache_dir() -> str:
+    chosen = os.environ.get("OPSNN_CACHE_DIR")
+    if chosen:
+        return os.path.join(chosen, "numba")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "opsnn", "numba")
 
 
-@_jit
-def _select(g, f, out, lo1, hi1, lo2, hi2, fill):
-    for i in range(f.shape[0]):
-        u = f[i]
-        keep = ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2))
-        out[i] = g[i] if keep else fill
+# Where compiled kernels are cached: $OPSNN_CACHE_DIR/numba, else ~/.cache/opsnn/numba (XDG), not
+# beside the sources, so a read-only install (site-packages owned by root, a container image)
+# caches too. If that folder is not writable either, numba's own locations are tried in turn.
+CACHE_DIR = _default_cache_dir()
 
 
-@_jit
-def _relu_float(g, f, out, lo1, hi1, lo2, hi2, sign, exponent, quiet):
+class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(CACHE_DIR, self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+
+class _CacheImpl(caching.CompileResultCacheImpl):
+    _locator_classes = [_Locator, *caching.CompileResultCacheImpl._locator_classes]
+
+
+class _Cache(caching.FunctionCache):
+    _impl_class = _CacheImpl
+
+
+def _cached(dispatcher):
+    """Caching for this dispatcher only, at CACHE_DIR (numba's cache=True would write beside the source)."""
+    dispatcher._cache = _Cache(dispatcher.py_func)
+    return dispatcher
+
+
+_OPTIONS = dict(nogil=True, boundscheck=False, error_model="numpy")
+_inner = numba.njit(**_OPTIONS)  # the loops: compiled into (and cached with) the entry points that call them
+
+
+@_inner
+def _plain(g, f, out, p):
+    lo1, hi1, lo2, hi2, fill = p[LO1], p[HI1], p[LO2], p[HI2], p[FILL]
     for i in range(f.shape[0]):
         u = f[i]
         gi = g[i]
-        if ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2)):
-            out[i] = gi
-        elif (gi & exponent) == exponent:  # grad * 0 with an inf/NaN grad: NaN
-            out[i] = gi | quiet
-        else:                              # grad * 0: zero with the grad's sign
-            out[i] = gi & sign
+        out[i] = gi if ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2)) else fill
 
 
-@_jit
-def _select_int32_via_float32(g, f, out, lo1, hi1, lo2, hi2):
+@_inner
+def _relu_float(g, f, out, p):
+    lo1, hi1, lo2, hi2 = p[LO1], p[HI1], p[LO2], p[HI2]
+    sign, exponent, quiet = p[SIGN], p[EXPONENT], p[QUIET]
     for i in range(f.shape[0]):
         u = f[i]
-        v = np.float32(g[i])  # the kernel's int32 -> float32 cast (RNE) ...
+        gi = g[i]
+        # masked: grad * 0, a zero with the grad's sign, or NaN for an inf/NaN grad
+        masked = (gi | quiet) if (gi & exponent) == exponent else (gi & sign)
+        out[i] = gi if ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2)) else masked
+
+
+@_inner
+def _int32_via_float32(g, f, out, p):
+    lo1, hi1, lo2, hi2 = p[LO1], p[HI1], p[LO2], p[HI2]
+    gs, outs = g.view(np.int32), out.view(np.int32)
+    for i in range(f.shape[0]):
+        u = f[i]
+        v = np.float32(gs[i])  # the kernel's int32 -> float32 cast (RNE) ...
         r = np.int32(2147483647) if v >= np.float32(2147483648.0) else np.int32(v)  # ... and back, saturating
-        keep = ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2))
-        out[i] = r if keep else np.int32(0)
+        outs[i] = r if ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2)) else np.int32(0)
 
 
 # Streaming stores. A plain store first reads the output's cache line from memory ("read for
 # ownership"), so a big select moves 4 bytes per 3 it needs; a non-temporal store writes the line
 # without reading it. LLVM's loop vectorizer will not emit them, so one 64-byte block is written
-# out as explicit vector IR. Measured, 16 M elements, 2 threads: uint16 2.4-2.8 ms vs 5.1-6.8 ms,
-# uint32 7.0 ms vs 9.3-10.2 ms. Only for outputs far larger than the caches (see fast.STREAM_MIN):
-# a small result is better left in cache for whoever reads it next.
+# out as explicit vector IR. They only pay for outputs well beyond the last-level cache (see
+# fast.STREAM_MIN): a result that fits is better left in cache for whoever reads it next.
 @intrinsic
 def _select_block_streaming(typingctx, g, f, out, i, lo1, hi1, lo2, hi2, fill):
     """out[i : i + 64 bytes] = select(...) with one vector compare/blend and a non-temporal store;
@@ -120,82 +155,141 @@ def _store_fence(typingctx):
     return numba.types.void(), codegen
 
 
-@_jit
-def _select_streaming(g, f, out, lo1, hi1, lo2, hi2, fill):
-    n = f.shape[0]
-    lanes = _VECTOR_BYTES // out.itemsize
-    head = min(n, ((-out.ctypes.data) % _VECTOR_BYTES) // out.itemsize)  # up to the first aligned block
+@_inner
+def _plain_streaming(g, f, out, p):
+    size = out.itemsize
+    address = out.ctypes.data
+    if address % size:  # a misaligned element array never reaches a 64-byte boundary: plain stores
+        _plain(g, f, out, p)
+        return
+    n, lanes = f.shape[0], _VECTOR_BYTES // size
+    head = min(n, ((_VECTOR_BYTES - address % _VECTOR_BYTES) % _VECTOR_BYTES) // size)
     body_end = head + (n - head) // lanes * lanes
-    _select(g[:head], f[:head], out[:head], lo1, hi1, lo2, hi2, fill)
+    _plain(g[:head], f[:head], out[:head], p)
+    lo1, hi1, lo2, hi2, fill = p[LO1], p[HI1], p[LO2], p[HI2], p[FILL]
     for i in range(head, body_end, lanes):
         _select_block_streaming(g, f, out, i, lo1, hi1, lo2, hi2, fill)
     _store_fence()
-    _select(g[body_end:], f[body_end:], out[body_end:], lo1, hi1, lo2, hi2, fill)
+    _plain(g[body_end:], f[body_end:], out[body_end:], p)
 
 
-# Parallel versions: numba's own worker threads (OpenMP where available) each run the serial loop
-# on one contiguous part. Measured against our Python thread pool on this 2-core VM: waking pool
-# threads and handing the GIL around costs 50-250 us per call, numba's spinning workers ~5 us
-# (16 M uint8: 1.0 ms vs 1.4-1.6 ms; 1 M uint8: 30 us vs 300 us).
-@_jit_parallel
-def _select_parallel(g, f, out, lo1, hi1, lo2, hi2, fill, parts):
-    n = f.shape[0]
-    for p in numba.prange(parts):
-        lo, hi = n * p // parts, n * (p + 1) // parts
-        _select(g[lo:hi], f[lo:hi], out[lo:hi], lo1, hi1, lo2, hi2, fill)
-
-
-@_jit_parallel
-def _select_streaming_parallel(g, f, out, lo1, hi1, lo2, hi2, fill, parts):
-    n = f.shape[0]
-    for p in numba.prange(parts):
-        lo, hi = n * p // parts, n * (p + 1) // parts
-        _select_streaming(g[lo:hi], f[lo:hi], out[lo:hi], lo1, hi1, lo2, hi2, fill)
-
-
-@_jit_parallel
-def _relu_float_parallel(g, f, out, lo1, hi1, lo2, hi2, sign, exponent, quiet, parts):
-    n = f.shape[0]
-    for p in numba.prange(parts):
-        lo, hi = n * p // parts, n * (p + 1) // parts
-        _relu_float(g[lo:hi], f[lo:hi], out[lo:hi], lo1, hi1, lo2, hi2, sign, exponent, quiet)
-
-
-@_jit_parallel
-def _select_int32_via_float32_parallel(g, f, out, lo1, hi1, lo2, hi2, parts):
-    n = f.shape[0]
-    for p in numba.prange(parts):
-        lo, hi = n * p // parts, n * (p + 1) // parts
-        _select_int32_via_float32(g[lo:hi], f[lo:hi], out[lo:hi], lo1, hi1, lo2, hi2)
-
-
-def select(g, f, out, sel: Selection, workers: int = 1, streaming: bool = False) -> None:
-    """out[i] = g[i] if f[i]'s bits are in the kept ranges else the masked value (out may be g or f),
-    on `workers` of numba's threads; `streaming`: write with non-temporal stores (plain select only)."""
-    lo1, hi1, lo2, hi2 = sel.raw_ranges
-    if streaming and STREAMING and not (sel.grad_via_float32 or sel.relu):
-        if workers > 1:
-            with _launch:
-                _select_streaming_parallel(g, f, out, lo1, hi1, lo2, hi2, sel.fill,
-                                           min(workers, numba.config.NUMBA_NUM_THREADS))
+@_inner
+def _range(g, f, out, p, streaming):
+    # Every loop runs from 0 over its own slice: with a variable start numba cannot drop its
+    # negative-index wrap-around and LLVM does not vectorise (measured 10x slower).
+    mode = p[MODE]
+    if mode == PLAIN:
+        if streaming and STREAMING:
+            _plain_streaming(g, f, out, p)
         else:
-            _select_streaming(g, f, out, lo1, hi1, lo2, hi2, sel.fill)
-        return
-    if workers > 1:
-        workers = min(workers, numba.config.NUMBA_NUM_THREADS)
-        with _launch:
-            if sel.grad_via_float32:
-                _select_int32_via_float32_parallel(g.view(np.int32), f, out.view(np.int32), lo1, hi1, lo2, hi2,
-                                                   workers)
-            elif sel.relu:
-                sign, exponent, quiet = sel.layout
-                _relu_float_parallel(g, f, out, lo1, hi1, lo2, hi2, sign, exponent, quiet, workers)
-            else:
-                _select_parallel(g, f, out, lo1, hi1, lo2, hi2, sel.fill, workers)
-    elif sel.grad_via_float32:
-        _select_int32_via_float32(g.view(np.int32), f, out.view(np.int32), lo1, hi1, lo2, hi2)
-    elif sel.relu:
-        sign, exponent, quiet = sel.layout
-        _relu_float(g, f, out, lo1, hi1, lo2, hi2, sign, exponent, quiet)
+            _plain(g, f, out, p)
+    elif mode == RELU:
+        _relu_float(g, f, out, p)
     else:
-        _select(g, f, out, lo1, hi1, lo2, hi2, sel.fill)
+        _int32_via_float32(g, f, out, p)
+
+
+def _as_bits(a):
+    """a viewed as the unsigned integers of its width (in compiled code only)."""
+    raise NotImplementedError
+
+
+@overload(_as_bits)
+def _as_bits_overload(a):
+    unsigned = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[a.dtype.bitwidth]
+    if isinstance(a.dtype, types.Integer) and not a.dtype.signed:
+        return lambda a: a
+    return lambda a: a.view(unsigned)
+
+
+@_inner
+def _clobbers(x, out):
+    """True if out overlaps x without being x itself (a shifted alias would read what it just wrote)."""
+    a, b = x.ctypes.data, out.ctypes.data
+    return a != b and a < b + out.nbytes and b < a + x.nbytes
+
+
+@_cached
+@numba.njit(**_OPTIONS)
+def run(g, f, out, p, streaming):
+    """out = select(g, f) on the calling thread; 1 (nothing written) if out is a shifted alias of g or f.
+
+    g, f, out: 1-D C-contiguous, one dtype: numpy builtin numbers as they are (viewed as bits here,
+    which saves the caller three Python-level views per call), others already as unsigned views."""
+    if _clobbers(g, out) or _clobbers(f, out):
+        return 1
+    _range(_as_bits(g), _as_bits(f), _as_bits(out), p, streaming)
+    return 0
+
+
+# numba's own worker threads (OpenMP where available) each run the loop on one contiguous part.
+# Measured against a Python thread pool on a 2-core VM: waking pool threads and handing the GIL
+# around costs 50-250 us per call, numba's workers ~2-5 us.
+@_cached
+@numba.njit(parallel=True, **_OPTIONS)
+def run_parallel(g, f, out, p, parts, streaming):
+    """run() split into `parts` contiguous parts on numba's threads."""
+    if _clobbers(g, out) or _clobbers(f, out):
+        return 1
+    g, f, out = _as_bits(g), _as_bits(f), _as_bits(out)
+    n = f.shape[0]
+    for k in numba.prange(parts):
+        lo = (n * k // parts) // _PART_ALIGN * _PART_ALIGN
+        hi = n if k == parts - 1 else (n * (k + 1) // parts) // _PART_ALIGN * _PART_ALIGN
+        _range(g[lo:hi], f[lo:hi], out[lo:hi], p, streaming)
+    return 0
+
+
+# numba's "workqueue" threading layer (used where no OpenMP/TBB is found) aborts on concurrent
+# parallel launches; one launch at a time is also all the cores there are
+launch_lock = threading.Lock()
+
+
+# A broadcast along leading axes: out (n elements) = select(g, f) where the operand flagged as
+# periodic holds only `row` elements, repeated over out (row divides n; the other operand holds
+# all n). Rows are slices, so every row runs the same vectorised loops as the flat case.
+@_inner
+def _rows(g, f, out, p, g_period, f_period, r0, r1):
+    row = g.shape[0] if g_period else f.shape[0]
+    for r in range(r0, r1):
+        lo, hi = r * row, (r + 1) * row
+        _range(g if g_period else g[lo:hi], f if f_period else f[lo:hi], out[lo:hi], p, False)
+
+
+@_cached
+@numba.njit(**_OPTIONS)
+def run_periodic(g, f, out, p, g_period, f_period):
+    g, f, out = _as_bits(g), _as_bits(f), _as_bits(out)
+    row = g.shape[0] if g_period else f.shape[0]
+    _rows(g, f, out, p, g_period, f_period, 0, out.shape[0] // row)
+    return 0
+
+
+@_cached
+@numba.njit(parallel=True, **_OPTIONS)
+def run_periodic_parallel(g, f, out, p, g_period, f_period, parts):
+    g, f, out = _as_bits(g), _as_bits(f), _as_bits(out)
+    rows = out.shape[0] // (g.shape[0] if g_period else f.shape[0])
+    for k in numba.prange(parts):
+        _rows(g, f, out, p, g_period, f_period, rows * k // parts, rows * (k + 1) // parts)
+    return 0
+
+
+_ENTRIES: dict = {}  # dtype -> run()'s compiled entry point for its arrays; filled once per dtype
+
+
+def serial_entry(dtype: np.dtype):
+    """run(), compiled for 1-D C-contiguous aligned arrays of `dtype` (and our read-only parameter
+    array), as the bare compiled entry point: calling it skips the dispatcher's per-call typing of
+    five arguments (~0.2 us of a 0.5 us call). Only for arrays of exactly that type; unlike the
+    dispatcher the entry point does not check layout or alignment, so the caller must."""
+    entry = _ENTRIES.get(dtype)
+    if entry is None:
+        array = types.Array(numba.from_dtype(dtype), 1, "C")
+        params = types.Array(numba.from_dtype(np.dtype(f"u{dtype.itemsize}")), 1, "C", readonly=True)
+        entry = _ENTRIES[dtype] = run.compile((array, array, array, params, types.boolean))  # numba's lock
+    return entry
+
+
+def max_threads() -> int:
+    return numba.config.NUMBA_NUM_THREADS

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from opsnn.backends.keep_range import Selection
+from opsnn.dtypes import bfloat16
 
 _I32, _F32, _F64 = np.dtype(np.int32), np.dtype(np.float32), np.dtype(np.float64)
 _INT32_MAX = np.float64(2**31 - 1)
@@ -25,6 +26,17 @@ class Scratch:
         if sel.grad_via_float32:
             self.wide = np.empty(tile, _F64)
             self.narrow = np.empty(tile, _I32)
+
+
+_HALVES = (np.dtype(np.float16), bfloat16)
+
+
+def torch_formula(g, f, threshold, fill):
+    """torch's rule in one numpy expression, for a handful of elements (the fast path's own copy:
+    the oracle in reference.py shares nothing with it). Halves compare in float32, as torch does."""
+    if f.dtype in _HALVES:
+        f = f.astype(np.float32)
+    return np.where(f <= threshold, fill, g).astype(g.dtype, copy=False)
 
 
 def select_tile(g, f, out, sel: Selection, scratch: Scratch) -> None:

@@ -1,0 +1,184 @@
+"""The fast path's own machinery: first calls from many threads, the on-disk kernel cache (also from a
+read-only install), the row-broadcast and entry-point paths, bit for bit against the reference."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import opsnn
+from opsnn.backends import fast
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+DTYPES = [np.dtype(d) for d in (np.float32, np.float16, np.int32, np.int8, np.uint8)] + [BF16]
+SEMANTICS = ("torch", "ascend910b", "ascend950")
+HAS_NUMBA = importlib.util.find_spec("numba") is not None
+ROOT = Path(__file__).resolve().parents[1]
+needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba not installed")
+
+
+def bits(a):
+    a = np.asarray(a)
+    return a.view(f"u{a.dtype.itemsize}")
+
+
+def values(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return rng.integers(max(info.min, -50), min(info.max, 50), n, endpoint=True).astype(dtype).reshape(shape)
+    raw = rng.integers(0, 2 ** (8 * dtype.itemsize), n, dtype=np.uint64).astype(f"u{dtype.itemsize}").view(dtype)
+    plain = (rng.standard_normal(n) * 2).astype(dtype)
+    return np.where(rng.random(n) < 0.2, raw, plain).reshape(shape)
+
+
+def _fresh_python(code: str, env=None, cwd=None):
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_first_calls_from_many_threads_in_a_fresh_process(tmp_path):
+    """The reproducer of the import race: 8 threads make the process's very first fast calls."""
+    code = ("import numpy as np, opsnn; from concurrent.futures import ThreadPoolExecutor as T;"
+            "a=np.ones(5000,np.float32);"
+            "print(list(T(8).map(lambda i: float(opsnn.threshold_backward(a,a,0.5).sum()), range(8))))")
+    env = dict(os.environ, OPSNN_CACHE_DIR=str(tmp_path))  # an empty cache: compiling while racing
+    for _ in range(2):  # the second run loads the cache the first one wrote
+        assert _fresh_python(code, env).strip() == str([5000.0] * 8)
+
+
+def test_many_threads_many_dtypes_and_paths_agree_with_reference():
+    from concurrent.futures import ThreadPoolExecutor
+    cases = []
+    for k, dtype in enumerate(DTYPES):
+        for shape, fshape in (((3000,), (3000,)), ((300, 1000), (300, 1000)), ((64, 512), (512,))):
+            cases.append((values(dtype, shape, k), values(dtype, fshape, k + 100), SEMANTICS[k % 3]))
+
+    def one(case):
+        g, f, semantics = case
+        got = opsnn.threshold_backward(g, f, 0.5, semantics=semantics)
+        want = opsnn.threshold_backward(g, f, 0.5, semantics=semantics, backend="reference")
+        return bool(np.array_equal(bits(got), bits(want)))
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(one, cases * 3))
+
+
+@needs_numba
+def test_kernel_cache_is_written_to_the_cache_folder_and_reused(tmp_path):
+    code = ("import json, numpy as np, opsnn\n"
+            "from opsnn.backends import numba_kernels as k\n"
+            "for dt in ('float32', 'int8'):\n"
+            "    a = np.ones(5000, dt); opsnn.threshold_backward(a, a, 0.5)\n"
+            "print(json.dumps({'dir': k.CACHE_DIR, 'misses': sum(k.run.stats.cache_misses.values()),"
+            " 'hits': sum(k.run.stats.cache_hits.values())}))")
+    env = dict(os.environ, OPSNN_CACHE_DIR=str(tmp_path))
+    first = json.loads(_fresh_python(code, env))
+    assert first["dir"] == str(tmp_path / "numba")
+    assert any((tmp_path / "numba").rglob("*.nbi")), "no index written"
+    second = json.loads(_fresh_python(code, env))
+    assert second["misses"] == 0 and second["hits"] >= 2
+
+
+@needs_numba
+def test_read_only_install_caches_in_the_user_folder(tmp_path):
+    """The package copied to a read-only folder (a system site-packages) still caches its kernels."""
+    install = tmp_path / "site"
+    shutil.copytree(ROOT / "opsnn", install / "opsnn", ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [install, *install.rglob("*")]:
+        mode = path.stat().st_mode
+        path.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    cache = tmp_path / "home-cache"
+    env = dict(os.environ, PYTHONPATH=str(install), XDG_CACHE_HOME=str(cache), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("OPSNN_CACHE_DIR", None)
+    code = ("import numpy as np, opsnn; from opsnn.backends import numba_kernels as k;"
+            f"assert k.__file__.startswith({str(install)!r}), k.__file__;"
+            "a = np.ones(5000, np.float32); print(float(opsnn.threshold_backward(a, a, 0.5).sum()),"
+            " sum(k.run.stats.cache_misses.values()))")
+    try:
+        assert _fresh_python(code, env, cwd=tmp_path).split()[0] == "5000.0"
+        assert any((cache / "opsnn" / "numba").rglob("*.nbi"))
+        assert not any((install / "opsnn").rglob("*.nbi"))
+        assert _fresh_python(code, env, cwd=tmp_path).split() == ["5000.0", "0"]  # loaded, not compiled
+    finally:
+        for path in [install, *install.rglob("*")]:
+            path.chmod(path.stat().st_mode | stat.S_IWUSR)
+
+
+@pytest.mark.parametrize("semantics", SEMANTICS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_row_broadcast_both_ways_and_threads(semantics, dtype):
+    """Feature (C,) against grad (N, C), the reverse, a (1, C) row, both thread counts, in place."""
+    for gshape, fshape in (((40, 300), (300,)), ((300,), (40, 300)), ((2, 512, 300), (1, 1, 300)),
+                           ((1024, 256), (256,)), ((3, 4, 100), (4, 100)), ((50, 7), (7,))):
+        g, f = values(dtype, gshape, 1), values(dtype, fshape, 2)
+        for t in (0.5, 0.0, 2.0):
+            got = opsnn.threshold_backward(g, f, t, semantics=semantics)
+            want = opsnn.threshold_backward(g, f, t, semantics=semantics, backend="reference")
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(bits(got), bits(want))
+            if g.shape == got.shape:
+                inplace = g.copy()
+                assert opsnn.threshold_backward(inplace, f, t, out=inplace, semantics=semantics) is inplace
+                np.testing.assert_array_equal(bits(inplace), bits(want))
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.dtype(np.float64), np.dtype(np.int64)], ids=str)
+def test_flat_calls_every_size_class(dtype):
+    """Tiny, serial, parallel and streaming sizes, 1-D and N-d, allocating and into out=, forward too."""
+    for n in (1, 4, 63, 1000, 5000, (1 << 17) + 3, (1 << 19) + 5):
+        g, f = values(dtype, (n,), n), values(dtype, (n,), n + 1)
+        want = opsnn.threshold_backward(g, f, 0.5, backend="reference")
+        np.testing.assert_array_equal(bits(opsnn.threshold_backward(g, f, 0.5)), bits(want))
+        out = np.empty_like(g)
+        assert opsnn.threshold_backward(g, f, 0.5, out=out) is out
+        np.testing.assert_array_equal(bits(out), bits(want))
+        if n % 3 == 0 or n > 1000:
+            m = n - n % 3
+            nd = opsnn.threshold_backward(g[:m].reshape(3, -1), f[:m].reshape(3, -1), 0.5)
+            np.testing.assert_array_equal(bits(nd).reshape(-1), bits(want[:m]))
+        fwd = opsnn.threshold(f, 0.5, 2)
+        np.testing.assert_array_equal(bits(fwd), bits(opsnn.threshold(f, 0.5, 2, backend="reference")))
+
+
+def test_misaligned_and_read_only_operands():
+    """Arrays the compiled entry point must not be handed: unaligned buffers, read-only inputs."""
+    n = 3001
+    raw = np.zeros(4 * n + 1, np.uint8)
+    g = np.frombuffer(raw.data, np.float32, n, offset=1)
+    assert not g.flags.aligned
+    f = values(np.dtype(np.float32), (n,), 9)
+    f.flags.writeable = False
+    want = opsnn.threshold_backward(g, f, 0.25, backend="reference")
+    np.testing.assert_array_equal(bits(opsnn.threshold_backward(g, f, 0.25)), bits(want))
+    out_raw = np.zeros(4 * n + 1, np.uint8)
+    out = np.frombuffer(out_raw.data, np.float32, n, offset=1)
+    opsnn.threshold_backward(f, f, 0.25, out=out)
+    np.testing.assert_array_equal(bits(out), bits(opsnn.threshold_backward(f, f, 0.25, backend="reference")))
+
+
+def test_plan_memo_keeps_signed_zero_and_nan_thresholds_apart():
+    g = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    f = np.array([-0.0, 0.0, np.nan, -1.0], np.float32)
+    for t in (1.0, 0.0, -0.0, np.nan, 1.0, -0.0):
+        np.testing.assert_array_equal(bits(opsnn.threshold_backward(g, f, t)),
+                                      bits(opsnn.threshold_backward(g, f, t, backend="reference")))
+    for value in (0.0, -0.0, 0.0, np.nan, 2):
+        np.testing.assert_array_equal(bits(opsnn.threshold(f, 0.5, value)),
+                                      bits(opsnn.threshold(f, 0.5, value, backend="reference")))
+
+
+def test_engine_is_resolved_once():
+    assert fast.default_kernels() is fast.default_kernels()
