@@ -6,7 +6,7 @@ from typing import Literal, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from opsnn.backends import SEMANTICS
+from opsnn.backends import SEMANTICS, express
 from opsnn.backends.plan import Plan, plan_backward, plan_forward
 
 BACKENDS = ("auto", "fast", "emulator", "reference")
@@ -28,6 +28,10 @@ def threshold_backward(grad: npt.ArrayLike, feature: npt.ArrayLike, threshold: S
     backend: "fast" (= "auto"), "reference" (plain formula) or "emulator" (ascend semantics only).
     out: an array of the result shape and dtype to write into; it may be `grad` itself.
     """
+    if backend == "auto" and type(grad) is np.ndarray and type(feature) is np.ndarray:
+        result = express.threshold_backward(grad, feature, threshold, semantics, out)
+        if result is not None:
+            return result
     if semantics not in SEMANTICS:
         raise ValueError(f"unknown semantics {semantics!r}; known: {', '.join(SEMANTICS)}")
     if backend not in BACKENDS:
@@ -59,6 +63,10 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
     semantics only: aclnnThreshold on the emulated device). out: an array of x's shape and
     dtype to write into; it may be x itself.
     """
+    if backend == "auto" and semantics == "torch" and type(x) is np.ndarray:
+        result = express.threshold(x, threshold, value, out)
+        if result is not None:
+            return result
     if semantics not in SEMANTICS:
         raise ValueError(f"unknown semantics {semantics!r}; known: {', '.join(SEMANTICS)}")
     if backend not in BACKENDS:

@@ -87,7 +87,7 @@ def default_kernels():
 
 
 @functools.cache
-def _thread_limit() -> int:
+def thread_limit() -> int:
     kernels = default_kernels()
     return min(pool.cpu_count(), kernels.max_threads()) if kernels is not None else pool.cpu_count()
 
@@ -124,7 +124,7 @@ def _flat_numba(kernels, grad, feature, out, dtype, sel: Selection):
     if not sel.builtin:  # numba has no float16/bfloat16 arrays: their bits
         g, f = g.view(sel.bits), f.view(sel.bits)
     nbytes = o.nbytes
-    workers = min(_thread_limit(), nbytes // PARALLEL_MIN)
+    workers = min(thread_limit(), nbytes // PARALLEL_MIN)
     if workers < 2:
         if aligned:  # exactly the entry point's array type (contiguity checked above)
             clobbered = kernels.serial_entry(o.dtype)(g, f, o, sel.params, False)
@@ -159,7 +159,7 @@ def _periodic_numba(kernels, grad, feature, out, plan, sel: Selection):
     cast = (lambda a: a.reshape(-1)) if sel.builtin else (lambda a: a.reshape(-1).view(sel.bits))
     o, g, f = cast(out), cast(grad), cast(feature)
     g_period, f_period = part is grad, part is feature
-    workers = min(_thread_limit(), o.nbytes // PARALLEL_MIN, o.shape[0] // part.size)
+    workers = min(thread_limit(), o.nbytes // PARALLEL_MIN, o.shape[0] // part.size)
     if workers < 2:
         kernels.run_periodic(g, f, o, sel.params, g_period, f_period)
     elif os.getpid() == _HOME_PID:
@@ -183,7 +183,7 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
     target = out
     if _overlaps(out, grad) or _overlaps(out, feature):
         target = np.empty(plan.shape, plan.dtype)  # a shifted alias would read what it just wrote
-    workers = threads or min(_thread_limit(), max(1, n * out.itemsize // PARALLEL_MIN))
+    workers = threads or min(thread_limit(), max(1, n * out.itemsize // PARALLEL_MIN))
     if _flat(plan, grad, feature, target):
         bits = sel.bits
         g, f, o = _flat_bits(grad, bits), _flat_bits(feature, bits), _flat_bits(target, bits)

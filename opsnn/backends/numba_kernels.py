@@ -291,5 +291,19 @@ def serial_entry(dtype: np.dtype):
     return entry
 
 
+_PARALLEL_ENTRIES: dict = {}  # dtype -> run_parallel()'s compiled entry point, as _ENTRIES
+
+
+def parallel_entry(dtype: np.dtype):
+    """run_parallel(), compiled for the same arrays as serial_entry() (the caller checks them)."""
+    entry = _PARALLEL_ENTRIES.get(dtype)
+    if entry is None:
+        array = types.Array(numba.from_dtype(dtype), 1, "C")
+        params = types.Array(numba.from_dtype(np.dtype(f"u{dtype.itemsize}")), 1, "C", readonly=True)
+        entry = _PARALLEL_ENTRIES[dtype] = run_parallel.compile((array, array, array, params, types.intp,
+                                                                 types.boolean))
+    return entry
+
+
 def max_threads() -> int:
     return numba.config.NUMBA_NUM_THREADS

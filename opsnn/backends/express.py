@@ -1,0 +1,136 @@
+"""The express lane: the common call (same dtype, same shape, C-contiguous, aligned) straight to a
+compiled numba entry point, with as little Python as possible.
+
+Below ~64 K elements a call is almost all Python (the kernel takes 0.3-1 us), so the lane skips
+the Plan, the Selection lookup and the dispatcher's typing: one memo lookup keyed by what decides
+the kernel (semantics, dtype, the threshold's type and value), a few flag checks, the call.
+Everything it declines (None) goes the general way through plan.py and fast.py, which also
+raises every error: the lane never raises on its own and never answers a call the general way
+would refuse (a memo entry exists only for a (semantics, dtype, threshold) that planned cleanly).
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from opsnn.backends import ascend_rules, fast
+from opsnn.backends.keep_range import selection
+from opsnn.backends.plan import plan_backward, plan_forward
+
+_MEMO_MAX = 4096
+_SCALAR_TYPES = frozenset((float, int, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16,
+                           np.int8, np.uint8))
+_RANK_UNLIMITED = 1 << 30
+_BACKWARD: dict = {}  # (semantics, dtype, type(t), t) -> _Lane, or False: not for the lane
+_FORWARD: dict = {}   # (dtype, type(t), t, type(v), v, v is a negative zero) -> _Lane or False
+
+_forked = False  # numba's OpenMP threads do not survive fork(): a child runs serial entries only
+
+
+def _after_fork() -> None:
+    global _forked
+    _forked = True
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+class _Lane:
+    """What a memo hit needs: the compiled entries, the selection's parameters, the result dtype."""
+
+    __slots__ = ("dtype", "itemsize", "params", "serial", "parallel", "lock", "threads", "max_rank")
+
+    def __init__(self, kernels, dtype: np.dtype, sel, max_rank: int):
+        # float16/bfloat16 (and bool) run on the entry of their unsigned width: numba unboxes an
+        # array by its item size, so they need no per-call .view()
+        entry_dtype = dtype if sel.builtin else sel.bits
+        self.dtype, self.itemsize, self.params, self.max_rank = dtype, dtype.itemsize, sel.params, max_rank
+        self.serial = kernels.serial_entry(entry_dtype)
+        self.parallel = kernels.parallel_entry(entry_dtype)
+        self.lock, self.threads = kernels.launch_lock, fast.thread_limit()
+
+
+def _remember(memo: dict, key, lane) -> None:
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = lane
+
+
+def _learn(memo: dict, key, dtype: np.dtype, planner):
+    """The lane for a key seen for the first time, or False. Thresholds that compare unequal to
+    themselves (NaN) would never hit, so they are not stored."""
+    kernels = fast.default_kernels()
+    try:
+        plan = planner()
+    except (TypeError, ValueError, OverflowError):
+        return False  # the general way raises it, with its message
+    sel = selection(plan)
+    lane = False
+    if kernels is not None and not sel.empty and plan.dtype == dtype:
+        max_rank = _RANK_UNLIMITED if plan.semantics == "torch" else ascend_rules.MAX_RANK
+        lane = _Lane(kernels, plan.dtype, sel, max_rank)
+    if all(x == x for x in key):
+        _remember(memo, key, lane)
+    return lane
+
+
+def _run(lane: _Lane, a, b, out):
+    """out = select(a, b), allocating out if None; None where out is not for the lane."""
+    shape = a.shape
+    if out is None:
+        out = np.empty(shape, lane.dtype)
+    elif type(out) is not np.ndarray or (out.dtype is not lane.dtype and out.dtype != lane.dtype) \
+            or out.shape != shape:
+        return None
+    else:
+        flags = out.flags
+        if not (flags.c_contiguous and flags.aligned and flags.writeable):
+            return None
+    if a.ndim != 1:
+        a, b, o = a.reshape(-1), b.reshape(-1), out.reshape(-1)
+    else:
+        o = out
+    nbytes = a.shape[0] * lane.itemsize
+    if nbytes < 2 * fast.PARALLEL_MIN or _forked:
+        clobbered = lane.serial(a, b, o, lane.params, False)
+    else:
+        workers = min(lane.threads, nbytes // fast.PARALLEL_MIN)
+        with lane.lock:
+            clobbered = lane.parallel(a, b, o, lane.params, workers, nbytes >= fast.STREAM_MIN)
+    return None if clobbered else out  # a shifted alias of an input: the general way copies first
+
+
+def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: str, out):
+    """opsnn.threshold_backward for numpy arrays, or None where the general way must answer."""
+    dtype = grad.dtype
+    key = (semantics, dtype, type(threshold), threshold)
+    lane = _BACKWARD.get(key)
+    if lane is None:
+        if type(threshold) not in _SCALAR_TYPES or feature.dtype != dtype:
+            return None
+        lane = _learn(_BACKWARD, key, dtype, lambda: plan_backward(grad, feature, threshold, semantics))
+    if lane is False or (feature.dtype is not dtype and feature.dtype != dtype) or feature.shape != grad.shape \
+            or grad.ndim > lane.max_rank:
+        return None
+    gf, ff = grad.flags, feature.flags
+    if not (gf.c_contiguous and ff.c_contiguous and gf.aligned and ff.aligned):
+        return None
+    return _run(lane, grad, feature, out)
+
+
+def threshold(x: np.ndarray, threshold, value, out):
+    """opsnn.threshold (torch semantics) for a numpy array, or None where the general way must answer."""
+    key = (x.dtype, type(threshold), threshold, type(value), value, value == 0 and math.copysign(1.0, value) < 0)
+    lane = _FORWARD.get(key)
+    if lane is None:
+        if type(threshold) not in _SCALAR_TYPES or type(value) not in _SCALAR_TYPES:
+            return None
+        lane = _learn(_FORWARD, key, x.dtype, lambda: plan_forward(x, threshold, value))
+    if lane is False:
+        return None
+    flags = x.flags
+    if not (flags.c_contiguous and flags.aligned):
+        return None
+    return _run(lane, x, x, out)

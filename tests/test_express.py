@@ -1,0 +1,149 @@
+"""The express lane (opsnn/backends/express.py) answers exactly as the general way, or declines."""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import opsnn
+from opsnn.backends import express
+from opsnn.dtypes import bfloat16
+
+DTYPES = [np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32,
+                                np.float64)] + [bfloat16]
+SEMANTICS = ("torch", "ascend910b", "ascend950")
+THRESHOLDS = [0.0, -0.0, 1.0, 0.5, -1.5, 1e-8, 3, 0, np.float32(0.25), math.inf, -math.inf, math.nan, 100]
+
+
+def bits(a: np.ndarray) -> np.ndarray:
+    return a.view(f"u{a.dtype.itemsize}") if a.dtype.itemsize in (1, 2, 4, 8) else a
+
+
+def general(fn, *args, **kw):
+    """The same call with the lane switched off (the general way's answer or its error)."""
+    try:
+        return fn(*args, backend="fast", **kw)
+    except Exception as e:  # noqa: BLE001 - compared by type and message below
+        return e
+
+
+def same(got, expected):
+    if isinstance(expected, Exception):
+        assert isinstance(got, Exception) and type(got) is type(expected) and str(got) == str(expected)
+    else:
+        assert not isinstance(got, Exception), got
+        assert got.dtype == expected.dtype and got.shape == expected.shape
+        np.testing.assert_array_equal(bits(got), bits(expected))
+
+
+def call(fn, *args, **kw):
+    try:
+        return fn(*args, **kw)
+    except Exception as e:  # noqa: BLE001
+        return e
+
+
+def sample(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    n = math.prod(shape)
+    raw = rng.integers(0, 2 ** (8 * dtype.itemsize), n, dtype=np.uint64).astype(f"u{dtype.itemsize}").view(dtype)
+    plain = (rng.standard_normal(n) * 2).astype(dtype)
+    return np.where(rng.random(n) < 0.3, raw, plain).reshape(shape)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(DTYPES), st.sampled_from(SEMANTICS), st.sampled_from(THRESHOLDS),
+       st.lists(st.integers(0, 5), max_size=4), st.integers(0, 2**32 - 1), st.booleans())
+def test_backward_same_as_the_general_way(dtype, semantics, threshold, shape, seed, with_out):
+    g, f = sample(dtype, shape, seed), sample(dtype, shape, seed + 1)
+    expected = general(opsnn.threshold_backward, g, f, threshold, semantics=semantics)
+    for _ in range(2):  # the second call hits the memo
+        out = np.full(g.shape, 7, dtype) if with_out else None
+        got = call(opsnn.threshold_backward, g, f, threshold, semantics=semantics, out=out)
+        same(got, expected)
+        if with_out and not isinstance(got, Exception):
+            assert got is out
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(DTYPES), st.sampled_from(THRESHOLDS), st.sampled_from([0.0, -0.0, 2, -3.5, math.nan]),
+       st.lists(st.integers(0, 5), max_size=3), st.integers(0, 2**32 - 1))
+def test_forward_same_as_the_general_way(dtype, threshold, value, shape, seed):
+    x = sample(dtype, shape, seed)
+    expected = general(opsnn.threshold, x, threshold, value)
+    for _ in range(2):
+        same(call(opsnn.threshold, x, threshold, value), expected)
+
+
+def test_forward_keeps_the_sign_of_a_zero_value_apart():
+    x = np.array([-1.0, 2.0], np.float32)
+    assert math.copysign(1, opsnn.threshold(x, 0.5, 0.0)[0]) == 1
+    assert math.copysign(1, opsnn.threshold(x, 0.5, -0.0)[0]) == -1
+    assert math.copysign(1, opsnn.threshold(x, 0.5, 0.0)[0]) == 1
+
+
+def test_lane_answers_the_common_call_and_declines_the_rest():
+    g = np.linspace(-2, 2, 24, dtype=np.float32).reshape(4, 6)
+    assert express.threshold_backward(g, g, 0.5, "torch", None) is not None
+    assert express.threshold_backward(g.T, g.T, 0.5, "torch", None) is None          # not C-contiguous
+    assert express.threshold_backward(g, g[0], 0.5, "torch", None) is None           # broadcast
+    sq = np.linspace(-2, 2, 16, dtype=np.float32).reshape(4, 4)
+    for a, b in ((sq, sq.T), (sq.T, sq)):  # one operand a transposed view of the same shape
+        assert express.threshold_backward(a, b, 0.5, "torch", None) is None
+        np.testing.assert_array_equal(opsnn.threshold_backward(a, b, 0.5), np.where(b > 0.5, a, 0))
+    assert express.threshold_backward(g, g.astype(np.float16), 0.5, "torch", None) is None  # mixed dtypes
+    assert express.threshold_backward(g, g, 0.5, "nonsense", None) is None           # the general way raises
+    ro = np.empty_like(g)
+    ro.flags.writeable = False
+    assert express.threshold_backward(g, g, 0.5, "torch", ro) is None
+    with pytest.raises(ValueError, match="read-only"):
+        opsnn.threshold_backward(g, g, 0.5, out=ro)
+    with pytest.raises(TypeError, match="dtype"):
+        opsnn.threshold_backward(g, g, 0.5, out=np.empty(g.shape, np.float64))
+    with pytest.raises(ValueError, match="shape"):
+        opsnn.threshold_backward(g, g, 0.5, out=np.empty((6, 4), np.float32))
+
+
+def test_ascend_rank_limit_still_raises_after_a_memo_hit():
+    small = np.ones((2, 2), np.float32)
+    opsnn.threshold_backward(small, small, 0.5, semantics="ascend910b")
+    deep = np.ones((1,) * 9, np.float32)
+    with pytest.raises(ValueError, match="rank 9"):
+        opsnn.threshold_backward(deep, deep, 0.5, semantics="ascend910b")
+
+
+def test_out_aliasing_an_input_shifted_is_computed_as_if_copied_first():
+    buf = np.linspace(-1, 1, 4097, dtype=np.float32)
+    f = np.linspace(1, -1, 4096, dtype=np.float32)
+    grad = buf[1:]  # out = buf[:-1] overlaps grad, shifted by one element
+    expected = opsnn.threshold_backward(grad.copy(), f, 0.0, backend="reference")
+    assert opsnn.threshold_backward(grad, f, 0.0, out=buf[:-1]) is not None
+    np.testing.assert_array_equal(buf[:-1], expected)
+
+
+def test_inputs_are_not_mutated_and_out_equal_grad_works():
+    g = np.linspace(-2, 2, 100, dtype=np.float32)
+    f = g[::-1].copy()
+    g0, f0 = g.copy(), f.copy()
+    opsnn.threshold_backward(g, f, 0.1)
+    np.testing.assert_array_equal(g, g0)
+    np.testing.assert_array_equal(f, f0)
+    expected = opsnn.threshold_backward(g, f, 0.1, backend="reference")
+    assert opsnn.threshold_backward(g, f, 0.1, out=g) is g
+    np.testing.assert_array_equal(g, expected)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() only")
+def test_a_forked_child_runs_the_lane_serially():
+    big = np.linspace(-1, 1, 1 << 20, dtype=np.float32)  # large enough for the parallel entry
+    expected = opsnn.threshold_backward(big, big, 0.0)
+    pid = os.fork()
+    if pid == 0:  # the child: numba's OpenMP pool is gone, the serial entry must answer
+        ok = express._forked and np.array_equal(opsnn.threshold_backward(big, big, 0.0), expected)
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
