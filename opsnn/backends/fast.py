@@ -25,8 +25,9 @@ from opsnn.backends.plan import Plan
 PARALLEL_MIN = 1 << 17  # bytes of output per thread from which a second thread pays for its ~2-5 us launch
 NUMPY_TILE = 1 << 14    # numpy engine: ~10 passes per tile, so keep a tile's buffers in L2
 STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB stay in a 4 MiB L2
-STREAM_MIN = 32 << 20   # bytes of output from which non-temporal stores beat plain ones: while the
-                        # operands fit in L3, plain stores are 3x faster (4 MiB f32 out: 85 vs 245 us)
+STREAM_MIN = 12 << 20   # bytes of output from which non-temporal stores beat plain ones: while the
+                        # operands fit in L3, plain stores are 2-3x faster (4 MiB out: 72 vs 153 us);
+                        # from 12-16 MiB out (36-48 MiB moved) streaming wins (16 MiB: 746 vs 1114 us)
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 TINY = 1024             # numpy engine: elements below which the plain formula beats the tiled engine
 ENGINES = ("auto", "numba", "numpy")
