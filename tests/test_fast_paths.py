@@ -182,3 +182,55 @@ def test_plan_memo_keeps_signed_zero_and_nan_thresholds_apart():
 
 def test_engine_is_resolved_once():
     assert fast.default_kernels() is fast.default_kernels()
+
+
+MIXED = [np.dtype(d) for d in (np.bool_, np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32,
+                               np.float64)] + [BF16]
+
+
+def _mixed_values(dtype, n, seed):
+    if dtype == np.bool_:
+        return np.random.default_rng(seed).random(n) < 0.5
+    a = values(dtype, (n,), seed)
+    if dtype.kind == "f" or dtype == BF16:
+        a[:6] = np.array([np.nan, np.inf, -np.inf, -0.0, 0.5, 1e-8]).astype(dtype)
+    return a
+
+
+@pytest.mark.parametrize("grad_dtype", MIXED, ids=str)
+def test_mixed_dtypes_cast_on_the_fly(grad_dtype):
+    """torch's promotion on the cast-as-you-go loop: every pair of dtypes, serial and parallel sizes,
+    N-d and into out=, against the reference (which casts whole arrays with numpy first)."""
+    for feature_dtype in MIXED:
+        if feature_dtype == grad_dtype:
+            continue
+        for n in (7, (1 << 18) + 3):
+            g, f = _mixed_values(grad_dtype, n, 3), _mixed_values(feature_dtype, n, 4)
+            for t in (0.5, 0, -2):
+                want = opsnn.threshold_backward(g, f, t, backend="reference")
+                got = opsnn.threshold_backward(g, f, t)
+                assert got.dtype == want.dtype
+                np.testing.assert_array_equal(bits(got), bits(want))
+            want = opsnn.threshold_backward(g, f, 0.5, backend="reference")
+            m = n - n % 7
+            out = np.empty((7, m // 7), want.dtype)
+            assert opsnn.threshold_backward(g[:m].reshape(7, -1), f[:m].reshape(7, -1), 0.5, out=out) is out
+            np.testing.assert_array_equal(bits(out).reshape(-1), bits(want[:m]))
+
+
+@needs_numba
+def test_mixed_out_aliasing_grad_and_feature():
+    """out may be grad itself (same dtype as the result); a feature of another item size sharing
+    out's memory is copied first, never read after being written."""
+    g = values(np.dtype(np.float32), (4096,), 5)
+    f = values(np.dtype(np.float16), (4096,), 6)
+    want = opsnn.threshold_backward(g, f, 0.25, backend="reference")
+    inplace = g.copy()
+    assert opsnn.threshold_backward(inplace, f, 0.25, out=inplace) is inplace
+    np.testing.assert_array_equal(bits(inplace), bits(want))
+    buf = np.zeros(4096, np.float32)
+    f16 = buf.view(np.float16)[:4096]  # the first half of out's bytes, as float16 features
+    f16[:] = f
+    want = opsnn.threshold_backward(g, f16.copy(), 0.25, backend="reference")
+    assert opsnn.threshold_backward(g, f16, 0.25, out=buf) is buf
+    np.testing.assert_array_equal(bits(buf), bits(want))

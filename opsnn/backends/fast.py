@@ -20,6 +20,7 @@ import numpy as np
 from opsnn.backends import numpy_engine, pool, tiles
 from opsnn.backends.keep_range import Selection, selection
 from opsnn.backends.plan import Plan
+from opsnn.dtypes import bfloat16
 
 # Crossovers measured on a 2-core AMD EPYC VM (32 MiB L3), see benchmarks/bench_threshold_backward.py:
 PARALLEL_MIN = 1 << 17  # bytes of output per thread from which a second thread pays for its ~2-5 us launch
@@ -28,6 +29,7 @@ STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB
 STREAM_MIN = 12 << 20   # bytes of output from which non-temporal stores beat plain ones: while the
                         # operands fit in L3, plain stores are 2-3x faster (4 MiB out: 72 vs 153 us);
                         # from 12-16 MiB out (36-48 MiB moved) streaming wins (16 MiB: 746 vs 1114 us)
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 TINY = 1024             # numpy engine: elements below which the plain formula beats the tiled engine
 ENGINES = ("auto", "numba", "numpy")
@@ -43,6 +45,8 @@ def threshold_backward(grad, feature, plan: Plan, out=None, *, engine=None, tile
             result = _flat_numba(kernels, grad, feature, out, plan.dtype, sel)
             if result is None and grad.shape != feature.shape:
                 result = _periodic_numba(kernels, grad, feature, out, plan, sel)
+            elif result is None and plan.semantics == "torch" and not sel.empty:
+                result = _mixed_numba(kernels, grad, feature, out, plan)
             if result is not None:
                 return result
         elif (plan.semantics == "torch" and grad.size <= TINY and grad.dtype == feature.dtype == plan.dtype
@@ -137,6 +141,45 @@ def _flat_numba(kernels, grad, feature, out, dtype, sel: Selection):
     else:
         return None  # a forked child: numba's OpenMP pool cannot cross fork(); the general path uses ours
     return None if clobbered else result  # a shifted alias of an input: the general path copies first
+
+
+_F16 = np.dtype(np.float16)
+_BITS_KIND = {_F16: 1, bfloat16: 2}  # numba_kernels.HALF_BITS, BFLOAT_BITS: read from their uint16 bits
+
+
+def _mixed_numba(kernels, grad, feature, out, plan):
+    """torch's promotion (operands of other dtypes than the result) on numba's cast-as-you-go loop;
+    None where it does not apply: a float16/bfloat16 result (compared in float32, rounded back),
+    broadcasting, non-contiguous operands or out."""
+    dtype = plan.dtype
+    if not (dtype.kind in "iu" or dtype == _F32 or dtype == _F64) or grad.shape != feature.shape:
+        return None
+    kinds = []
+    operands = []
+    for a in (grad, feature):
+        flags = a.flags
+        if not (flags.c_contiguous and flags.aligned and a.dtype.isnative):
+            return None
+        kind = _BITS_KIND.get(a.dtype, 0)
+        if (kind == 0 and a.dtype.kind not in "biuf") or (kind and dtype != _F32):
+            return None  # halves only into float32: numpy's half -> double keeps a signalling NaN's
+                         # payload unquieted, a float32 -> double conversion on the CPU would not
+        flat = a.reshape(-1)
+        operands.append(flat.view(np.uint16) if kind else flat)
+        kinds.append(kind)
+    if out is None:
+        out = np.empty(plan.shape, dtype)
+    elif not (out.flags.c_contiguous and out.flags.aligned):
+        return None
+    o = out.reshape(-1)
+    workers = 1 if _forked_child() else min(thread_limit(), max(1, o.nbytes // PARALLEL_MIN))
+    with kernels.launch_lock:
+        clobbered = kernels.run_mixed(operands[0], operands[1], o, plan.threshold, kinds[0], kinds[1], workers)
+    return None if clobbered else out
+
+
+def _forked_child() -> bool:
+    return os.getpid() != _HOME_PID
 
 
 PERIOD_MIN = 128  # elements: shorter repeated rows cost more per row than the staged path

@@ -307,3 +307,108 @@ def parallel_entry(dtype: np.dtype):
 
 def max_threads() -> int:
     return numba.config.NUMBA_NUM_THREADS
+
+
+# Mixed dtypes under torch's promotion (say float16 grad with float32 feature): both operands are
+# cast to the result type on the fly, element by element, instead of being staged into
+# buffers by numpy casts. float16 and bfloat16 arrive as their uint16 bits, with a kind:
+HALF_BITS, BFLOAT_BITS = 1, 2  # (0: a numba-native dtype, read as it is)
+
+
+@intrinsic
+def _half_to_float(typingctx, h):
+    """float16 bits -> float32, exactly as numpy converts: a NaN keeps its payload and stays
+    signalling (the CPU's vcvtph2ps would quiet it). Straight-line 32-bit IR (selects, one exact
+    float subtraction for subnormals) so that the loop vectorises; numba's own integer arithmetic
+    would widen to 64 bits."""
+    if not (isinstance(h, types.Integer) and h.bitwidth == 16):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i32, f32 = ir.IntType(32), ir.FloatType()
+
+        def c(v):
+            return ir.Constant(i32, v)
+
+        x = builder.zext(args[0], i32)
+        u = builder.shl(builder.and_(x, c(0x7FFF)), c(13))     # exponent and mantissa, float32-aligned
+        exponent = builder.and_(u, c(0x7C00 << 13))
+        normal = builder.add(u, c((127 - 15) << 23))           # rebias
+        special = builder.add(normal, c((128 - 16) << 23))     # inf/NaN: all-ones exponent, payload kept
+        # zero/subnormal: as a float32 with exponent 113 its value is 2**-14 too much, exactly
+        sub_value = builder.fsub(builder.bitcast(builder.add(normal, c(1 << 23)), f32), ir.Constant(f32, 2.0 ** -14))
+        subnormal = builder.bitcast(sub_value, i32)
+        magnitude = builder.select(builder.icmp_unsigned("==", exponent, c(0x7C00 << 13)), special,
+                                   builder.select(builder.icmp_unsigned("==", exponent, c(0)), subnormal, normal))
+        sign = builder.shl(builder.and_(x, c(0x8000)), c(16))
+        return builder.bitcast(builder.or_(magnitude, sign), f32)
+
+    return types.float32(h), codegen
+
+
+@intrinsic
+def _bfloat_to_float(typingctx, u):
+    """bfloat16 bits -> float32: the bits are float32's upper half."""
+    if not (isinstance(u, types.Integer) and u.bitwidth == 16):
+        return None
+
+    def codegen(context, builder, signature, args):
+        wide = builder.shl(builder.zext(args[0], ir.IntType(32)), ir.Constant(ir.IntType(32), 16))
+        return builder.bitcast(wide, ir.FloatType())
+
+    return types.float32(u), codegen
+
+
+def _read(a, i, kind):
+    """a[i] as a number (in compiled code only)."""
+    raise NotImplementedError
+
+
+@overload(_read)
+def _read_overload(a, i, kind):
+    if isinstance(a.dtype, types.Integer) and a.dtype.bitwidth == 16 and not a.dtype.signed:
+        def read_16(a, i, kind):
+            u = a[i]
+            if kind == HALF_BITS:
+                return _half_to_float(u)
+            if kind == BFLOAT_BITS:
+                return _bfloat_to_float(u)
+            return np.float32(u)  # a real uint16 (exact in float32)
+        return read_16
+    return lambda a, i, kind: a[i]
+
+
+@_inner
+def _mixed_range(g, f, out, threshold, g_kind, f_kind):
+    zero = out.dtype.type(0)
+    for i in range(out.shape[0]):
+        fc = out.dtype.type(_read(f, i, f_kind))
+        gc = out.dtype.type(_read(g, i, g_kind))
+        out[i] = zero if fc <= threshold else gc
+
+
+@_inner
+def _overlap_unsafe(x, out):
+    """out overlaps x other than as the very same elements (same start, same item size)."""
+    a, b = x.ctypes.data, out.ctypes.data
+    same = a == b and x.itemsize == out.itemsize
+    return not same and a < b + out.nbytes and b < a + x.nbytes
+
+
+@_cached
+@numba.njit(parallel=True, **_OPTIONS)
+def run_mixed(g, f, out, threshold, g_kind, f_kind, parts):
+    """torch's rule over operands of other dtypes than out's, cast to it on the fly (threshold in
+    out's type); `parts` contiguous parts on numba's threads (1: the calling thread only).
+    1 (nothing written) if out overlaps an input unsafely."""
+    if _overlap_unsafe(g, out) or _overlap_unsafe(f, out):
+        return 1
+    n = out.shape[0]
+    if parts <= 1:
+        _mixed_range(g, f, out, threshold, g_kind, f_kind)
+        return 0
+    for k in numba.prange(parts):
+        lo = (n * k // parts) // _PART_ALIGN * _PART_ALIGN
+        hi = n if k == parts - 1 else (n * (k + 1) // parts) // _PART_ALIGN * _PART_ALIGN
+        _mixed_range(g[lo:hi], f[lo:hi], out[lo:hi], threshold, g_kind, f_kind)
+    return 0
