@@ -44,4 +44,4 @@ def Compare(dst: LocalTensor, src0: LocalTensor, src1, cmp_mode: CMPMODE, count:
     else:
         b = np.asarray(src1, dtype=t)
     bits = compare_values(a, b, cmp_mode)
-    write_local(dst.ReinterpretCast(np.uint8), np.packbits(bits, bitorder="little"), "Compare")
+    write_local(dst, np.packbits(bits, bitorder="little"), "Compare")  # bytes: dst's own type does not matter

@@ -9,6 +9,8 @@ from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
 from .select import unpack_mask
 
+_UINT = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}  # itemsize -> the unsigned type of that width
+
 
 def _bits_of(src, dtype: np.dtype, count: int, as_int: np.dtype):
     if isinstance(src, LocalTensor):
@@ -23,13 +25,16 @@ def SelectTensors(dst: LocalTensor, sel_mask: LocalTensor, src0, src1, count: in
     if count <= 0:
         return
     t = dst.dtype
-    as_int = np.dtype(f"u{t.itemsize}")
-    bits = unpack_mask(read_local(sel_mask.ReinterpretCast(np.uint8), -(-count // 8), "Select"), count)
+    as_int = _UINT[t.itemsize]
+    mask = sel_mask if sel_mask.dtype == np.uint8 else sel_mask.ReinterpretCast(np.uint8)
+    bits = unpack_mask(read_local(mask, -(-count // 8), "Select"), count)
     a = _bits_of(src0, t, count, as_int)
     b = _bits_of(src1, t, count, as_int)
-    out, direct = open_local(dst.ReinterpretCast(as_int), count, "Select")
+    # open_local / close_local look at the element size only: dst itself gives the same span
+    out, direct = open_local(dst, count, "Select")
+    out = out.view(as_int)
     # b ^ ((a ^ b) & -bit): arithmetic, not a masked copy (np.where branches per element, ~10x slower)
     ones = np.negative(bits.view(np.uint8), dtype=as_int)
     blend = np.bitwise_and(np.bitwise_xor(a, b), ones)
     np.bitwise_xor(blend, b, out=out)
-    close_local(dst.ReinterpretCast(as_int), out, direct, "Select")
+    close_local(dst, out, direct, "Select")

@@ -30,18 +30,12 @@ class TileRunner:
         self.vars = np.frombuffer(bytes(scalar_data).ljust(16, b"\0")[:16], dtype=np.float32)
         self.scalar_inputs: dict[int, np.generic] = {}  # ScalarIn values the schedule read from GM
         self.program = _program(dag)
-        # every tensor node's tile, ping and pong, made once per core (not per tile)
-        views: dict[tuple[int, str], LocalTensor] = {}  # one LocalTensor per (buffer, type)
-        self._tiles = {id(f): (self._tile(f, 0, views), self._tile(f, 1, views)) for f in dag.fun_list
-                       if id(f) in plan.slots}
-
-    def _tile(self, node: Node, parity: int, views: dict) -> LocalTensor:
-        buf = self.plan.buffer(self.plan.slots[id(node)], parity)
-        key = (buf, node.dtype)
-        lt = views.get(key)
-        if lt is None:
-            lt = views[key] = LocalTensor(self.ub.buffer, _np(node.dtype), self.ub.offset + buf * self.slot_bytes)
-        return lt
+        # every tensor node's tile, ping and pong, made once per core (not per tile): one
+        # LocalTensor per (buffer, type), where the buffers are the same on every core
+        views, tiles = _tile_layout(dag, plan)
+        buffer, base = ub.buffer, ub.offset
+        lts = [LocalTensor(buffer, dtype, base + buf * slot_bytes) for buf, dtype in views]
+        self._tiles = {node_id: (lts[ping], lts[pong]) for node_id, ping, pong in tiles}
 
     def tensor(self, node: Node, parity: int) -> LocalTensor:
         return self._tiles[id(node)][parity]
@@ -76,8 +70,27 @@ class TileRunner:
                 for f, args in self.program]
         return steps
 
+    @property
+    def calls(self) -> tuple | None:
+        """Per parity, the DAG's instructions as (function, leading arguments), the count to be
+        appended: bound once per core, for a DAG whose operands are all tiles and constants (no
+        ScalarIn, no scalar op: those are read or computed per tile, by the general path)."""
+        if "_calls" not in self.__dict__:
+            program, tiles = _static_program(self.dag), self._tiles
+            self.__dict__["_calls"] = None if program is None else tuple(
+                tuple(_bind(f, tiles[id(f)][parity],
+                            [tiles[id(a)][parity] if isinstance(a, Node) else self.value(a, 0, {}) for a in args])
+                      for f, args in program)
+                for parity in (0, 1))
+        return self.__dict__["_calls"]
+
     def run(self, parity: int, count: int) -> None:
         """Every compute node of the DAG over `count` elements of the tile of this parity."""
+        calls = self.calls
+        if calls is not None:
+            for fn, args in calls[parity]:
+                fn(*args, count)
+            return
         scalars: dict[int, np.generic] = {}
         inputs = self.scalar_inputs
         for f, dst, operands in self.steps:
@@ -89,10 +102,45 @@ class TileRunner:
                 _tensor_op(f, dst[parity], values, count)
 
 
+_LAYOUTS: dict[int, tuple] = {}  # id(plan) -> (plan, dag, layout): a plan is immutable (and unhashable)
+
+
+def _tile_layout(dag: Dag, plan: BufferPlan) -> tuple:
+    """((buffer, dtype) per distinct view, (id(node), ping view, pong view) per tensor node)."""
+    hit = _LAYOUTS.get(id(plan))
+    if hit is not None and hit[0] is plan and hit[1] is dag:
+        return hit[2]
+    layout = _LAYOUTS[id(plan)] = (plan, dag, _layout(dag, plan))
+    return layout[2]
+
+
+def _layout(dag: Dag, plan: BufferPlan) -> tuple:
+    views: dict[tuple[int, str], int] = {}
+    tiles = []
+    for f in dag.fun_list:
+        if id(f) in plan.slots:
+            ping, pong = (views.setdefault((plan.buffer(plan.slots[id(f)], parity), f.dtype), len(views))
+                          for parity in (0, 1))
+            tiles.append((id(f), ping, pong))
+    return tuple((buf, _np(name)) for buf, name in views), tuple(tiles)
+
+
 @cache
 def _program(dag: Dag) -> tuple:
     """The compute nodes in FunList order with their operands (no-op Casts skipped)."""
     return tuple((f, dag.args(f)) for f in dag.fun_list if not (f.is_copy_in or f.op == "CopyOut"))
+
+
+@cache
+def _static_program(dag: Dag) -> tuple | None:
+    """_program(dag) where every compute node is a tensor op whose operands are tiles, Vars and
+    Consts (what TileRunner.calls binds once per core); None where a ScalarIn or a scalar op
+    makes an operand change from tile to tile."""
+    program = _program(dag)
+    for f, args in program:
+        if f.is_scalar or any(isinstance(a, ScalarIn) or (isinstance(a, Node) and a.is_scalar) for a in args):
+            return None
+    return program
 
 
 def _np(name: str) -> np.dtype:
@@ -106,6 +154,30 @@ def _scalar_op(f: Node, args: list):
         out = cast_values(src, _np(f.dtype), mode) if mode is not None else src.astype(np.float32)
         return out[0]
     raise EmulatorError(f"{f.op} is not a scalar op here")
+
+
+def _bind(f: Node, dst: LocalTensor, args: list) -> tuple:
+    """(function, arguments before the count): what _tensor_op would call, resolved once."""
+    op = f.op
+    if op == "Duplicate":
+        return duplicate_scalar, (dst, args[0])
+    if op == "Cast":
+        if not isinstance(args[0], LocalTensor):
+            return duplicate_scalar, (dst, cast_values(np.asarray(args[0]).reshape(1), dst.dtype, f.attrs[0])[0])
+        return Cast, (dst, args[0], f.attrs[0])
+    if op == "Compare":
+        a, b, mode = args[0], args[1], f.attrs[0]
+        if not isinstance(a, LocalTensor):
+            a, b, mode = b, a, _MIRROR[mode]
+        return Compare, (dst, a, b, mode)
+    if op == "Select":
+        return SelectTensors, (dst, args[0], args[1], args[2])
+    if op == "Mul":
+        a, b = args
+        if not isinstance(a, LocalTensor):
+            a, b = b, a
+        return Mul, (dst, a, b)
+    raise EmulatorError(f"DAG op {op} has no emulator instruction")
 
 
 def _tensor_op(f: Node, dst: LocalTensor, args: list, n: int) -> None:

@@ -196,3 +196,29 @@ def test_cast_arch35_float32_to_int32_rint_equals_the_a2_cast():
     with np.errstate(invalid="ignore"):  # the A2 conversion's float64 widening of signalling NaNs
         A2Cast(b, src, RoundMode.CAST_RINT, values.size)
     np.testing.assert_array_equal(a.numpy(values.size), b.numpy(values.size))
+
+
+def test_cast_arch35_float32_to_half_fast_path_equals_the_general_one():
+    """The integer fast path (every value zero or in half's normal range) against numpy's own
+    conversion: every float32 whose low 16 bits are one of many patterns (ties, carries, the
+    rounding bit, random), whole tiles and tiles with one value the fast path must refuse."""
+    from opsnn.ascendc.cast_arch35 import _float32_to_half, _float32_to_half_general, _float32_to_half_normal
+
+    rng = np.random.default_rng(11)
+    high = np.arange(1 << 16, dtype=np.uint32) << 16
+    lows = [0, 1, 0x0800, 0x0FFF, 0x1000, 0x1001, 0x17FF, 0x1FFF, 0x2000, 0x2001, 0x3FFF, 0x6000, 0x8000, 0xE000,
+            0xFFFF, *rng.integers(0, 1 << 16, 8).tolist()]
+    for low in lows:
+        values = (high | np.uint32(low)).view(np.float32)
+        a = values.view(np.uint32) & 0x7FFFFFFF
+        normal = values[(a == 0) | ((a >= 113 << 23) & (a < 143 << 23))]
+        for v in (values, normal):
+            want, got = np.empty(v.size, np.float16), np.empty(v.size, np.float16)
+            _float32_to_half_general(v, want)
+            _float32_to_half(v, got)
+            np.testing.assert_array_equal(bits(got), bits(want))
+        assert _float32_to_half_normal(normal, np.empty(normal.size, np.float16))
+    refuse = np.array([0x7F800000, 0x7FC00000, 0x47800000, 0x38000000, 0x387FE000, 0xB3800000], np.uint32)
+    for u in refuse:  # inf, NaN, 2**16, a subnormal half, ... : left to the general conversion
+        tile = np.append(np.ones(8, np.float32), np.array([u], np.uint32).view(np.float32))
+        assert not _float32_to_half_normal(tile, np.empty(tile.size, np.float16))
