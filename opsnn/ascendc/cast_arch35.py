@@ -14,8 +14,8 @@ import numpy as np
 
 from opsnn.dtypes import bfloat16
 
+from .cast import _TO_HALF_TABLES, cast_values, check_cast
 from .cast import Cast as A2Cast
-from .cast import cast_values, check_cast
 from .local_tensor import LocalTensor, close_local, open_local, read_local, write_local
 from .rounding import RoundMode
 
@@ -104,18 +104,35 @@ def _float32_to_int32_rint(values: np.ndarray, out: np.ndarray) -> None:
 
 def _from_half_table(table: np.ndarray):
     def convert(values: np.ndarray, out: np.ndarray) -> None:
-        np.take(table, values.view(np.uint16), out=out)
+        table.take(values.view(np.uint16), out=out)
+    return convert
+
+
+def _widen_bfloat16(values: np.ndarray, out: np.ndarray) -> None:
+    np.left_shift(values.view(np.uint16), 16, out=out.view(np.uint32), dtype=np.uint32)  # as cast_values
+
+
+def _small_int_to_half(table: np.ndarray):
+    def convert(values: np.ndarray, out: np.ndarray) -> None:
+        table.take(values.view(np.uint8), out=out)  # cast_values' own table
     return convert
 
 
 def _pick(src: np.dtype, dst: np.dtype, mode: RoundMode):
-    """This module's own conversion for the pair, or None where the A2 Cast does it."""
+    """The conversion of the pair: this module's own, or the A2 Cast's (cast_values, or the
+    branch of it that the pair takes, called directly)."""
     if src == _F32 and dst == _I32 and mode is RoundMode.CAST_RINT:
         return _float32_to_int32_rint
     if src == _F32 and dst == _F16 and mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT):
         return _float32_to_half
     table = _FROM_HALF.get((dst, mode)) if src == _F16 else None
-    return None if table is None else _from_half_table(table)
+    if table is not None:
+        return _from_half_table(table)
+    if src == bfloat16 and dst == _F32:
+        return _widen_bfloat16
+    if src in _TO_HALF_TABLES and dst == _F16:
+        return _small_int_to_half(_TO_HALF_TABLES[src])
+    return lambda values, out: cast_values(values, dst, mode, out)
 
 
 _CHECKED: dict[tuple[np.dtype, np.dtype, RoundMode], object] = {}  # pair and mode -> _pick's answer
@@ -133,16 +150,15 @@ def _converter(src: np.dtype, dst: np.dtype, mode: RoundMode):
 
 
 def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) -> None:  # noqa: N802
+    """The A2 Cast's checks, reads and writes; the conversions as the module docstring says."""
+    if not isinstance(round_mode, RoundMode):
+        A2Cast(dst, src, round_mode, count)  # raises, as it says why
+        return
+    convert = _converter(src.dtype, dst.dtype, round_mode)
     count = int(count)
-    if count > 0 and isinstance(round_mode, RoundMode):
-        convert = _converter(src.dtype, dst.dtype, round_mode)
-        if convert is not None:
-            values = read_local(src, count, "Cast")
-            out, direct = open_local(dst, count, "Cast")
-            convert(values, out)
-            close_local(dst, out, direct, "Cast")
-            return
-    if src.dtype == _F32 and dst.dtype == bfloat16 and count > 0:
+    if count <= 0:
+        return
+    if dst.dtype == bfloat16 and src.dtype == _F32:
         nan = np.isnan(read_local(src, count, "Cast"))
         if nan.any():
             high = (read_local(src, count, "Cast").view(np.uint32)[nan] >> 16).astype(np.uint16)
@@ -152,4 +168,7 @@ def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) 
             out[nan] = high
             write_local(dst.ReinterpretCast(np.uint16), out, "Cast")
             return
-    A2Cast(dst, src, round_mode, count)
+    values = read_local(src, count, "Cast")
+    out, direct = open_local(dst, count, "Cast")
+    convert(values, out)
+    close_local(dst, out, direct, "Cast")
