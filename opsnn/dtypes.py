@@ -8,6 +8,7 @@ import ml_dtypes
 import numpy as np
 
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
+finfo = ml_dtypes.finfo  # np.finfo, also for bfloat16 (np.finfo itself knows it only from ml_dtypes 0.7)
 
 # Every dtype some layer names (the ACL data types included); an operator's definition says which
 # of them it supports.

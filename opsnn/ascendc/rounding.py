@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from opsnn.dtypes import bfloat16
+from opsnn.dtypes import bfloat16, finfo
 
 from .halfbits import half_to_float32
 
@@ -36,7 +36,7 @@ class FloatFormat:
 
 FLOAT_FORMATS = MappingProxyType({
     np.dtype(np.float16): FloatFormat(11, -14, 65504.0),
-    bfloat16: FloatFormat(8, -126, float(np.finfo(bfloat16).max)),
+    bfloat16: FloatFormat(8, -126, float(finfo(bfloat16).max)),
     np.dtype(np.float32): FloatFormat(24, -126, float(np.finfo(np.float32).max)),
 })
 

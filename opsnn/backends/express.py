@@ -40,7 +40,8 @@ os.register_at_fork(after_in_child=_after_fork)
 class _Lane:
     """What a memo hit needs: the compiled entries, the selection's parameters, the result dtype."""
 
-    __slots__ = ("dtype", "itemsize", "params", "serial", "parallel", "lock", "threads", "max_rank")
+    __slots__ = ("dtype", "itemsize", "params", "serial", "entry_dtype", "kernels", "_parallel", "lock", "threads",
+                 "max_rank")
 
     def __init__(self, kernels, dtype: np.dtype, sel, max_rank: int):
         # float16/bfloat16 (and bool) run on the entry of their unsigned width: numba unboxes an
@@ -48,8 +49,15 @@ class _Lane:
         entry_dtype = dtype if sel.builtin else sel.bits
         self.dtype, self.itemsize, self.params, self.max_rank = dtype, dtype.itemsize, sel.params, max_rank
         self.serial = kernels.serial_entry(entry_dtype)
-        self.parallel = kernels.parallel_entry(entry_dtype)
+        self.kernels, self.entry_dtype, self._parallel = kernels, entry_dtype, None
         self.lock, self.threads = kernels.launch_lock, fast.thread_limit()
+
+    @property
+    def parallel(self):
+        """run_parallel's entry, loaded at the first big call (a cold process pays for what it uses)."""
+        if self._parallel is None:
+            self._parallel = self.kernels.parallel_entry(self.entry_dtype)
+        return self._parallel
 
 
 def _remember(memo: dict, key, lane) -> None:

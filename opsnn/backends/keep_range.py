@@ -170,7 +170,7 @@ def _nearest(value: float, dtype: np.dtype):
         return np.array(value, np.float64).astype(dtype)[()]
 
 
-_FINITE_MAX = {dt: float(np.finfo(dt).max) for dt in _FLOATS}
+_FINITE_MAX = {dt: float(dtypes.finfo(dt).max) for dt in _FLOATS}
 _INT_INFO = {np.dtype(t): np.iinfo(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)}
 _INF_KEYS = {dt: (_key_of(math.inf, dt), _key_of(-math.inf, dt)) for dt in _FLOATS}
 

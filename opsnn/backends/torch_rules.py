@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from opsnn.dtypes import bfloat16
+from opsnn.dtypes import bfloat16, finfo
 
 _BOOL = np.dtype(np.bool_)
 _U8, _I8, _I16, _I32, _I64 = (np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64))
@@ -151,7 +151,7 @@ def _to_integer(value, dtype: np.dtype, is_int_scalar: bool, what: str):
     return dtype.type(math.trunc(value))
 
 
-_FLOAT_MAX = {dt: float(np.finfo(dt).max) for dt in FLOATS}
+_FLOAT_MAX = {dt: float(finfo(dt).max) for dt in FLOATS}
 
 
 def float32_threshold(value: float, what: str = "threshold") -> np.float32:

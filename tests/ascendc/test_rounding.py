@@ -78,7 +78,7 @@ def test_float_to_bf16_modes():
     rint = to_float(x, BF16, M.CAST_RINT).astype(np.float64)
     assert rint[0] == 1 and rint[1] == 1 + 2 * one_ulp and rint[2] == np.inf
     trunc = to_float(x, BF16, M.CAST_TRUNC).astype(np.float64)
-    assert trunc[0] == 1 and trunc[1] == 1 + one_ulp and trunc[2] == float(np.finfo(BF16).max)
+    assert trunc[0] == 1 and trunc[1] == 1 + one_ulp and trunc[2] == float(ml_dtypes.finfo(BF16).max)
     assert to_float(x, BF16, M.CAST_ROUND).astype(np.float64)[0] == 1 + one_ulp
 
 

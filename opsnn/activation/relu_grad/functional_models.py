@@ -14,7 +14,8 @@ from opsnn.dtypes import float_layout
 
 
 def relu_grad(grad: np.ndarray, feature: np.ndarray) -> np.ndarray:
-    positive = feature > 0  # NaN > 0 is false
+    with np.errstate(invalid="ignore"):  # NaN > 0 is false (ml_dtypes < 0.7 warns on bfloat16 NaN)
+        positive = feature > 0
     if grad.dtype.kind in "iu":
         return np.where(positive, grad, np.zeros((), grad.dtype))  # grad * 1 or grad * 0, exactly
     layout = float_layout(grad.dtype)
