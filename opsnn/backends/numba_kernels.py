@@ -249,7 +249,36 @@ launch_lock = threading.Lock()
 # periodic holds only `row` elements, repeated over out (row divides n; the other operand holds
 # all n). Rows are slices, so every row runs the same vectorised loops as the flat case.
 @_inner
+def _rows_plain(g, f, out, p, f_period, r0, r1):
+    """_rows for the plain select, indexed without slices: a slice per row costs a reference
+    count round trip, and unsigned indices let LLVM drop the negative-index wrap-around and
+    vectorise (1024 rows of 256: 3x the sliced rows)."""
+    lo1, hi1, lo2, hi2, fill = p[LO1], p[HI1], p[LO2], p[HI2], p[FILL]
+    if f_period:
+        row = f.shape[0]
+        for r in range(r0, r1):
+            base = np.uint64(r * row)
+            for j in range(row):
+                k = base + np.uint64(j)
+                u = f[j]
+                gi = g[k]
+                out[k] = gi if ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2)) else fill
+    else:
+        row = g.shape[0]
+        for r in range(r0, r1):
+            base = np.uint64(r * row)
+            for j in range(row):
+                k = base + np.uint64(j)
+                u = f[k]
+                gi = g[j]
+                out[k] = gi if ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2)) else fill
+
+
+@_inner
 def _rows(g, f, out, p, g_period, f_period, r0, r1):
+    if p[MODE] == PLAIN:
+        _rows_plain(g, f, out, p, f_period, r0, r1)
+        return
     row = g.shape[0] if g_period else f.shape[0]
     for r in range(r0, r1):
         lo, hi = r * row, (r + 1) * row
