@@ -54,7 +54,8 @@ def _float32_to_half_normal(values: np.ndarray, out: np.ndarray) -> bool:
     a = np.bitwise_and(values.view(_U32), _ABS)
     if a.max() >= _HALF_OVERFLOW:
         return False
-    scaled = np.multiply(a.view(np.float32), _SCALE_DOWN).view(_U32)  # exact: the result is normal or zero
+    with np.errstate(under="ignore"):  # a tiny value underflows here; the range check below refuses it
+        scaled = np.multiply(a.view(np.float32), _SCALE_DOWN).view(_U32)  # exact where it is kept
     r = np.subtract(scaled, _ONE)
     if r.min() < _BELOW_HALF_NORMAL:
         return False
@@ -81,7 +82,7 @@ def _float32_to_half_general(values: np.ndarray, out: np.ndarray) -> None:
     """numpy's own float32 -> half (nearest-even, overflow to inf: the one IEEE result, so the
     A2 Cast's too), then its NaNs set the A2 way (the top payload bits, never quieted), which a
     hardware conversion in numpy would not promise."""
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         np.copyto(out, values, casting="unsafe")
     nan = np.isnan(values)
     if nan.any():

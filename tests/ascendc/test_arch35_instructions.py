@@ -222,3 +222,19 @@ def test_cast_arch35_float32_to_half_fast_path_equals_the_general_one():
     for u in refuse:  # inf, NaN, 2**16, a subnormal half, ... : left to the general conversion
         tile = np.append(np.ones(8, np.float32), np.array([u], np.uint32).view(np.float32))
         assert not _float32_to_half_normal(tile, np.empty(tile.size, np.float16))
+
+
+def test_float32_to_half_ignores_the_callers_floating_point_traps():
+    """Underflow and overflow are what the instruction does, not errors: a caller's np.seterr(all="raise")
+    must not turn them into FloatingPointError (both the integer fast path and the general one)."""
+    from opsnn.ascendc import cast_arch35
+
+    for values in ([1.0, 0.5, 1e-30], [1.0, 3e-8, 0.0], [1e30, -7e4, 2.0], [np.nan, 1.0, 65504.0]):
+        v = np.array(values, np.float32)
+        out = np.empty(v.shape, np.float16)
+        with np.errstate(all="raise"):
+            cast_arch35._float32_to_half(v, out)
+        with np.errstate(all="ignore"):
+            expected = v.astype(np.float16)
+        finite = np.isfinite(expected)
+        np.testing.assert_array_equal(out[finite].view(np.uint16), expected[finite].view(np.uint16))
