@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import opsnn
-from opsnn.backends import fast, plan, reference
+from opsnn.backends import express, fast, plan, reference
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ASCEND_DTYPES = [np.dtype(d) for d in (np.float32, np.float16, np.int32, np.int8, np.uint8)] + [BF16]
@@ -137,6 +137,9 @@ def _reread_engine(monkeypatch):
     """fast resolves its engine (environment, numba's presence) once per process; for this test, resolve
     it on every call instead (undone with the monkeypatch)."""
     monkeypatch.setattr(fast, "default_kernels", lambda: fast.engine_kernels(None))
+    # the express lane remembers per process which engine answered: fresh memos for this test
+    monkeypatch.setattr(express, "_BACKWARD", {})
+    monkeypatch.setattr(express, "_FORWARD", {})
 
 
 def test_numpy_fallback_is_used_without_numba(monkeypatch):
@@ -183,12 +186,18 @@ def test_streaming_stores(semantics, monkeypatch):
         for n, offset in ((1, 0), (63, 1), (200, 3), (5000, 0), (70_001, 5)):
             g = values(dtype, n + offset, 31)[offset:]
             f = values(dtype, n + offset, 32)[offset:]
-            for threads in (1, 2):
-                run_both(g, f, 0.5, semantics, "numba", threads=threads)
-            expected = reference.threshold_backward(g, f, plan.plan_backward(g, f, 0.5, semantics))
-            inplace = g.copy()
-            opsnn.threshold_backward(inplace, f, 0.5, out=inplace, semantics=semantics)
-            np.testing.assert_array_equal(bits(inplace), bits(expected))
+            for t in (0.5, 0.0):  # ascend: the int32-through-float32 loop, then ReluGrad's
+                for threads in (1, 2):
+                    run_both(g, f, t, semantics, "numba", threads=threads)
+                expected = reference.threshold_backward(g, f, plan.plan_backward(g, f, t, semantics))
+                inplace = g.copy()
+                opsnn.threshold_backward(inplace, f, t, out=inplace, semantics=semantics)
+                np.testing.assert_array_equal(bits(inplace), bits(expected))
+    if semantics != "torch":  # int32 through float32 near the saturation point, in whole streamed blocks
+        edge = np.array([2**31 - 1, 2**31 - 64, 2**31 - 65, 2**31 - 128, 2**24 + 1, -(2**31), -(2**24) - 3, 7],
+                        np.int32)
+        g = np.tile(edge, 4096)
+        run_both(g, np.ones_like(g), 0.5, semantics, "numba", threads=2)
     monkeypatch.undo()
     n = fast.STREAM_MIN + 64
     big = values(np.dtype(np.uint8), n + 7, 33)[7:]   # over the real STREAM_MIN, misaligned

@@ -23,6 +23,8 @@ _MEMO_MAX = 4096
 _SCALAR_TYPES = frozenset((float, int, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16,
                            np.int8, np.uint8))
 _RANK_UNLIMITED = 1 << 30
+# The memos also remember the engine (fast.default_kernels(), resolved once per process): whoever
+# re-resolves it (tests) must give the lane fresh memos too.
 _BACKWARD: dict = {}  # (semantics, dtype, type(t), t) -> _Lane, or False: not for the lane
 _FORWARD: dict = {}   # (dtype, type(t), t, type(v), v, v is a negative zero) -> _Lane or False
 
@@ -41,9 +43,9 @@ class _Lane:
     """What a memo hit needs: the compiled entries, the selection's parameters, the result dtype."""
 
     __slots__ = ("dtype", "itemsize", "params", "serial", "entry_dtype", "kernels", "_parallel", "lock", "threads",
-                 "max_rank")
+                 "max_rank", "streams_moved")
 
-    def __init__(self, kernels, dtype: np.dtype, sel, max_rank: int):
+    def __init__(self, kernels, dtype: np.dtype, sel, max_rank: int, arrays: int):
         # float16/bfloat16 (and bool) run on the entry of their unsigned width: numba unboxes an
         # array by its item size, so they need no per-call .view()
         entry_dtype = dtype if sel.builtin else sel.bits
@@ -51,6 +53,7 @@ class _Lane:
         self.serial = kernels.serial_entry(entry_dtype)
         self.kernels, self.entry_dtype, self._parallel = kernels, entry_dtype, None
         self.lock, self.threads = kernels.launch_lock, fast.thread_limit()
+        self.streams_moved = arrays  # arrays moved per element: 3 backward, 2 forward (x read once)
 
     @property
     def parallel(self):
@@ -66,7 +69,7 @@ def _remember(memo: dict, key, lane) -> None:
     memo[key] = lane
 
 
-def _learn(memo: dict, key, dtype: np.dtype, planner):
+def _learn(memo: dict, key, dtype: np.dtype, planner, arrays: int):
     """The lane for a key seen for the first time, or False. Thresholds that compare unequal to
     themselves (NaN) would never hit, so they are not stored."""
     kernels = fast.default_kernels()
@@ -78,7 +81,7 @@ def _learn(memo: dict, key, dtype: np.dtype, planner):
     lane = False
     if kernels is not None and not sel.empty and plan.dtype == dtype:
         max_rank = _RANK_UNLIMITED if plan.semantics == "torch" else ascend_rules.MAX_RANK
-        lane = _Lane(kernels, plan.dtype, sel, max_rank)
+        lane = _Lane(kernels, plan.dtype, sel, max_rank, arrays)
     if all(x == x for x in key):
         _remember(memo, key, lane)
     return lane
@@ -106,7 +109,7 @@ def _run(lane: _Lane, a, b, out):
     else:
         workers = min(lane.threads, nbytes // fast.PARALLEL_MIN)
         with lane.lock:
-            clobbered = lane.parallel(a, b, o, lane.params, workers, nbytes >= fast.STREAM_MIN)
+            clobbered = lane.parallel(a, b, o, lane.params, workers, fast.streams(nbytes, lane.streams_moved))
     return None if clobbered else out  # a shifted alias of an input: the general way copies first
 
 
@@ -118,7 +121,7 @@ def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semanti
     if lane is None:
         if type(threshold) not in _SCALAR_TYPES or feature.dtype != dtype:
             return None
-        lane = _learn(_BACKWARD, key, dtype, lambda: plan_backward(grad, feature, threshold, semantics))
+        lane = _learn(_BACKWARD, key, dtype, lambda: plan_backward(grad, feature, threshold, semantics), 3)
     if lane is False or (feature.dtype is not dtype and feature.dtype != dtype) or feature.shape != grad.shape \
             or grad.ndim > lane.max_rank:
         return None
@@ -135,7 +138,7 @@ def threshold(x: np.ndarray, threshold, value, out):
     if lane is None:
         if type(threshold) not in _SCALAR_TYPES or type(value) not in _SCALAR_TYPES:
             return None
-        lane = _learn(_FORWARD, key, x.dtype, lambda: plan_forward(x, threshold, value))
+        lane = _learn(_FORWARD, key, x.dtype, lambda: plan_forward(x, threshold, value), 2)
     if lane is False:
         return None
     flags = x.flags

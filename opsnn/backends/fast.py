@@ -26,9 +26,11 @@ from opsnn.dtypes import bfloat16
 PARALLEL_MIN = 1 << 17  # bytes of output per thread from which a second thread pays for its ~2-5 us launch
 NUMPY_TILE = 1 << 14    # numpy engine: ~10 passes per tile, so keep a tile's buffers in L2
 STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB stay in a 4 MiB L2
-STREAM_MIN = 12 << 20   # bytes of output from which non-temporal stores beat plain ones: while the
-                        # operands fit in L3, plain stores are 2-3x faster (4 MiB out: 72 vs 153 us);
-                        # from 12-16 MiB out (36-48 MiB moved) streaming wins (16 MiB: 746 vs 1114 us)
+STREAM_MIN = 12 << 20   # bytes of backward output (x3 moved) from which non-temporal stores beat plain
+                        # ones: while the operands fit in L3, plain stores are 2-3x faster (4 MiB out:
+                        # 72 vs 153 us); from 12-16 MiB out (36-48 MiB moved) streaming wins (16 MiB:
+                        # 746 vs 1114 us). The forward moves 2 bytes per output byte: it streams from
+                        # the same bytes moved (16 MiB f32 out: 488 us plain vs 667 streaming).
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 TINY = 1024             # numpy engine: elements below which the plain formula beats the tiled engine
@@ -66,6 +68,12 @@ def threshold(x, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
             if result is not None:
                 return result
     return _run(plan, sel, x, x, out, engine, tile, threads)
+
+
+def streams(out_bytes: int, arrays: int) -> bool:
+    """Whether an output of out_bytes, with `arrays` arrays moved per element, is written with
+    non-temporal stores (the crossover is a matter of bytes moved against the cache)."""
+    return out_bytes * arrays >= 3 * STREAM_MIN
 
 
 def engine_kernels(engine: str | None):
@@ -137,7 +145,7 @@ def _flat_numba(kernels, grad, feature, out, dtype, sel: Selection):
             clobbered = kernels.run(g, f, o, sel.params, False)
     elif os.getpid() == _HOME_PID:
         with kernels.launch_lock:
-            clobbered = kernels.run_parallel(g, f, o, sel.params, workers, nbytes >= STREAM_MIN)
+            clobbered = kernels.run_parallel(g, f, o, sel.params, workers, streams(nbytes, 2 if grad is feature else 3))
     else:
         return None  # a forked child: numba's OpenMP pool cannot cross fork(); the general path uses ours
     return None if clobbered else result  # a shifted alias of an input: the general path copies first
@@ -231,7 +239,7 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
     if _flat(plan, grad, feature, target):
         bits = sel.bits
         g, f, o = _flat_bits(grad, bits), _flat_bits(feature, bits), _flat_bits(target, bits)
-        streaming = n * out.itemsize >= STREAM_MIN
+        streaming = streams(n * out.itemsize, 2 if grad is feature else 3)
         if kernels is not None and workers == 1:
             kernels.run(g, f, o, sel.params, streaming)
         elif kernels is not None and os.getpid() == _HOME_PID:

@@ -110,37 +110,60 @@ def _int32_via_float32(g, f, out, p):
 # without reading it. LLVM's loop vectorizer will not emit them, so one 64-byte block is written
 # out as explicit vector IR. They only pay for outputs well beyond the last-level cache (see
 # fast.STREAM_MIN): a result that fits is better left in cache for whoever reads it next.
-@intrinsic
-def _select_block_streaming(typingctx, g, f, out, i, lo1, hi1, lo2, hi2, fill):
-    """out[i : i + 64 bytes] = select(...) with one vector compare/blend and a non-temporal store;
-    out + i must be 64-byte aligned."""
-    sig = numba.types.void(g, f, out, i, lo1, hi1, lo2, hi2, fill)
+def _streaming_block(kind: str):
+    """An intrinsic block(g, f, out, i, lo1, hi1, lo2, hi2, x1, x2, x3): out[i : i + 64 bytes] =
+    the `kind` loop's result (see _plain, _relu_float, _int32_via_float32) as one vector compute
+    and a non-temporal store; out + i must be 64-byte aligned. x1: fill (plain); sign, exponent,
+    quiet (relu); unused (int32 via float32)."""
 
-    def codegen(context, builder, signature, args):
-        element = context.get_value_type(signature.args[0].dtype)
-        lanes = _VECTOR_BYTES // (element.width // 8)
-        vector = ir.VectorType(element, lanes)
+    @intrinsic
+    def block(typingctx, g, f, out, i, lo1, hi1, lo2, hi2, x1, x2, x3):
+        sig = numba.types.void(g, f, out, i, lo1, hi1, lo2, hi2, x1, x2, x3)
 
-        def block_pointer(k):
-            ary = context.make_array(signature.args[k])(context, builder, args[k])
-            p = cgutils.get_item_pointer(context, builder, signature.args[k], ary, [args[3]], wraparound=False)
-            return builder.bitcast(p, vector.as_pointer())
+        def codegen(context, builder, signature, args):
+            element = context.get_value_type(signature.args[0].dtype)
+            lanes = _VECTOR_BYTES // (element.width // 8)
+            vector = ir.VectorType(element, lanes)
 
-        def splat(x):
-            one = builder.insert_element(ir.Constant(vector, None), x, ir.Constant(ir.IntType(32), 0))
-            zeros = ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes)
-            return builder.shuffle_vector(one, ir.Constant(vector, None), zeros)
+            def block_pointer(k):
+                ary = context.make_array(signature.args[k])(context, builder, args[k])
+                p = cgutils.get_item_pointer(context, builder, signature.args[k], ary, [args[3]], wraparound=False)
+                return builder.bitcast(p, vector.as_pointer())
 
-        gv, fv = builder.load(block_pointer(0), align=1), builder.load(block_pointer(1), align=1)
-        lo1v, hi1v, lo2v, hi2v, fillv = (splat(a) for a in args[4:])
-        in1 = builder.and_(builder.icmp_unsigned(">=", fv, lo1v), builder.icmp_unsigned("<=", fv, hi1v))
-        in2 = builder.and_(builder.icmp_unsigned(">=", fv, lo2v), builder.icmp_unsigned("<=", fv, hi2v))
-        store = builder.store(builder.select(builder.or_(in1, in2), gv, fillv), block_pointer(2),
-                              align=_VECTOR_BYTES)
-        store.set_metadata("nontemporal", builder.module.add_metadata([ir.Constant(ir.IntType(32), 1)]))
-        return context.get_dummy_value()
+            def splat(x):  # the scalars are the selection's parameters: g's unsigned type already
+                one = builder.insert_element(ir.Constant(vector, None), x, ir.Constant(ir.IntType(32), 0))
+                zeros = ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes)
+                return builder.shuffle_vector(one, ir.Constant(vector, None), zeros)
 
-    return sig, codegen
+            gv, fv = builder.load(block_pointer(0), align=1), builder.load(block_pointer(1), align=1)
+            lo1v, hi1v, lo2v, hi2v, x1v, x2v, x3v = (splat(a) for a in args[4:])
+            in1 = builder.and_(builder.icmp_unsigned(">=", fv, lo1v), builder.icmp_unsigned("<=", fv, hi1v))
+            in2 = builder.and_(builder.icmp_unsigned(">=", fv, lo2v), builder.icmp_unsigned("<=", fv, hi2v))
+            keep = builder.or_(in1, in2)
+            if kind == "plain":
+                result = builder.select(keep, gv, x1v)
+            elif kind == "relu":  # masked: grad * 0, a zero with the grad's sign, or NaN for inf/NaN
+                non_finite = builder.icmp_unsigned("==", builder.and_(gv, x2v), x2v)
+                masked = builder.select(non_finite, builder.or_(gv, x3v), builder.and_(gv, x1v))
+                result = builder.select(keep, gv, masked)
+            else:  # int32 through float32 (RNE) and back, saturating at 2**31
+                fvec = ir.VectorType(ir.FloatType(), lanes)
+                wide = builder.sitofp(gv, fvec)
+                big = builder.fcmp_ordered(">=", wide, ir.Constant(fvec, [2.0 ** 31] * lanes))
+                # fptosi of 2**31 is poison: convert a clamped value, then pick INT32_MAX
+                clamped = builder.select(big, ir.Constant(fvec, [0.0] * lanes), wide)
+                back = builder.select(big, ir.Constant(vector, [2**31 - 1] * lanes), builder.fptosi(clamped, vector))
+                result = builder.select(keep, back, ir.Constant(vector, [0] * lanes))
+            store = builder.store(result, block_pointer(2), align=_VECTOR_BYTES)
+            store.set_metadata("nontemporal", builder.module.add_metadata([ir.Constant(ir.IntType(32), 1)]))
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return block
+
+
+_plain_block, _relu_block, _via_float32_block = (_streaming_block(k) for k in ("plain", "relu", "via_float32"))
 
 
 @intrinsic
@@ -155,22 +178,34 @@ def _store_fence(typingctx):
     return numba.types.void(), codegen
 
 
-@_inner
-def _plain_streaming(g, f, out, p):
-    size = out.itemsize
-    address = out.ctypes.data
-    if address % size:  # a misaligned element array never reaches a 64-byte boundary: plain stores
-        _plain(g, f, out, p)
-        return
-    n, lanes = f.shape[0], _VECTOR_BYTES // size
-    head = min(n, ((_VECTOR_BYTES - address % _VECTOR_BYTES) % _VECTOR_BYTES) // size)
-    body_end = head + (n - head) // lanes * lanes
-    _plain(g[:head], f[:head], out[:head], p)
-    lo1, hi1, lo2, hi2, fill = p[LO1], p[HI1], p[LO2], p[HI2], p[FILL]
-    for i in range(head, body_end, lanes):
-        _select_block_streaming(g, f, out, i, lo1, hi1, lo2, hi2, fill)
-    _store_fence()
-    _plain(g[body_end:], f[body_end:], out[body_end:], p)
+def _streaming_loop(serial_loop, block):
+    """The loop `serial_loop` with non-temporal stores: its own loop for the unaligned head and
+    the tail, `block` for every whole aligned 64 bytes in between."""
+
+    @_inner
+    def loop(g, f, out, p):
+        size = out.itemsize
+        address = out.ctypes.data
+        if address % size:  # a misaligned element array never reaches a 64-byte boundary: plain stores
+            serial_loop(g, f, out, p)
+            return
+        n, lanes = f.shape[0], _VECTOR_BYTES // size
+        head = min(n, ((_VECTOR_BYTES - address % _VECTOR_BYTES) % _VECTOR_BYTES) // size)
+        body_end = head + (n - head) // lanes * lanes
+        serial_loop(g[:head], f[:head], out[:head], p)
+        lo1, hi1, lo2, hi2 = p[LO1], p[HI1], p[LO2], p[HI2]
+        x1, x2, x3 = (p[SIGN], p[EXPONENT], p[QUIET]) if p[MODE] == RELU else (p[FILL], p[FILL], p[FILL])
+        for i in range(head, body_end, lanes):
+            block(g, f, out, i, lo1, hi1, lo2, hi2, x1, x2, x3)
+        _store_fence()
+        serial_loop(g[body_end:], f[body_end:], out[body_end:], p)
+
+    return loop
+
+
+_plain_streaming = _streaming_loop(_plain, _plain_block)
+_relu_streaming = _streaming_loop(_relu_float, _relu_block)
+_int32_via_float32_streaming = _streaming_loop(_int32_via_float32, _via_float32_block)
 
 
 @_inner
@@ -178,13 +213,19 @@ def _range(g, f, out, p, streaming):
     # Every loop runs from 0 over its own slice: with a variable start numba cannot drop its
     # negative-index wrap-around and LLVM does not vectorise (measured 10x slower).
     mode = p[MODE]
+    stream = streaming and STREAMING
     if mode == PLAIN:
-        if streaming and STREAMING:
+        if stream:
             _plain_streaming(g, f, out, p)
         else:
             _plain(g, f, out, p)
     elif mode == RELU:
-        _relu_float(g, f, out, p)
+        if stream:
+            _relu_streaming(g, f, out, p)
+        else:
+            _relu_float(g, f, out, p)
+    elif stream:
+        _int32_via_float32_streaming(g, f, out, p)
     else:
         _int32_via_float32(g, f, out, p)
 
