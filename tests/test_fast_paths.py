@@ -234,3 +234,35 @@ def test_mixed_out_aliasing_grad_and_feature():
     want = opsnn.threshold_backward(g, f16.copy(), 0.25, backend="reference")
     assert opsnn.threshold_backward(g, f16, 0.25, out=buf) is buf
     np.testing.assert_array_equal(bits(buf), bits(want))
+
+
+@pytest.mark.parametrize("semantics", SEMANTICS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_strided_2d_operands_and_out(semantics, dtype):
+    """Transposed, reversed and sliced 2-d views, column broadcasts, a strided out: numba's blocked
+    2-d loop (every loop kind: t=0.5, and ReluGrad at t=0 on ascend), serial and parallel sizes."""
+    for rows, cols in ((3, 5), (70, 130), (700, 300)):
+        base_g, base_f = values(dtype, (cols * 2, rows * 2), 7), values(dtype, (cols * 2, rows * 2), 8)
+        cases = [
+            (base_g[:cols, :rows].T, base_f[:cols, :rows].T),                # both transposed
+            (base_g[::2, ::2][:cols, :rows].T, base_f[:cols, :rows].T[::-1]),  # strided + reversed
+            (base_g[:cols, :rows].T.copy(), base_f[:cols, :1].T),             # a (1, C) row ...
+            (base_g[:cols, :rows].T.copy(), values(dtype, (rows, 1), 11)),    # ... and an (R, 1) column
+        ]
+        for g, f in cases:
+            for t in (0.5, 0.0):
+                want = opsnn.threshold_backward(g, f, t, semantics=semantics, backend="reference")
+                got = opsnn.threshold_backward(g, f, t, semantics=semantics)
+                np.testing.assert_array_equal(bits(got), bits(want))
+                holder = np.zeros((want.shape[1], want.shape[0]), dtype)
+                out = holder.T  # a transposed out
+                assert opsnn.threshold_backward(g, f, t, semantics=semantics, out=out) is out
+                np.testing.assert_array_equal(bits(out), bits(want))
+
+
+def test_strided_2d_out_overlapping_an_input_is_copied_first():
+    g = values(np.dtype(np.float32), (300, 300), 9)
+    f = values(np.dtype(np.float32), (300, 300), 10)
+    want = opsnn.threshold_backward(g.T, f, 0.25, backend="reference")
+    opsnn.threshold_backward(g.T, f, 0.25, out=g)  # out is grad's memory, read transposed
+    np.testing.assert_array_equal(bits(g), bits(want))

@@ -49,6 +49,8 @@ def threshold_backward(grad, feature, plan: Plan, out=None, *, engine=None, tile
                 result = _periodic_numba(kernels, grad, feature, out, plan, sel)
             elif result is None and plan.semantics == "torch" and not sel.empty:
                 result = _mixed_numba(kernels, grad, feature, out, plan)
+            if result is None:
+                result = _strided_2d_numba(kernels, grad, feature, out, plan, sel)
             if result is not None:
                 return result
         elif (plan.semantics == "torch" and grad.size <= TINY and grad.dtype == feature.dtype == plan.dtype
@@ -188,6 +190,24 @@ def _mixed_numba(kernels, grad, feature, out, plan):
 
 def _forked_child() -> bool:
     return os.getpid() != _HOME_PID
+
+
+def _strided_2d_numba(kernels, grad, feature, out, plan, sel: Selection):
+    """Two-dimensional results whose operands or out are strided (transposed views, slices, broadcasts
+    that are not a row) on numba's blocked 2-d loop, no staging copies; None where it does not apply."""
+    dtype, shape = plan.dtype, plan.shape
+    if len(shape) != 2 or sel.empty or grad.dtype != dtype or feature.dtype != dtype or not all(shape):
+        return None
+    if out is None:
+        out = np.empty(shape, dtype)
+    elif np.may_share_memory(out, grad) or np.may_share_memory(out, feature):
+        return None  # the general path copies first where it must
+    views = [np.broadcast_to(a, shape).view(sel.bits) for a in (grad, feature)]
+    o = out.view(sel.bits)
+    workers = 1 if _forked_child() else min(thread_limit(), max(1, o.nbytes // PARALLEL_MIN))
+    with kernels.launch_lock:
+        kernels.run_2d(views[0], views[1], o, sel.params, workers)
+    return out
 
 
 PERIOD_MIN = 128  # elements: shorter repeated rows cost more per row than the staged path

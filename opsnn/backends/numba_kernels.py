@@ -23,7 +23,20 @@ from llvmlite import ir
 from numba.core import caching, cgutils, types
 from numba.extending import intrinsic, overload
 
-from opsnn.backends.keep_range import EXPONENT, FILL, HI1, HI2, LO1, LO2, MODE, PLAIN, QUIET, RELU, SIGN
+from opsnn.backends.keep_range import (
+    EXPONENT,
+    FILL,
+    HI1,
+    HI2,
+    LO1,
+    LO2,
+    MODE,
+    PLAIN,
+    QUIET,
+    RELU,
+    SIGN,
+    VIA_FLOAT32,
+)
 
 # x86 only: non-temporal (streaming) stores of whole vectors; elsewhere the plain loops run
 STREAMING = platform.machine().lower() in ("x86_64", "amd64")
@@ -481,4 +494,56 @@ def run_mixed(g, f, out, threshold, g_kind, f_kind, parts):
         lo = (n * k // parts) // _PART_ALIGN * _PART_ALIGN
         hi = n if k == parts - 1 else (n * (k + 1) // parts) // _PART_ALIGN * _PART_ALIGN
         _mixed_range(g[lo:hi], f[lo:hi], out[lo:hi], threshold, g_kind, f_kind)
+    return 0
+
+
+# Two-dimensional operands of any strides (transposed views, strided slices, stride-0 broadcasts)
+# and any out: walked in square blocks so that row-major and column-major sides both stay in
+# cache, one element at a time (strided loads do not vectorise anyway).
+_BLOCK_2D = 64
+
+
+@_inner
+def _one(out, i, j, u, gi, mode, lo1, hi1, lo2, hi2, fill, sign, exponent, quiet):
+    """out[i, j] = one element of the `mode` loop (_plain, _relu_float, _int32_via_float32) on raw
+    bits. Each branch stores its own value: numba would unify their types (uint32 with int32 to
+    int64, with uint64 to float64) and lose bits."""
+    keep = ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2))
+    if keep and mode != VIA_FLOAT32:
+        out[i, j] = gi
+    elif not keep and mode != RELU:
+        out[i, j] = fill  # the plain fill, or int32's 0
+    elif mode == RELU:
+        out[i, j] = (gi | quiet) if (gi & exponent) == exponent else (gi & sign)
+    else:
+        v = np.float32(np.int32(gi))  # the int32 -> float32 cast (RNE) and back, saturating
+        out[i, j] = np.int32(2147483647) if v >= np.float32(2147483648.0) else np.int32(v)
+
+
+@_inner
+def _blocks_2d(g, f, out, p, b0, b1):
+    rows, cols = out.shape
+    mode, lo1, hi1, lo2, hi2, fill = p[MODE], p[LO1], p[HI1], p[LO2], p[HI2], p[FILL]
+    sign, exponent, quiet = p[SIGN], p[EXPONENT], p[QUIET]
+    for b in range(b0, b1):
+        i0 = b * _BLOCK_2D
+        i1 = min(i0 + _BLOCK_2D, rows)
+        for j0 in range(0, cols, _BLOCK_2D):
+            j1 = min(j0 + _BLOCK_2D, cols)
+            for i in range(i0, i1):
+                for j in range(j0, j1):
+                    _one(out, i, j, f[i, j], g[i, j], mode, lo1, hi1, lo2, hi2, fill, sign, exponent, quiet)
+
+
+@_cached
+@numba.njit(parallel=True, **_OPTIONS)
+def run_2d(g, f, out, p, parts):
+    """select(g, f) into out, all (rows, cols) of the same unsigned width and any strides; row blocks
+    over `parts` of numba's threads (1: the calling thread). The caller rules out overlaps."""
+    blocks = (out.shape[0] + _BLOCK_2D - 1) // _BLOCK_2D
+    if parts <= 1:
+        _blocks_2d(g, f, out, p, 0, blocks)
+        return 0
+    for k in numba.prange(parts):
+        _blocks_2d(g, f, out, p, blocks * k // parts, blocks * (k + 1) // parts)
     return 0
