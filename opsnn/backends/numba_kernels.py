@@ -301,7 +301,9 @@ launch_lock = threading.Lock()
 
 # A broadcast along leading axes: out (n elements) = select(g, f) where the operand flagged as
 # periodic holds only `row` elements, repeated over out (row divides n; the other operand holds
-# all n). Rows are slices, so every row runs the same vectorised loops as the flat case.
+# all n). ReluGrad's and the int32 loop take rows as slices of the flat loops; the plain select
+# (the common case) indexes them directly, one loop per periodic operand (each must vectorise
+# on its own: a select between the two inside one loop would not).
 @_inner
 def _rows_plain(g, f, out, p, f_period, r0, r1):
     """_rows for the plain select, indexed without slices: a slice per row costs a reference
