@@ -69,12 +69,13 @@ def _remember(memo: dict, key, lane) -> None:
     memo[key] = lane
 
 
-def _learn(memo: dict, key, dtype: np.dtype, planner, arrays: int):
-    """The lane for a key seen for the first time, or False. Thresholds that compare unequal to
+def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, arrays: int):
+    """The lane for a key seen for the first time, or False (planner(*planner_args): no closure in the
+    callers, whose every variable would otherwise become a cell, ~0.6 us a call). Thresholds that compare unequal to
     themselves (NaN) would never hit, so they are not stored."""
     kernels = fast.default_kernels()
     try:
-        plan = planner()
+        plan = planner(*planner_args)
     except (TypeError, ValueError, OverflowError):
         return False  # the general way raises it, with its message
     sel = selection(plan)
@@ -121,7 +122,7 @@ def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semanti
     if lane is None:
         if type(threshold) not in _SCALAR_TYPES or feature.dtype != dtype:
             return None
-        lane = _learn(_BACKWARD, key, dtype, lambda: plan_backward(grad, feature, threshold, semantics), 3)
+        lane = _learn(_BACKWARD, key, dtype, plan_backward, (grad, feature, threshold, semantics), 3)
     if lane is False or (feature.dtype is not dtype and feature.dtype != dtype) or feature.shape != grad.shape \
             or grad.ndim > lane.max_rank:
         return None
@@ -138,7 +139,7 @@ def threshold(x: np.ndarray, threshold, value, out):
     if lane is None:
         if type(threshold) not in _SCALAR_TYPES or type(value) not in _SCALAR_TYPES:
             return None
-        lane = _learn(_FORWARD, key, x.dtype, lambda: plan_forward(x, threshold, value), 2)
+        lane = _learn(_FORWARD, key, x.dtype, plan_forward, (x, threshold, value), 2)
     if lane is False:
         return None
     flags = x.flags
