@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test lint bench clean
+.PHONY: venv demo test lint bench fuzz clean
 
 venv: $(STAMP)
 
@@ -28,3 +28,7 @@ bench: venv
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# the long property runs the default suite keeps short (every mixed-dtype pair: ~90 numba signatures)
+fuzz: venv
+	OPSNN_TEST_ALL_PAIRS=1 $(BIN)/python -m pytest tests/test_fast_paths.py -k mixed

@@ -197,25 +197,36 @@ def _mixed_values(dtype, n, seed):
     return a
 
 
-@pytest.mark.parametrize("grad_dtype", MIXED, ids=str)
-def test_mixed_dtypes_cast_on_the_fly(grad_dtype):
-    """torch's promotion on the cast-as-you-go loop: every pair of dtypes, serial and parallel sizes,
+def _mixed_pairs() -> list:
+    """Every ordered pair of distinct dtypes with OPSNN_TEST_ALL_PAIRS=1 (`make fuzz`: ~90 compiled
+    signatures, minutes); by default each dtype as grad and as feature against float32, and the
+    pairs whose result is neither (integer promotion, halves into float32, into float64)."""
+    if os.environ.get("OPSNN_TEST_ALL_PAIRS") == "1":
+        return [(g, f) for g in MIXED for f in MIXED if g != f]
+    f32 = np.dtype(np.float32)
+    pairs = [(d, f32) for d in MIXED if d != f32] + [(f32, d) for d in MIXED if d != f32]
+    named = [(np.uint8, np.int8), (np.int16, np.int64), (np.bool_, np.int32), (np.float16, BF16),
+             (BF16, np.int16), (np.int64, np.float64), (np.float64, np.int8), (np.float16, np.float64),
+             (np.float64, BF16)]
+    return pairs + [(np.dtype(g), np.dtype(f)) for g, f in named]
+
+
+@pytest.mark.parametrize(("grad_dtype", "feature_dtype"), _mixed_pairs(), ids=str)
+def test_mixed_dtypes_cast_on_the_fly(grad_dtype, feature_dtype):
+    """torch's promotion on the cast-as-you-go loop: pairs of dtypes, serial and parallel sizes,
     N-d and into out=, against the reference (which casts whole arrays with numpy first)."""
-    for feature_dtype in MIXED:
-        if feature_dtype == grad_dtype:
-            continue
-        for n in (7, (1 << 18) + 3):
-            g, f = _mixed_values(grad_dtype, n, 3), _mixed_values(feature_dtype, n, 4)
-            for t in (0.5, 0, -2):
-                want = opsnn.threshold_backward(g, f, t, backend="reference")
-                got = opsnn.threshold_backward(g, f, t)
-                assert got.dtype == want.dtype
-                np.testing.assert_array_equal(bits(got), bits(want))
-            want = opsnn.threshold_backward(g, f, 0.5, backend="reference")
-            m = n - n % 7
-            out = np.empty((7, m // 7), want.dtype)
-            assert opsnn.threshold_backward(g[:m].reshape(7, -1), f[:m].reshape(7, -1), 0.5, out=out) is out
-            np.testing.assert_array_equal(bits(out).reshape(-1), bits(want[:m]))
+    for n in (7, (1 << 18) + 3):
+        g, f = _mixed_values(grad_dtype, n, 3), _mixed_values(feature_dtype, n, 4)
+        for t in (0.5, 0, -2):
+            want = opsnn.threshold_backward(g, f, t, backend="reference")
+            got = opsnn.threshold_backward(g, f, t)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(bits(got), bits(want))
+        want = opsnn.threshold_backward(g, f, 0.5, backend="reference")
+        m = n - n % 7
+        out = np.empty((7, m // 7), want.dtype)
+        assert opsnn.threshold_backward(g[:m].reshape(7, -1), f[:m].reshape(7, -1), 0.5, out=out) is out
+        np.testing.assert_array_equal(bits(out).reshape(-1), bits(want[:m]))
 
 
 @needs_numba
