@@ -117,6 +117,22 @@ def _tools(op: registry.Operator):
         raise UsageError(str(e)) from None
 
 
+def _finite_or_named(value):
+    """JSON has no inf or NaN: they are written as the strings "inf", "-inf", "nan" (the struct's
+    exact bits are in tiling_data)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if value != value else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: _finite_or_named(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_or_named(v) for v in value]
+    return value
+
+
+def _strict_json(doc) -> str:
+    return json.dumps(_finite_or_named(doc), allow_nan=False)
+
+
 def cmd_tiling(op: registry.Operator, args) -> int:
     request = _request(op, args, "tiling")
     try:
@@ -128,7 +144,7 @@ def cmd_tiling(op: registry.Operator, args) -> int:
 
         _plot(plots.plot_core_plan, report.core_rows(), args.plot, f"{op.op_type} tiling on {request.platform.name}")
     if args.json:
-        print(json.dumps(report.json_dict()))
+        print(_strict_json(report.json_dict()))
     else:
         print("\n".join(report.text_lines()))
     return 0
@@ -158,7 +174,7 @@ def cmd_sanitize(op: registry.Operator, args) -> int:
         doc = {"block_dim": report.block_dim, "findings": [f.to_dict() for f in report.findings]}
         if args.stats:
             doc["stats"] = [s.to_dict() for s in stats]
-        print(json.dumps(doc))
+        print(_strict_json(doc))
         return 0 if report.ok else 1
     print(f"{op.op_type} sanitize  shapes={[list(s) for s in request.input_shapes]}  dtype={request.dtype}  "
           f"platform {request.platform.name}  block_dim={report.block_dim}")

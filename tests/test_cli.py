@@ -47,10 +47,23 @@ def test_no_traceback_from_a_fresh_process():
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
 
 
+def _strict(text: str) -> dict:
+    """json.loads refusing Infinity/NaN, which are not JSON (jq and most parsers reject them)."""
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+    return json.loads(text, parse_constant=refuse)
+
+
 def test_threshold_beyond_float32_is_stored_as_c_does(capsys):
     assert cli.main(["tiling", "--shape", "2,2", "--threshold", "1e40", "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    assert doc["threshold"] == float("inf") and doc["tiling_data"].endswith("0000807f00000000")
+    doc = _strict(capsys.readouterr().out)
+    assert doc["threshold"] == "inf" and doc["tiling_data"].endswith("0000807f00000000")
+
+
+@pytest.mark.parametrize(("value", "named"), [("-inf", "-inf"), ("nan", "nan")])
+def test_non_finite_thresholds_are_named_in_strict_json(capsys, value, named):
+    assert cli.main(["tiling", "--shape", "2,2", f"--threshold={value}", "--json"]) == 0
+    assert _strict(capsys.readouterr().out)["threshold"] == named
 
 
 @pytest.mark.parametrize("value", ["-1", "-0.5", "-1e3"])
