@@ -226,10 +226,9 @@ def cmd_example(op: registry.Operator, args) -> int:
 
 def _dtypes(op: registry.Operator) -> list[str]:
     seen = []
-    for t in op.op_def.inputs:
-        for d in t.dtypes:
-            if d not in seen:
-                seen.append(d)
+    for d in [d for t in op.op_def.inputs for d in t.dtypes] + list(op.scheme_dtypes):
+        if d not in seen:
+            seen.append(d)
     return seen
 
 

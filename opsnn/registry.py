@@ -67,6 +67,8 @@ class Operator:
     aclnn_module: str | None = None  # module holding the public two-phase functions
     aclnn_functions: tuple[str, ...] = ()  # e.g. ("threshold_backward_get_workspace_size", "threshold_backward")
     example: str | None = None  # file name under <package>/examples/
+    scheme_dtypes: tuple[str, ...] = ()  # dtypes one scheme's kernel takes beyond op_def's (ReluGrad's
+                                         # int64 on arch35): offered by the CLI, refused by the other scheme
 
     @property
     def op_type(self) -> str:

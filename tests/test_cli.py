@@ -108,3 +108,14 @@ def test_top_level_help_lists_operators(capsys):
     assert cli.main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "threshold_grad_v2_d" in out and "tiling" in out
+
+
+def test_a_dtype_only_one_scheme_takes(capsys):
+    """ReluGrad's arch35 DAG takes int64, its 910B kernel does not: offered, then refused on 910B."""
+    assert cli.main(["tiling", "relu_grad", "--soc", "Ascend950", "--dtype", "int64", "--shape", "4,4",
+                     "--json"]) == 0
+    assert _strict(capsys.readouterr().out)["block_dim"] >= 1
+    assert cli.main(["sanitize", "relu_grad", "--soc", "Ascend950", "--dtype", "int64", "--shape", "1000"]) == 0
+    capsys.readouterr()
+    assert cli.main(["tiling", "relu_grad", "--dtype", "int64", "--shape", "4,4"]) == 2
+    assert "does not support int64" in capsys.readouterr().err

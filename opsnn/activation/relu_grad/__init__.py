@@ -14,4 +14,5 @@ OPERATOR = register(Operator(
     package=__name__,
     summary="backprops = gradients * (features > 0) (the ReluGrad kernel behind aclnnThresholdBackward at t~0)",
     tools=f"{__name__}.tools",
+    scheme_dtypes=("int64",),  # the arch35 DAG's (op_kernel/arch35); the 910B kernel takes op_def's
 ))
