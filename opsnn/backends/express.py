@@ -11,7 +11,6 @@ would refuse (a memo entry exists only for a (semantics, dtype, threshold) that 
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 
@@ -27,17 +26,6 @@ _RANK_UNLIMITED = 1 << 30
 # re-resolves it (tests) must give the lane fresh memos too.
 _BACKWARD: dict = {}  # (semantics, dtype, type(t), t) -> _Lane, or False: not for the lane
 _FORWARD: dict = {}   # (dtype, type(t), t, type(v), v, v is a negative zero) -> _Lane or False
-
-_forked = False  # numba's OpenMP threads do not survive fork(): a child runs serial entries only
-
-
-def _after_fork() -> None:
-    global _forked
-    _forked = True
-
-
-os.register_at_fork(after_in_child=_after_fork)
-
 
 class _Lane:
     """What a memo hit needs: the compiled entries, the selection's parameters, the result dtype."""
@@ -105,7 +93,8 @@ def _run(lane: _Lane, a, b, out):
     else:
         o = out
     nbytes = a.shape[0] * lane.itemsize
-    if nbytes < 2 * fast.PARALLEL_MIN or _forked:
+    # fast.numba_workers' rule, written out: a call costs more than this comparison on small calls
+    if nbytes < 2 * fast.PARALLEL_MIN or fast.in_forked_child:
         clobbered = lane.serial(a, b, o, lane.params, False)
     else:
         workers = min(lane.threads, nbytes // fast.PARALLEL_MIN)

@@ -107,7 +107,24 @@ def thread_limit() -> int:
     return min(pool.cpu_count(), kernels.max_threads()) if kernels is not None else pool.cpu_count()
 
 
-_HOME_PID = os.getpid()
+# numba's OpenMP threads do not survive fork(): a forked child runs numba's serial loops only
+# (on our pool where it wants threads). Set by a fork hook rather than compared against getpid()
+# on every call; the express lane reads it too.
+in_forked_child = False
+
+
+def _after_fork() -> None:
+    global in_forked_child
+    in_forked_child = True
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+def numba_workers(out_bytes: int) -> int:
+    """How many of numba's threads a call with out_bytes of output runs on: one per PARALLEL_MIN
+    bytes, at most thread_limit(); 1 in a forked child."""
+    return 1 if in_forked_child else min(thread_limit(), max(1, out_bytes // PARALLEL_MIN))
 
 
 def _flat_numba(kernels, grad, feature, out, dtype, sel: Selection):
@@ -145,7 +162,7 @@ def _flat_numba(kernels, grad, feature, out, dtype, sel: Selection):
             clobbered = kernels.serial_entry(o.dtype)(g, f, o, sel.params, False)
         else:
             clobbered = kernels.run(g, f, o, sel.params, False)
-    elif os.getpid() == _HOME_PID:
+    elif not in_forked_child:
         with kernels.launch_lock:
             clobbered = kernels.run_parallel(g, f, o, sel.params, workers, streams(nbytes, 2 if grad is feature else 3))
     else:
@@ -182,14 +199,10 @@ def _mixed_numba(kernels, grad, feature, out, plan):
     elif not (out.flags.c_contiguous and out.flags.aligned):
         return None
     o = out.reshape(-1)
-    workers = 1 if _forked_child() else min(thread_limit(), max(1, o.nbytes // PARALLEL_MIN))
+    workers = numba_workers(o.nbytes)
     with kernels.launch_lock:
         clobbered = kernels.run_mixed(operands[0], operands[1], o, plan.threshold, kinds[0], kinds[1], workers)
     return None if clobbered else out
-
-
-def _forked_child() -> bool:
-    return os.getpid() != _HOME_PID
 
 
 def _strided_2d_numba(kernels, grad, feature, out, plan, sel: Selection):
@@ -204,7 +217,7 @@ def _strided_2d_numba(kernels, grad, feature, out, plan, sel: Selection):
         return None  # the general path copies first where it must
     views = [np.broadcast_to(a, shape).view(sel.bits) for a in (grad, feature)]
     o = out.view(sel.bits)
-    workers = 1 if _forked_child() else min(thread_limit(), max(1, o.nbytes // PARALLEL_MIN))
+    workers = numba_workers(o.nbytes)
     with kernels.launch_lock:
         kernels.run_2d(views[0], views[1], o, sel.params, workers)
     return out
@@ -234,7 +247,7 @@ def _periodic_numba(kernels, grad, feature, out, plan, sel: Selection):
     workers = min(thread_limit(), o.nbytes // PARALLEL_MIN, o.shape[0] // part.size)
     if workers < 2:
         kernels.run_periodic(g, f, o, sel.params, g_period, f_period)
-    elif os.getpid() == _HOME_PID:
+    elif not in_forked_child:
         with kernels.launch_lock:
             kernels.run_periodic_parallel(g, f, o, sel.params, g_period, f_period, workers)
     else:
@@ -262,7 +275,7 @@ def _run(plan, sel: Selection, grad, feature, out, engine, tile, threads):
         streaming = streams(n * out.itemsize, 2 if grad is feature else 3)
         if kernels is not None and workers == 1:
             kernels.run(g, f, o, sel.params, streaming)
-        elif kernels is not None and os.getpid() == _HOME_PID:
+        elif kernels is not None and not in_forked_child:
             with kernels.launch_lock:
                 kernels.run_parallel(g, f, o, sel.params, workers, streaming)
         elif kernels is not None:  # a forked child: serial numba loops on our pool
