@@ -258,9 +258,11 @@ def _as_bits_overload(a):
 
 @_inner
 def _clobbers(x, out):
-    """True if out overlaps x without being x itself (a shifted alias would read what it just wrote)."""
+    """True if out overlaps x other than as the very same elements (same start, same item size):
+    a shifted alias, or one of another width, would read what it just wrote."""
     a, b = x.ctypes.data, out.ctypes.data
-    return a != b and a < b + out.nbytes and b < a + x.nbytes
+    same = a == b and x.itemsize == out.itemsize
+    return not same and a < b + out.nbytes and b < a + x.nbytes
 
 
 @_cached
@@ -472,21 +474,13 @@ def _mixed_range(g, f, out, threshold, g_kind, f_kind):
         out[i] = zero if fc <= threshold else gc
 
 
-@_inner
-def _overlap_unsafe(x, out):
-    """out overlaps x other than as the very same elements (same start, same item size)."""
-    a, b = x.ctypes.data, out.ctypes.data
-    same = a == b and x.itemsize == out.itemsize
-    return not same and a < b + out.nbytes and b < a + x.nbytes
-
-
 @_cached
 @numba.njit(parallel=True, **_OPTIONS)
 def run_mixed(g, f, out, threshold, g_kind, f_kind, parts):
     """torch's rule over operands of other dtypes than out's, cast to it on the fly (threshold in
     out's type); `parts` contiguous parts on numba's threads (1: the calling thread only).
     1 (nothing written) if out overlaps an input unsafely."""
-    if _overlap_unsafe(g, out) or _overlap_unsafe(f, out):
+    if _clobbers(g, out) or _clobbers(f, out):
         return 1
     n = out.shape[0]
     if parts <= 1:
