@@ -16,11 +16,8 @@ import numpy as np
 
 from opsnn.backends import ascend_rules, fast
 from opsnn.backends.keep_range import selection
-from opsnn.backends.plan import plan_backward, plan_forward
+from opsnn.backends.plan import MEMO_SCALAR_TYPES, memo_store, plan_backward, plan_forward
 
-_MEMO_MAX = 4096
-_SCALAR_TYPES = frozenset((float, int, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16,
-                           np.int8, np.uint8))
 _RANK_UNLIMITED = 1 << 30
 # The memos also remember the engine (fast.default_kernels(), resolved once per process): whoever
 # re-resolves it (tests) must give the lane fresh memos too.
@@ -51,12 +48,6 @@ class _Lane:
         return self._parallel
 
 
-def _remember(memo: dict, key, lane) -> None:
-    if len(memo) >= _MEMO_MAX:
-        memo.clear()
-    memo[key] = lane
-
-
 def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, arrays: int):
     """The lane for a key seen for the first time, or False (planner(*planner_args): no closure in the
     callers, whose every variable would otherwise become a cell, ~0.6 us a call). Thresholds that compare unequal to
@@ -72,7 +63,7 @@ def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, array
         max_rank = _RANK_UNLIMITED if plan.semantics == "torch" else ascend_rules.MAX_RANK
         lane = _Lane(kernels, plan.dtype, sel, max_rank, arrays)
     if all(x == x for x in key):
-        _remember(memo, key, lane)
+        memo_store(memo, key, lane)
     return lane
 
 
@@ -109,7 +100,7 @@ def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semanti
     key = (semantics, dtype, type(threshold), threshold)
     lane = _BACKWARD.get(key)
     if lane is None:
-        if type(threshold) not in _SCALAR_TYPES or feature.dtype != dtype:
+        if type(threshold) not in MEMO_SCALAR_TYPES or feature.dtype != dtype:
             return None
         lane = _learn(_BACKWARD, key, dtype, plan_backward, (grad, feature, threshold, semantics), 3)
     if lane is False or (feature.dtype is not dtype and feature.dtype != dtype) or feature.shape != grad.shape \
@@ -126,7 +117,7 @@ def threshold(x: np.ndarray, threshold, value, out):
     key = (x.dtype, type(threshold), threshold, type(value), value, value == 0 and math.copysign(1.0, value) < 0)
     lane = _FORWARD.get(key)
     if lane is None:
-        if type(threshold) not in _SCALAR_TYPES or type(value) not in _SCALAR_TYPES:
+        if type(threshold) not in MEMO_SCALAR_TYPES or type(value) not in MEMO_SCALAR_TYPES:
             return None
         lane = _learn(_FORWARD, key, x.dtype, plan_forward, (x, threshold, value), 2)
     if lane is False:

@@ -39,13 +39,14 @@ def broadcast_shape(*shapes) -> tuple:
 # Keys hold the scalar's type and value; NaN and signed zeros (where the sign would be lost by
 # value equality) are recomputed every time, as are all failures.
 _MEMO_MAX = 4096
-_MEMO_TYPES = frozenset((float, int, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
-                         np.uint8))
+MEMO_SCALAR_TYPES = frozenset((float, int, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16,
+                               np.int8, np.uint8))
 _BACKWARD: dict = {}  # (semantics, grad dtype, feature dtype, type(t), t) -> (dtype, threshold, relu)
 _FORWARD: dict = {}   # (dtype, type(t), t, type(v), v, sign of a zero v) -> (threshold, fill)
 
 
-def _memo_store(memo: dict, key, value):
+def memo_store(memo: dict, key, value):
+    """memo[key] = value, the memo emptied first when full (also the express lane's memos)."""
     if len(memo) >= _MEMO_MAX:
         memo.clear()
     memo[key] = value
@@ -55,7 +56,7 @@ def _memo_store(memo: dict, key, value):
 def plan_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: str) -> Plan:
     gd, fd = grad.dtype, feature.dtype
     key = None
-    if gd == fd and type(threshold) in _MEMO_TYPES and threshold == threshold and threshold != 0:
+    if gd == fd and type(threshold) in MEMO_SCALAR_TYPES and threshold == threshold and threshold != 0:
         key = (semantics, gd, type(threshold), threshold)
         hit = _BACKWARD.get(key)
         if hit is not None:
@@ -72,7 +73,7 @@ def plan_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: s
             compare_type = _F32 if dtype in torch_rules.REDUCED_FLOATS else dtype
             t = torch_rules.scalar_to(threshold, compare_type)
         if key is not None:
-            _memo_store(_BACKWARD, key, (dtype, t, False))
+            memo_store(_BACKWARD, key, (dtype, t, False))
         return Plan("torch", dtype, broadcast_shape(grad.shape, feature.shape), t)
     if semantics not in SEMANTICS:
         raise ValueError(f"unknown semantics {semantics!r}; known: {', '.join(SEMANTICS)}")
@@ -81,13 +82,13 @@ def plan_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: s
     ascend_rules.check_dtypes(semantics, grad.dtype, feature.dtype, relu)
     ascend_rules.check_rank(semantics, grad, feature)
     if key is not None:
-        _memo_store(_BACKWARD, key, (feature.dtype, t32, relu))
+        memo_store(_BACKWARD, key, (feature.dtype, t32, relu))
     return Plan(semantics, feature.dtype, broadcast_shape(grad.shape, feature.shape), t32, relu)
 
 
 def plan_forward(x: np.ndarray, threshold, value) -> Plan:
     key = None
-    if (type(threshold) in _MEMO_TYPES and type(value) in _MEMO_TYPES and threshold == threshold
+    if (type(threshold) in MEMO_SCALAR_TYPES and type(value) in MEMO_SCALAR_TYPES and threshold == threshold
             and threshold != 0 and value == value):
         key = (x.dtype, type(threshold), threshold, type(value), value, value == 0 and math.copysign(1.0, value))
         hit = _FORWARD.get(key)
@@ -100,5 +101,5 @@ def plan_forward(x: np.ndarray, threshold, value) -> Plan:
     t = torch_rules.scalar_to(threshold, _F32 if reduced else x.dtype)
     fill = torch_rules.scalar_to(value, x.dtype, what="value")
     if key is not None:
-        _memo_store(_FORWARD, key, (t, fill))
+        memo_store(_FORWARD, key, (t, fill))
     return Plan("torch", x.dtype, x.shape, t, fill=fill)
