@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py opsnn/backends/_select.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
@@ -27,7 +27,7 @@ bench: venv
 	$(BIN)/python benchmarks/bench_threshold_backward.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info opsnn/backends/_select.*.so
 
 # the long property runs the default suite keeps short (every mixed-dtype pair: ~90 numba signatures)
 fuzz: venv

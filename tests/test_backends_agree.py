@@ -137,6 +137,7 @@ def _reread_engine(monkeypatch):
     """fast resolves its engine (environment, numba's presence) once per process; for this test, resolve
     it on every call instead (undone with the monkeypatch)."""
     monkeypatch.setattr(fast, "default_kernels", lambda: fast.engine_kernels(None))
+    monkeypatch.setattr(fast, "compiled_lane", lambda: fast.engine_lane(None))
     # the express lane remembers per process which engine answered: fresh memos for this test
     monkeypatch.setattr(express, "_BACKWARD", {})
     monkeypatch.setattr(express, "_FORWARD", {})

@@ -49,12 +49,15 @@ def _fresh_python(code: str, env=None, cwd=None):
     return done.stdout
 
 
-def test_first_calls_from_many_threads_in_a_fresh_process(tmp_path):
-    """The reproducer of the import race: 8 threads make the process's very first fast calls."""
+@pytest.mark.parametrize("engine", ["auto", "numba"])
+def test_first_calls_from_many_threads_in_a_fresh_process(tmp_path, engine):
+    """The reproducer of the import race: 8 threads make the process's very first fast calls (on the
+    C lane, and on numba's)."""
     code = ("import numpy as np, opsnn; from concurrent.futures import ThreadPoolExecutor as T;"
             "a=np.ones(5000,np.float32);"
             "print(list(T(8).map(lambda i: float(opsnn.threshold_backward(a,a,0.5).sum()), range(8))))")
-    env = dict(os.environ, OPSNN_CACHE_DIR=str(tmp_path))  # an empty cache: compiling while racing
+    # an empty cache: compiling while racing
+    env = dict(os.environ, OPSNN_CACHE_DIR=str(tmp_path), OPSNN_FAST_ENGINE=engine)
     for _ in range(2):  # the second run loads the cache the first one wrote
         assert _fresh_python(code, env).strip() == str([5000.0] * 8)
 
@@ -84,7 +87,7 @@ def test_kernel_cache_is_written_to_the_cache_folder_and_reused(tmp_path):
             "    a = np.ones(5000, dt); opsnn.threshold_backward(a, a, 0.5)\n"
             "print(json.dumps({'dir': k.CACHE_DIR, 'misses': sum(k.run.stats.cache_misses.values()),"
             " 'hits': sum(k.run.stats.cache_hits.values())}))")
-    env = dict(os.environ, OPSNN_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, OPSNN_CACHE_DIR=str(tmp_path), OPSNN_FAST_ENGINE="numba")  # flat calls: the C lane's
     first = json.loads(_fresh_python(code, env))
     assert first["dir"] == str(tmp_path / "numba")
     assert any((tmp_path / "numba").rglob("*.nbi")), "no index written"
@@ -101,7 +104,8 @@ def test_read_only_install_caches_in_the_user_folder(tmp_path):
         mode = path.stat().st_mode
         path.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
     cache = tmp_path / "home-cache"
-    env = dict(os.environ, PYTHONPATH=str(install), XDG_CACHE_HOME=str(cache), PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONPATH=str(install), XDG_CACHE_HOME=str(cache), PYTHONDONTWRITEBYTECODE="1",
+               OPSNN_FAST_ENGINE="numba")
     env.pop("OPSNN_CACHE_DIR", None)
     code = ("import numpy as np, opsnn; from opsnn.backends import numba_kernels as k;"
             f"assert k.__file__.startswith({str(install)!r}), k.__file__;"

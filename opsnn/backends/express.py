@@ -1,12 +1,16 @@
 """The express lane: the common call (same dtype, same shape, C-contiguous, aligned) straight to a
-compiled numba entry point, with as little Python as possible.
+compiled loop, with as little Python as possible.
 
-Below ~64 K elements a call is almost all Python (the kernel takes 0.3-1 us), so the lane skips
-the Plan, the Selection lookup and the dispatcher's typing: one memo lookup keyed by what decides
-the kernel (semantics, dtype, the threshold's type and value), a few flag checks, the call.
-Everything it declines (None) goes the general way through plan.py and fast.py, which also
-raises every error: the lane never raises on its own and never answers a call the general way
-would refuse (a memo entry exists only for a (semantics, dtype, threshold) that planned cleanly).
+Below ~64 K elements a call is almost all overhead (the loop takes 0.1-1 us), so the lane skips
+the Plan and the Selection lookup: one memo lookup keyed by what decides the kernel (semantics,
+dtype, the threshold's type and value) gives a lane, a callable lane(a, b, out) that checks the
+operands and runs, or declines with None. Two kinds of lane, the same contract:
+- the C lane (opsnn/backends/_select.c, built at install where a C compiler is): checks in C,
+  its own small thread pool, no numba in the process at all;
+- the numba lane (_NumbaLane below), where the C lane was not built or OPSNN_FAST_ENGINE=numba.
+Everything a lane declines goes the general way through plan.py and fast.py, which also raises
+every error: a lane never raises on its own and never answers a call the general way would refuse
+(a memo entry exists only for a (semantics, dtype, threshold) that planned cleanly).
 """
 from __future__ import annotations
 
@@ -14,18 +18,19 @@ import math
 
 import numpy as np
 
-from opsnn.backends import ascend_rules, fast
+from opsnn.backends import ascend_rules, fast, pool
 from opsnn.backends.keep_range import selection
 from opsnn.backends.plan import MEMO_SCALAR_TYPES, memo_store, plan_backward, plan_forward
 
 _RANK_UNLIMITED = 1 << 30
-# The memos also remember the engine (fast.default_kernels(), resolved once per process): whoever
-# re-resolves it (tests) must give the lane fresh memos too.
-_BACKWARD: dict = {}  # (semantics, dtype, type(t), t) -> _Lane, or False: not for the lane
-_FORWARD: dict = {}   # (dtype, type(t), t, type(v), v, v is a negative zero) -> _Lane or False
+# The memos also remember the engine (fast.compiled_lane() and fast.default_kernels(), resolved once
+# per process): whoever re-resolves them (tests) must give the lane fresh memos too.
+_BACKWARD: dict = {}  # (semantics, dtype, type(t), t) -> a lane, or False: not for the lane
+_FORWARD: dict = {}   # (dtype, type(t), t, type(v), v, v is a negative zero) -> a lane, or False
 
-class _Lane:
-    """What a memo hit needs: the compiled entries, the selection's parameters, the result dtype."""
+
+class _NumbaLane:
+    """The lane on numba's compiled entries (the selection's parameters, the result dtype)."""
 
     __slots__ = ("dtype", "itemsize", "params", "serial", "entry_dtype", "kernels", "_parallel", "lock", "threads",
                  "max_rank", "streams_moved")
@@ -47,27 +52,47 @@ class _Lane:
             self._parallel = self.kernels.parallel_entry(self.entry_dtype)
         return self._parallel
 
+    def __call__(self, a, b, out):
+        """out = select(a, b), allocating out if None; None where the call is not for the lane."""
+        dtype = self.dtype
+        if (a.dtype is not dtype and a.dtype != dtype) or (b.dtype is not dtype and b.dtype != dtype) \
+                or b.shape != a.shape or a.ndim > self.max_rank:
+            return None
+        af, bf = a.flags, b.flags
+        if not (af.c_contiguous and bf.c_contiguous and af.aligned and bf.aligned):
+            return None
+        return _run(self, a, b, out)
+
+
+def _make_lane(dtype: np.dtype, sel, max_rank: int, arrays: int):
+    """The C lane where it was built (and the engine allows it), else the numba lane, else False."""
+    compiled = fast.compiled_lane()
+    if compiled is not None:
+        return compiled.Lane(dtype, [int(v) for v in sel.params], max_rank, arrays, fast.PARALLEL_MIN,
+                             3 * fast.STREAM_MIN, pool.cpu_count())
+    kernels = fast.default_kernels()
+    return False if kernels is None else _NumbaLane(kernels, dtype, sel, max_rank, arrays)
+
 
 def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, arrays: int):
     """The lane for a key seen for the first time, or False (planner(*planner_args): no closure in the
     callers, whose every variable would otherwise become a cell, ~0.6 us a call). Thresholds that compare unequal to
     themselves (NaN) would never hit, so they are not stored."""
-    kernels = fast.default_kernels()
     try:
         plan = planner(*planner_args)
     except (TypeError, ValueError, OverflowError):
         return False  # the general way raises it, with its message
     sel = selection(plan)
     lane = False
-    if kernels is not None and not sel.empty and plan.dtype == dtype:
+    if not sel.empty and plan.dtype == dtype:
         max_rank = _RANK_UNLIMITED if plan.semantics == "torch" else ascend_rules.MAX_RANK
-        lane = _Lane(kernels, plan.dtype, sel, max_rank, arrays)
+        lane = _make_lane(plan.dtype, sel, max_rank, arrays)
     if all(x == x for x in key):
         memo_store(memo, key, lane)
     return lane
 
 
-def _run(lane: _Lane, a, b, out):
+def _run(lane: _NumbaLane, a, b, out):
     """out = select(a, b), allocating out if None; None where out is not for the lane."""
     shape = a.shape
     if out is None:
@@ -96,20 +121,13 @@ def _run(lane: _Lane, a, b, out):
 
 def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: str, out):
     """opsnn.threshold_backward for numpy arrays, or None where the general way must answer."""
-    dtype = grad.dtype
-    key = (semantics, dtype, type(threshold), threshold)
+    key = (semantics, grad.dtype, type(threshold), threshold)
     lane = _BACKWARD.get(key)
     if lane is None:
-        if type(threshold) not in MEMO_SCALAR_TYPES or feature.dtype != dtype:
+        if type(threshold) not in MEMO_SCALAR_TYPES or feature.dtype != grad.dtype:
             return None
-        lane = _learn(_BACKWARD, key, dtype, plan_backward, (grad, feature, threshold, semantics), 3)
-    if lane is False or (feature.dtype is not dtype and feature.dtype != dtype) or feature.shape != grad.shape \
-            or grad.ndim > lane.max_rank:
-        return None
-    gf, ff = grad.flags, feature.flags
-    if not (gf.c_contiguous and ff.c_contiguous and gf.aligned and ff.aligned):
-        return None
-    return _run(lane, grad, feature, out)
+        lane = _learn(_BACKWARD, key, grad.dtype, plan_backward, (grad, feature, threshold, semantics), 3)
+    return lane(grad, feature, out) if lane else None
 
 
 def threshold(x: np.ndarray, threshold, value, out):
@@ -120,9 +138,4 @@ def threshold(x: np.ndarray, threshold, value, out):
         if type(threshold) not in MEMO_SCALAR_TYPES or type(value) not in MEMO_SCALAR_TYPES:
             return None
         lane = _learn(_FORWARD, key, x.dtype, plan_forward, (x, threshold, value), 2)
-    if lane is False:
-        return None
-    flags = x.flags
-    if not (flags.c_contiguous and flags.aligned):
-        return None
-    return _run(lane, x, x, out)
+    return lane(x, x, out) if lane else None

@@ -34,7 +34,7 @@ STREAM_MIN = 12 << 20   # bytes of backward output (x3 moved) from which non-tem
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 TINY = 1024             # numpy engine: elements below which the plain formula beats the tiled engine
-ENGINES = ("auto", "numba", "numpy")
+ENGINES = ("auto", "c", "numba", "numpy")  # "c": the C express lane required, numba for the rest
 ENGINE_VARIABLE = "OPSNN_FAST_ENGINE"  # read once, at the first call (reading it costs ~0.5 us)
 
 
@@ -93,6 +93,26 @@ def engine_kernels(engine: str | None):
         if engine == "numba":
             raise
         return None
+
+
+def engine_lane(engine: str | None):
+    """The C express lane's module (opsnn.backends._select), or None: with "numba" or "numpy", or
+    where it was not built (no C compiler at install; "c" then raises ImportError)."""
+    engine = engine or os.environ.get(ENGINE_VARIABLE, "auto")
+    if engine not in ("auto", "c"):
+        return None  # engine_kernels() rejects an unknown engine
+    try:
+        return importlib.import_module("opsnn.backends._select")
+    except ImportError:
+        if engine == "c":
+            raise
+        return None
+
+
+@functools.cache
+def compiled_lane():
+    """engine_lane() for the environment's engine, resolved once per process (cache_clear() to re-read)."""
+    return engine_lane(None)
 
 
 @functools.cache  # a cache of the environment and of an import: both are the same on every call
