@@ -270,16 +270,9 @@ t0 = time.perf_counter()
 import numpy as np
 import opsnn
 t1 = time.perf_counter()
-import numba  # what the first fast call imports anyway; timed on its own
-t2 = time.perf_counter()
-names = sys.argv[1].split(",")
-result = {"import_opsnn_s": t1 - t0, "import_numba_s": t2 - t1, "first_call_s": {}}
 import ml_dtypes
-# numba's own one-time set-up (its typing and lowering registries, ~150-200 ms) happens at the
-# process's first compiled call whatever the dtype: timed apart, on a float64 call the table has not
-t = time.perf_counter()
-opsnn.threshold_backward(np.ones(4), np.ones(4), 0.5)
-result["numba_runtime_init_s"] = time.perf_counter() - t
+names = sys.argv[1].split(",")
+result = {"import_opsnn_s": t1 - t0, "first_call_s": {}}
 for name in names:
     dt = np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
     for label, n in (("4K", 4096), ("1M", 1 << 20)):
@@ -288,14 +281,22 @@ for name in names:
             t = time.perf_counter()
             opsnn.threshold_backward(g, g, 0.5, semantics=sem)
             result["first_call_s"][f"{name}/{label}/{sem}"] = time.perf_counter() - t
+result["numba_loaded_by_same_shape_calls"] = "numba" in sys.modules
+# the first call of a layout the C lane declines (a broadcast row): numba's import, its one-time
+# set-up (typing and lowering registries) and, with an empty cache, the compile
+t = time.perf_counter()
+opsnn.threshold_backward(np.ones((4, 4), np.float32), np.ones(4, np.float32), 0.5)
+result["first_numba_call_s"] = time.perf_counter() - t
 print(json.dumps(result))
 """
 
 
-def cold_start(dtypes, runs=3):
+def cold_start(dtypes, runs=3, engine=None):
     """Fresh processes with an empty, then a filled, numba cache folder (OPSNN_CACHE_DIR)."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, OPSNN_CACHE_DIR=cache)
+        if engine:
+            env["OPSNN_FAST_ENGINE"] = engine
 
         def child():
             done = subprocess.run([sys.executable, "-c", _COLD_CHILD, ",".join(dtypes)], env=env, check=True,
@@ -310,12 +311,26 @@ def cold_start(dtypes, runs=3):
         keys = [k for k in cached if k.startswith(name + "/")]
         per_dtype[name] = {"first_ever_compile_s": sum(compile_run["first_call_s"][k] for k in keys),
                            "cached_s": sum(cached[k] for k in keys)}
-    return {"import_numba_s": statistics.median(r["import_numba_s"] for r in cached_runs),
-            "numba_runtime_init_s": statistics.median(r["numba_runtime_init_s"] for r in cached_runs),
-            "numba_runtime_init_compiling_s": compile_run["numba_runtime_init_s"],
+    return {"engine": engine or "auto",
             "import_opsnn_s": statistics.median(r["import_opsnn_s"] for r in cached_runs),
+            "numba_loaded_by_same_shape_calls": any(r["numba_loaded_by_same_shape_calls"] for r in cached_runs),
+            "first_numba_call_compiling_s": compile_run["first_numba_call_s"],
+            "first_numba_call_cached_s": statistics.median(r["first_numba_call_s"] for r in cached_runs),
             "first_call_compile_s": compile_run["first_call_s"], "first_call_cached_s": cached,
             "per_dtype": per_dtype}
+
+
+def print_cold(cold):
+    print(f"cold start ({cold['engine']} engine): import opsnn {cold['import_opsnn_s'] * 1e3:.0f} ms; the first "
+          "same-shape calls of each dtype (4K + 1M, torch + ascend910b semantics), in a fresh process"
+          + (" (numba loaded by them)" if cold["numba_loaded_by_same_shape_calls"] else " (numba not loaded)") + ":")
+    for name, c in cold["per_dtype"].items():
+        print(f"  {name:9s} first-ever {c['first_ever_compile_s'] * 1e3:7.1f} ms, "
+              f"cache filled {c['cached_s'] * 1e3:6.1f} ms")
+    print("  then the first call of a layout for numba (broadcast row): "
+          f"{cold['first_numba_call_cached_s'] * 1e3:.0f} ms "
+          f"with its cache filled (importing numba and its one-time set-up), "
+          f"{cold['first_numba_call_compiling_s'] * 1e3:.0f} ms the first time ever (compiling)")
 
 
 _RSS_CHILD = r"""
@@ -419,20 +434,16 @@ def main(argv=None):
     sizes, dtypes = args.sizes.split(","), args.dtypes.split(",")
     cores = pool.cpu_count()
     torch.set_num_threads(cores)
-    engine = "numba" if fast.default_kernels() is not None else "numpy"
+    engine = "+".join(name for name, there in (("c", fast.compiled_lane() is not None),
+                                               ("numba", fast.default_kernels() is not None)) if there) or "numpy"
     print(f"opsnn fast engine: {engine}; threads: opsnn {cores}, torch {torch.get_num_threads()}; "
           f"numpy {np.__version__}, torch {torch.__version__}, python {platform.python_version()}, "
           f"{platform.machine()}, {os.cpu_count()} cpus")
     cold = None
     if not args.no_cold:
-        cold = cold_start(dtypes)
-        print(f"cold start: import opsnn {cold['import_opsnn_s'] * 1e3:.0f} ms, numba import "
-              f"{cold['import_numba_s'] * 1e3:.0f} ms and numba's runtime set-up at the first compiled call "
-              f"{cold['numba_runtime_init_s'] * 1e3:.0f} ms (once per process, cache filled); "
-              "then the first calls of each dtype (4K + 1M, torch + ascend910b semantics):")
-        for name, c in cold["per_dtype"].items():
-            print(f"  {name:9s} first-ever (compiling) {c['first_ever_compile_s'] * 1e3:7.0f} ms, "
-                  f"cached {c['cached_s'] * 1e3:6.1f} ms")
+        cold = {"auto": cold_start(dtypes), "numba": cold_start(dtypes, engine="numba")}
+        for c in cold.values():
+            print_cold(c)
     print(f"table: {args.passes} passes", flush=True)
     cells, once, states = run_table(sizes, dtypes, args.passes)
     rows = rows_from(cells, once, sizes)

@@ -68,7 +68,7 @@ def _make_lane(dtype: np.dtype, sel, max_rank: int, arrays: int):
     """The C lane where it was built (and the engine allows it), else the numba lane, else False."""
     compiled = fast.compiled_lane()
     if compiled is not None:
-        return compiled.Lane(dtype, [int(v) for v in sel.params], max_rank, arrays, fast.PARALLEL_MIN,
+        return compiled.Lane(dtype, [int(v) for v in sel.params], max_rank, arrays, fast.C_PARALLEL_MIN,
                              3 * fast.STREAM_MIN, pool.cpu_count())
     kernels = fast.default_kernels()
     return False if kernels is None else _NumbaLane(kernels, dtype, sel, max_rank, arrays)

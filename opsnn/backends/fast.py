@@ -24,6 +24,8 @@ from opsnn.dtypes import bfloat16
 
 # Crossovers measured on a 2-core AMD EPYC VM (32 MiB L3), see benchmarks/bench_threshold_backward.py:
 PARALLEL_MIN = 1 << 17  # bytes of output per thread from which a second thread pays for its ~2-5 us launch
+C_PARALLEL_MIN = 1 << 14  # the same for the C lane's own pool, whose spinning workers start a part in
+                          # well under 1 us (float16 at 32 K: 1.2 us on two threads, 1.9 us on one)
 NUMPY_TILE = 1 << 14    # numpy engine: ~10 passes per tile, so keep a tile's buffers in L2
 STAGE_TILE = 1 << 17    # staged blocks (both engines): 3 buffers of up to 1 MiB stay in a 4 MiB L2
 STREAM_MIN = 12 << 20   # bytes of backward output (x3 moved) from which non-temporal stores beat plain
