@@ -240,3 +240,49 @@ def test_the_express_lane_uses_it_under_auto():
     opsnn.threshold_backward(g, g, 0.125)
     lane = express._BACKWARD[("torch", g.dtype, float, 0.125)]
     assert type(lane).__name__ == ("Lane" if fast.compiled_lane() is not None else "_NumbaLane")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(DTYPES), st.sampled_from(SEMANTICS), st.sampled_from(THRESHOLDS),
+       st.sampled_from([((5, 300), (300,)), ((300,), (5, 300)), ((2, 3, 256), (1, 3, 256)), ((1, 700), (4, 700)),
+                        ((3, 2, 300), (2, 300)), ((7, 257), (1, 257))]),
+       st.booleans(), st.integers(1, 3), st.booleans())
+def test_a_broadcast_row_matches_the_reference(dtype, semantics, threshold, shapes, streaming, threads, into_out):
+    """grad (N, C) against feature (C,) (with or without leading ones), and the reverse."""
+    gshape, fshape = shapes
+    g, f = raw(dtype, math.prod(gshape), 1).reshape(gshape), raw(dtype, math.prod(fshape), 2).reshape(fshape)
+    try:
+        plan = plan_backward(g, f, threshold, semantics)
+    except (TypeError, ValueError):
+        return
+    if plan.dtype != dtype or selection(plan).empty:
+        return
+    lane = lane_for(plan, stream_min=0 if streaming else 1 << 62, parallel_min=64, threads=threads)
+    expected = opsnn.threshold_backward(g, f, threshold, semantics=semantics, backend="reference")
+    out = np.zeros(expected.shape, dtype) if into_out else None
+    got = lane(g, f, out)
+    assert got is not None and got.shape == expected.shape and (out is None or got is out)
+    np.testing.assert_array_equal(bits(got), bits(expected))
+
+
+def test_a_broadcast_row_declines_short_rows_and_overlaps():
+    g = raw(np.dtype(np.float32), 4 * 300, 1).reshape(4, 300)
+    f = raw(np.dtype(np.float32), 300, 2)
+    lane = lane_for(plan_backward(g, f, 0.5, "torch"))
+    assert lane(g, f, None) is not None and lane(f, g, None) is not None
+    short = raw(np.dtype(np.float32), 4 * 10, 3).reshape(4, 10)
+    assert lane(short, short[0], None) is None            # 10-element rows: the general way
+    assert lane(g, f[:299], None) is None                 # not broadcastable
+    assert lane(g, g[:, :1], None) is None                # a column broadcast is not a row
+    assert lane(f.reshape(1, 1, 300), g, None) is None    # the result (1, 4, 300) has neither's shape
+    buffer = np.zeros(4 * 300, np.float32)
+    out = buffer.reshape(4, 300)
+    row = buffer[:300]                                    # the row overlaps out's first row
+    assert lane(g, row, out) is None
+    np.testing.assert_array_equal(bits(opsnn.threshold_backward(g, row, 0.5, out=out)),
+                                  bits(opsnn.threshold_backward(g, np.zeros(300, np.float32), 0.5,
+                                                                backend="reference")))
+    inplace = g.copy()                                    # out = the whole operand itself is fine
+    expected = opsnn.threshold_backward(g, f, 0.5, backend="reference")
+    assert lane(inplace, f, inplace) is inplace
+    np.testing.assert_array_equal(bits(inplace), bits(expected))

@@ -234,6 +234,8 @@ typedef struct {
     size_t n, width;
     const Params *p;
     int stream;
+    size_t period;        /* 0: flat; else g or f holds only `period` elements, repeated over o */
+    int g_periodic;       /* which one (the other holds all n) */
 } Job;
 
 static struct {
@@ -251,10 +253,19 @@ static inline unsigned ticket_parts(uint64_t t) { return (unsigned)(t >> 16) & 0
 static inline unsigned ticket_next(uint64_t t) { return (unsigned)t & 0xffffu; }
 
 static void run_part(const Job *job, unsigned k, unsigned parts) {
-    size_t lo = (job->n * k / parts) / PART_ALIGN * PART_ALIGN;
-    size_t hi = k == parts - 1 ? job->n : (job->n * (k + 1) / parts) / PART_ALIGN * PART_ALIGN;
-    size_t off = lo * job->width;
-    job->fn(job->g + off, job->f + off, job->o + off, hi - lo, job->p);
+    if (job->period) { /* a broadcast row: parts of whole rows, each row one flat loop */
+        const size_t rows = job->n / job->period, row_bytes = job->period * job->width;
+        for (size_t r = rows * k / parts; r < rows * (k + 1) / parts; r++) {
+            const size_t off = r * row_bytes;
+            job->fn(job->g_periodic ? job->g : job->g + off, job->g_periodic ? job->f + off : job->f,
+                    job->o + off, job->period, job->p);
+        }
+    } else {
+        size_t lo = (job->n * k / parts) / PART_ALIGN * PART_ALIGN;
+        size_t hi = k == parts - 1 ? job->n : (job->n * (k + 1) / parts) / PART_ALIGN * PART_ALIGN;
+        size_t off = lo * job->width;
+        job->fn(job->g + off, job->f + off, job->o + off, hi - lo, job->p);
+    }
 #if STREAMING
     if (job->stream) _mm_sfence(); /* streaming stores are weakly ordered: drain before telling */
 #endif
@@ -384,10 +395,27 @@ static int same_shape(PyArrayObject *a, PyArrayObject *b) {
            memcmp(PyArray_DIMS(a), PyArray_DIMS(b), PyArray_NDIM(a) * sizeof(npy_intp)) == 0;
 }
 
-/* out overlaps x other than as the very same elements: a shifted alias would read what it wrote */
-static int clobbers(PyArrayObject *x, PyArrayObject *out, size_t nbytes) {
+/* out overlaps x other than as the very same elements: a shifted alias would read what it wrote
+ * (a repeated row is read again after out's first row is written: any overlap clobbers it) */
+static int clobbers(PyArrayObject *x, PyArrayObject *out, size_t out_bytes) {
     const char *a = PyArray_BYTES(x), *b = PyArray_BYTES(out);
-    return a != b && a < b + nbytes && b < a + nbytes;
+    const size_t x_bytes = (size_t)PyArray_NBYTES(x);
+    return (a != b || x_bytes != out_bytes) && a < b + out_bytes && b < a + x_bytes;
+}
+
+#define MIN_PERIOD 256 /* elements: shorter rows go the general way (a loop call per row would dominate) */
+
+/* The number of elements of `small` repeated over `big` where small broadcasts against big as a
+ * row (its shape, leading ones aside, is big's trailing shape), else 0. */
+static size_t row_period(PyArrayObject *small, PyArrayObject *big) {
+    int ns = PyArray_NDIM(small), nb = PyArray_NDIM(big);
+    const npy_intp *ds = PyArray_DIMS(small), *db = PyArray_DIMS(big);
+    if (ns > nb) return 0; /* the result would have small's rank: big's shape is not the result's */
+    while (ns > 0 && ds[0] == 1) ds++, ns--;
+    if (ns == 0) return 0;
+    if (memcmp(ds, db + (nb - ns), ns * sizeof(npy_intp)) != 0) return 0;
+    size_t period = (size_t)PyArray_SIZE(small);
+    return period >= MIN_PERIOD && period < (size_t)PyArray_SIZE(big) ? period : 0;
 }
 
 /* lane(a, b, out): out = select(a, b) (allocated if out is None), or None where the call is not
@@ -401,25 +429,31 @@ static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf,
     PyObject *a_obj = args[0], *b_obj = args[1], *out_obj = args[2];
     if (!usable_input(a_obj, lane) || !usable_input(b_obj, lane)) Py_RETURN_NONE;
     PyArrayObject *a = (PyArrayObject *)a_obj, *b = (PyArrayObject *)b_obj, *out;
-    if (b != a && !same_shape(a, b)) Py_RETURN_NONE;
-    const size_t n = (size_t)PyArray_SIZE(a), nbytes = n * (size_t)lane->width;
+    PyArrayObject *whole = a; /* the operand of the result's shape */
+    size_t period = 0;
+    if (b != a && !same_shape(a, b)) {
+        if ((period = row_period(b, a)) == 0 && (period = row_period(a, b)) != 0) whole = b;
+        if (period == 0) Py_RETURN_NONE;
+    }
+    const size_t n = (size_t)PyArray_SIZE(whole), nbytes = n * (size_t)lane->width;
     if (out_obj == Py_None) {
         Py_INCREF(lane->dtype);
-        out = (PyArrayObject *)PyArray_Empty(PyArray_NDIM(a), PyArray_DIMS(a), lane->dtype, 0);
+        out = (PyArrayObject *)PyArray_Empty(PyArray_NDIM(whole), PyArray_DIMS(whole), lane->dtype, 0);
         if (out == NULL) return NULL;
     } else {
         if (!usable_input(out_obj, lane)) Py_RETURN_NONE;
         out = (PyArrayObject *)out_obj;
-        if (!PyArray_ISWRITEABLE(out) || !same_shape(a, out) || clobbers(a, out, nbytes) ||
+        if (!PyArray_ISWRITEABLE(out) || !same_shape(whole, out) || clobbers(a, out, nbytes) ||
             clobbers(b, out, nbytes))
             Py_RETURN_NONE;
         Py_INCREF(out);
     }
     if (n == 0) return (PyObject *)out;
     const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
-    const int one = PyArray_BYTES(a) == PyArray_BYTES(b) && lane->one_plain != NULL;
-    Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain, PyArray_BYTES(a), PyArray_BYTES(b), PyArray_BYTES(out), n,
-               (size_t)lane->width, &lane->p, stream};
+    const int one = PyArray_BYTES(a) == PyArray_BYTES(b) && period == 0 && lane->one_plain != NULL;
+    Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
+               PyArray_BYTES(a), PyArray_BYTES(b), PyArray_BYTES(out), n, (size_t)lane->width, &lane->p, stream,
+               period, whole == b};
     int parts = 1;
     if ((Py_ssize_t)nbytes >= 2 * lane->parallel_min) {
         size_t most = nbytes / (size_t)lane->parallel_min;
