@@ -201,7 +201,7 @@ def print_tables(rows, sizes, dtypes):
     table("forward: torch.ops.aten.threshold.out time / opsnn.threshold time",
           lambda r: mmm(r["forward_torch_over_opsnn"]))
     table("roof time / opsnn time (1.0 = at the memory-bandwidth roof)", lambda r: mmm(r["roof_over_opsnn"]))
-    table("numpy engine time / opsnn time (what numba buys; one pass)",
+    table("numpy engine time / opsnn time (what the compiled paths buy; one pass)",
           lambda r: f"{r.get('numpy_engine_over_opsnn', math.nan):.1f}")
     table("opsnn torch-semantics median time, us", lambda r: f"{r['seconds']['opsnn_torch']['median'] * 1e6:.1f}")
     table("torch median time, us", lambda r: f"{r['seconds']['torch']['median'] * 1e6:.1f}")
