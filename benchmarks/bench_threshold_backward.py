@@ -282,10 +282,11 @@ for name in names:
             opsnn.threshold_backward(g, g, 0.5, semantics=sem)
             result["first_call_s"][f"{name}/{label}/{sem}"] = time.perf_counter() - t
 result["numba_loaded_by_same_shape_calls"] = "numba" in sys.modules
-# the first call of a layout the C lane declines (a broadcast row): numba's import, its one-time
+# the first call of a layout the C lane declines (a transposed view): numba's import, its one-time
 # set-up (typing and lowering registries) and, with an empty cache, the compile
 t = time.perf_counter()
-opsnn.threshold_backward(np.ones((4, 4), np.float32), np.ones(4, np.float32), 0.5)
+square = np.ones((64, 64), np.float32)
+opsnn.threshold_backward(square.T, square, 0.5)
 result["first_numba_call_s"] = time.perf_counter() - t
 print(json.dumps(result))
 """
@@ -327,7 +328,7 @@ def print_cold(cold):
     for name, c in cold["per_dtype"].items():
         print(f"  {name:9s} first-ever {c['first_ever_compile_s'] * 1e3:7.1f} ms, "
               f"cache filled {c['cached_s'] * 1e3:6.1f} ms")
-    print("  then the first call of a layout for numba (broadcast row): "
+    print("  then the first call of a layout for numba (a transposed view): "
           f"{cold['first_numba_call_cached_s'] * 1e3:.0f} ms "
           f"with its cache filled (importing numba and its one-time set-up), "
           f"{cold['first_numba_call_compiling_s'] * 1e3:.0f} ms the first time ever (compiling)")
