@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import opsnn
@@ -55,10 +55,35 @@ def sample(dtype, shape, seed):
     return np.where(rng.random(n) < 0.3, raw, plain).reshape(shape)
 
 
-@settings(max_examples=150, deadline=None)
+@pytest.fixture(params=["c", "numba"])
+def lane_kind(request, monkeypatch):
+    """Each test below once on the C lane and once on the numba lane (fresh memos for each)."""
+    if request.param == "c" and fast.engine_lane("auto") is None:
+        pytest.skip("the C lane was not built here")
+    if request.param == "numba":
+        if fast.default_kernels() is None:
+            pytest.skip("numba not installed")
+        monkeypatch.setattr(fast, "compiled_lane", lambda: None)
+    monkeypatch.setattr(express, "_BACKWARD", {})
+    monkeypatch.setattr(express, "_FORWARD", {})
+    return request.param
+
+
+def test_the_lane_kind_is_the_one_asked_for(lane_kind):
+    g = np.ones(10, np.float32)
+    opsnn.threshold_backward(g, g, 0.5)
+    lane = next(iter(express._BACKWARD.values()))
+    assert type(lane).__name__ == {"c": "Lane", "numba": "_NumbaLane"}[lane_kind]
+
+
+# the fixture's memos and engine hold for every example, as they hold for every call of a process
+ONE_LANE_KIND = [HealthCheck.function_scoped_fixture]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=ONE_LANE_KIND)
 @given(st.sampled_from(DTYPES), st.sampled_from(SEMANTICS), st.sampled_from(THRESHOLDS),
        st.lists(st.integers(0, 5), max_size=4), st.integers(0, 2**32 - 1), st.booleans())
-def test_backward_same_as_the_general_way(dtype, semantics, threshold, shape, seed, with_out):
+def test_backward_same_as_the_general_way(lane_kind, dtype, semantics, threshold, shape, seed, with_out):
     g, f = sample(dtype, shape, seed), sample(dtype, shape, seed + 1)
     expected = general(opsnn.threshold_backward, g, f, threshold, semantics=semantics)
     for _ in range(2):  # the second call hits the memo
@@ -69,10 +94,10 @@ def test_backward_same_as_the_general_way(dtype, semantics, threshold, shape, se
             assert got is out
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, suppress_health_check=ONE_LANE_KIND)
 @given(st.sampled_from(DTYPES), st.sampled_from(THRESHOLDS), st.sampled_from([0.0, -0.0, 2, -3.5, math.nan]),
        st.lists(st.integers(0, 5), max_size=3), st.integers(0, 2**32 - 1))
-def test_forward_same_as_the_general_way(dtype, threshold, value, shape, seed):
+def test_forward_same_as_the_general_way(lane_kind, dtype, threshold, value, shape, seed):
     x = sample(dtype, shape, seed)
     expected = general(opsnn.threshold, x, threshold, value)
     for _ in range(2):
@@ -86,7 +111,7 @@ def test_forward_keeps_the_sign_of_a_zero_value_apart():
     assert math.copysign(1, opsnn.threshold(x, 0.5, 0.0)[0]) == 1
 
 
-def test_lane_answers_the_common_call_and_declines_the_rest():
+def test_lane_answers_the_common_call_and_declines_the_rest(lane_kind):
     g = np.linspace(-2, 2, 24, dtype=np.float32).reshape(4, 6)
     assert express.threshold_backward(g, g, 0.5, "torch", None) is not None
     assert express.threshold_backward(g.T, g.T, 0.5, "torch", None) is None          # not C-contiguous
@@ -108,7 +133,7 @@ def test_lane_answers_the_common_call_and_declines_the_rest():
         opsnn.threshold_backward(g, g, 0.5, out=np.empty((6, 4), np.float32))
 
 
-def test_ascend_rank_limit_still_raises_after_a_memo_hit():
+def test_ascend_rank_limit_still_raises_after_a_memo_hit(lane_kind):
     small = np.ones((2, 2), np.float32)
     opsnn.threshold_backward(small, small, 0.5, semantics="ascend910b")
     deep = np.ones((1,) * 9, np.float32)
@@ -116,7 +141,7 @@ def test_ascend_rank_limit_still_raises_after_a_memo_hit():
         opsnn.threshold_backward(deep, deep, 0.5, semantics="ascend910b")
 
 
-def test_out_aliasing_an_input_shifted_is_computed_as_if_copied_first():
+def test_out_aliasing_an_input_shifted_is_computed_as_if_copied_first(lane_kind):
     buf = np.linspace(-1, 1, 4097, dtype=np.float32)
     f = np.linspace(1, -1, 4096, dtype=np.float32)
     grad = buf[1:]  # out = buf[:-1] overlaps grad, shifted by one element
@@ -125,7 +150,7 @@ def test_out_aliasing_an_input_shifted_is_computed_as_if_copied_first():
     np.testing.assert_array_equal(buf[:-1], expected)
 
 
-def test_inputs_are_not_mutated_and_out_equal_grad_works():
+def test_inputs_are_not_mutated_and_out_equal_grad_works(lane_kind):
     g = np.linspace(-2, 2, 100, dtype=np.float32)
     f = g[::-1].copy()
     g0, f0 = g.copy(), f.copy()
@@ -147,3 +172,17 @@ def test_a_forked_child_runs_the_lane_serially():
         os._exit(0 if ok else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_without_the_c_lane_auto_takes_numba_and_c_refuses(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "opsnn.backends._select", None)  # as where no compiler built it
+    assert fast.engine_lane("auto") is None and fast.engine_lane("numba") is None
+    with pytest.raises(ImportError):
+        fast.engine_lane("c")
+    monkeypatch.setattr(fast, "compiled_lane", lambda: fast.engine_lane(None))
+    monkeypatch.setattr(express, "_BACKWARD", {})
+    g = np.linspace(-1, 1, 1000, dtype=np.float32)
+    np.testing.assert_array_equal(opsnn.threshold_backward(g, g, 0.25), np.where(g > 0.25, g, 0))
+    lane = next(iter(express._BACKWARD.values()))
+    assert type(lane).__name__ == ("_NumbaLane" if fast.default_kernels() is not None else "bool")
