@@ -286,3 +286,25 @@ def test_a_broadcast_row_declines_short_rows_and_overlaps():
     expected = opsnn.threshold_backward(g, f, 0.5, backend="reference")
     assert lane(inplace, f, inplace) is inplace
     np.testing.assert_array_equal(bits(inplace), bits(expected))
+
+
+@pytest.mark.parametrize(("env", "workers"), [({"OPSNN_NUM_THREADS": "1"}, 0), ({"OMP_NUM_THREADS": "1,4"}, 0),
+                                              ({"OPSNN_NUM_THREADS": "2", "OMP_NUM_THREADS": "1"}, 1), ({}, None)])
+def test_thread_count_follows_the_environment(env, workers):
+    code = ("import numpy as np, opsnn; from opsnn.backends import _select, fast\n"
+            "a = np.linspace(-1, 1, 1 << 21, dtype=np.float32); opsnn.threshold_backward(a, a, 0.5)\n"
+            "print(fast.threads_allowed(), _select.workers_started())")
+    clean = {k: v for k, v in os.environ.items() if k not in ("OPSNN_NUM_THREADS", "OMP_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**clean, **env},
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    allowed, started = map(int, done.stdout.split())
+    expected = pool.cpu_count() - 1 if workers is None else workers
+    assert started == expected and allowed == (expected + 1 if workers is not None else pool.cpu_count())
+
+
+def test_a_bad_thread_count_is_an_error_that_says_so():
+    code = "import numpy as np, opsnn; a = np.ones(8, np.float32); opsnn.threshold_backward(a, a, 0.5)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "OPSNN_NUM_THREADS": "many"}, timeout=120)
+    assert done.returncode != 0 and "OPSNN_NUM_THREADS='many': expected a positive integer" in done.stderr

@@ -123,10 +123,33 @@ def default_kernels():
     return engine_kernels(None)
 
 
+THREADS_VARIABLE = "OPSNN_NUM_THREADS"
+
+
+@functools.cache
+def threads_allowed() -> int:
+    """Threads a call may use: $OPSNN_NUM_THREADS, else the first number of $OMP_NUM_THREADS (as
+    torch and the BLAS libraries read it), else the cores this process may run on. Read once."""
+    for name in (THREADS_VARIABLE, "OMP_NUM_THREADS"):
+        text = os.environ.get(name, "").split(",")[0].strip()
+        if not text:
+            continue
+        try:
+            count = int(text)
+        except ValueError:
+            count = 0
+        if count >= 1:
+            return min(count, 1024)
+        if name == THREADS_VARIABLE:
+            raise ValueError(f"{name}={os.environ[name]!r}: expected a positive integer")
+    return pool.cpu_count()
+
+
 @functools.cache
 def thread_limit() -> int:
+    """threads_allowed(), and for numba no more than its own NUMBA_NUM_THREADS."""
     kernels = default_kernels()
-    return min(pool.cpu_count(), kernels.max_threads()) if kernels is not None else pool.cpu_count()
+    return min(threads_allowed(), kernels.max_threads()) if kernels is not None else threads_allowed()
 
 
 # numba's OpenMP threads do not survive fork(): a forked child runs numba's serial loops only
