@@ -121,8 +121,10 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
     typedef float F32V __attribute__((vector_size(VB)));                        \
     typedef int32_t I32V __attribute__((vector_size(VB)));                      \
     F32V v = __builtin_convertvector((I32V)gi, F32V);                            \
+    /* a lane that rounded up to 2^31 converts to 0x80000000; adding its all-ones mask (-1) \
+     * saturates it to INT32_MAX in one operation */                            \
     V big = (V)(v >= 2147483648.0f);                                             \
-    V r = ((V)__builtin_convertvector(v, I32V) & ~big) | (((V){} + (T)INT32_MAX) & big); \
+    V r = (V)__builtin_convertvector(v, I32V) + big;                             \
     r & VKEEP(V, u); })
 
 /* (the index is named apart from every caller's: g, f, o and n may be expressions of theirs) */
