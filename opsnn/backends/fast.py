@@ -80,35 +80,36 @@ def streams(out_bytes: int, arrays: int) -> bool:
     return out_bytes * arrays >= 3 * STREAM_MIN
 
 
-def engine_kernels(engine: str | None):
-    """The numba kernels module, or None for the numpy engine (also when numba is not installed)."""
+def _engine_name(engine: str | None) -> str:
     engine = engine or os.environ.get(ENGINE_VARIABLE, "auto")
     if engine not in ENGINES:
         raise ValueError(f"unknown fast engine {engine!r}; known: {', '.join(ENGINES)}")
-    if engine == "numpy":
-        return None
+    return engine
+
+
+def _import_engine(module: str, required: bool):
+    """The module, or None where it cannot be imported (ImportError if `required`). import_module,
+    not a sys.modules lookup: while another thread is still importing the module, it waits for that
+    import to finish instead of returning the half-built module."""
     try:
-        # import_module, not a sys.modules lookup: while another thread is still importing the
-        # module, it waits for that import to finish instead of returning the half-built module
-        return importlib.import_module("opsnn.backends.numba_kernels")
+        return importlib.import_module(module)
     except ImportError:
-        if engine == "numba":
+        if required:
             raise
         return None
+
+
+def engine_kernels(engine: str | None):
+    """The numba kernels module, or None for the numpy engine (also when numba is not installed)."""
+    engine = _engine_name(engine)
+    return None if engine == "numpy" else _import_engine("opsnn.backends.numba_kernels", engine == "numba")
 
 
 def engine_lane(engine: str | None):
     """The C express lane's module (opsnn.backends._select), or None: with "numba" or "numpy", or
     where it was not built (no C compiler at install; "c" then raises ImportError)."""
-    engine = engine or os.environ.get(ENGINE_VARIABLE, "auto")
-    if engine not in ("auto", "c"):
-        return None  # engine_kernels() rejects an unknown engine
-    try:
-        return importlib.import_module("opsnn.backends._select")
-    except ImportError:
-        if engine == "c":
-            raise
-        return None
+    engine = _engine_name(engine)
+    return _import_engine("opsnn.backends._select", engine == "c") if engine in ("auto", "c") else None
 
 
 @functools.cache
