@@ -45,11 +45,10 @@ def raw(dtype: np.dtype, n: int, seed: int) -> np.ndarray:
     return np.where(rng.random(n) < 0.5, anything, ordinary)
 
 
-def lane_for(plan, arrays=3, stream_min=3 * fast.STREAM_MIN, parallel_min=fast.PARALLEL_MIN, threads=None,
-             max_rank=64):
+def lane_for(plan, arrays=3, stream_min=None, parallel_min=fast.PARALLEL_MIN, threads=None, max_rank=64):
     sel = selection(plan)
-    return _select.Lane(plan.dtype, [int(v) for v in sel.params], max_rank, arrays, parallel_min, stream_min,
-                        threads or pool.cpu_count())
+    return _select.Lane(plan.dtype, [int(v) for v in sel.params], max_rank, arrays, parallel_min,
+                        fast.stream_moved_min() if stream_min is None else stream_min, threads or pool.cpu_count())
 
 
 def test_the_modules_parameter_order_is_keep_ranges():

@@ -69,7 +69,7 @@ def _make_lane(dtype: np.dtype, sel, max_rank: int, arrays: int):
     compiled = fast.compiled_lane()
     if compiled is not None:
         return compiled.Lane(dtype, [int(v) for v in sel.params], max_rank, arrays, fast.C_PARALLEL_MIN,
-                             3 * fast.STREAM_MIN, fast.threads_allowed())
+                             fast.stream_moved_min(), fast.threads_allowed())
     kernels = fast.default_kernels()
     return False if kernels is None else _NumbaLane(kernels, dtype, sel, max_rank, arrays)
 

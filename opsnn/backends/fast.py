@@ -74,10 +74,16 @@ def threshold(x, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
     return _run(plan, sel, x, x, out, engine, tile, threads)
 
 
+def stream_moved_min() -> int:
+    """Bytes moved from which outputs are written with non-temporal stores (the crossover is a
+    matter of bytes moved against the cache: STREAM_MIN of backward output, 3 arrays moved)."""
+    return 3 * STREAM_MIN
+
+
 def streams(out_bytes: int, arrays: int) -> bool:
     """Whether an output of out_bytes, with `arrays` arrays moved per element, is written with
-    non-temporal stores (the crossover is a matter of bytes moved against the cache)."""
-    return out_bytes * arrays >= 3 * STREAM_MIN
+    non-temporal stores."""
+    return out_bytes * arrays >= stream_moved_min()
 
 
 def _engine_name(engine: str | None) -> str:
