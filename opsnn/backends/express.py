@@ -54,14 +54,34 @@ class _NumbaLane:
 
     def __call__(self, a, b, out):
         """out = select(a, b), allocating out if None; None where the call is not for the lane."""
-        dtype = self.dtype
+        dtype, shape = self.dtype, a.shape
         if (a.dtype is not dtype and a.dtype != dtype) or (b.dtype is not dtype and b.dtype != dtype) \
-                or b.shape != a.shape or a.ndim > self.max_rank:
+                or b.shape != shape or a.ndim > self.max_rank:
             return None
         af, bf = a.flags, b.flags
         if not (af.c_contiguous and bf.c_contiguous and af.aligned and bf.aligned):
             return None
-        return _run(self, a, b, out)
+        if out is None:
+            out = np.empty(shape, dtype)
+        elif type(out) is not np.ndarray or (out.dtype is not dtype and out.dtype != dtype) or out.shape != shape:
+            return None
+        else:
+            flags = out.flags
+            if not (flags.c_contiguous and flags.aligned and flags.writeable):
+                return None
+        if a.ndim != 1:
+            a, b, o = a.reshape(-1), b.reshape(-1), out.reshape(-1)
+        else:
+            o = out
+        nbytes = a.shape[0] * self.itemsize
+        # fast.numba_workers' rule, written out: a call costs more than this comparison on small calls
+        if nbytes < 2 * fast.PARALLEL_MIN or fast.in_forked_child:
+            clobbered = self.serial(a, b, o, self.params, False)
+        else:
+            workers = min(self.threads, nbytes // fast.PARALLEL_MIN)
+            with self.lock:
+                clobbered = self.parallel(a, b, o, self.params, workers, fast.streams(nbytes, self.streams_moved))
+        return None if clobbered else out  # a shifted alias of an input: the general way copies first
 
 
 def _make_lane(dtype: np.dtype, sel, max_rank: int, arrays: int):
@@ -90,33 +110,6 @@ def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, array
     if all(x == x for x in key):
         memo_store(memo, key, lane)
     return lane
-
-
-def _run(lane: _NumbaLane, a, b, out):
-    """out = select(a, b), allocating out if None; None where out is not for the lane."""
-    shape = a.shape
-    if out is None:
-        out = np.empty(shape, lane.dtype)
-    elif type(out) is not np.ndarray or (out.dtype is not lane.dtype and out.dtype != lane.dtype) \
-            or out.shape != shape:
-        return None
-    else:
-        flags = out.flags
-        if not (flags.c_contiguous and flags.aligned and flags.writeable):
-            return None
-    if a.ndim != 1:
-        a, b, o = a.reshape(-1), b.reshape(-1), out.reshape(-1)
-    else:
-        o = out
-    nbytes = a.shape[0] * lane.itemsize
-    # fast.numba_workers' rule, written out: a call costs more than this comparison on small calls
-    if nbytes < 2 * fast.PARALLEL_MIN or fast.in_forked_child:
-        clobbered = lane.serial(a, b, o, lane.params, False)
-    else:
-        workers = min(lane.threads, nbytes // fast.PARALLEL_MIN)
-        with lane.lock:
-            clobbered = lane.parallel(a, b, o, lane.params, workers, fast.streams(nbytes, lane.streams_moved))
-    return None if clobbered else out  # a shifted alias of an input: the general way copies first
 
 
 def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: str, out):
