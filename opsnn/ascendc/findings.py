@@ -9,6 +9,7 @@ GM_WRITE_PAST_TENSOR = "gm_write_past_tensor"
 GM_READ_PAST_ALLOCATION = "gm_read_past_allocation"
 GM_WRITE_PAST_ALLOCATION = "gm_write_past_allocation"
 LOCAL_TENSOR_OVERFLOW = "local_tensor_overflow"
+LOCAL_TENSOR_UNDERFLOW = "local_tensor_underflow"  # an access starting before its buffer (t[-k])
 UB_EXHAUSTED = "ub_exhausted"
 DATACOPY_UNALIGNED = "datacopy_unaligned"
 COMPARE_COUNT_UNALIGNED = "compare_count_unaligned"
@@ -19,7 +20,7 @@ UB_READ_BEFORE_WRITE = "ub_read_before_write"  # UB bytes read that nothing wrot
 
 KINDS = (
     GM_READ_PAST_TENSOR, GM_WRITE_PAST_TENSOR, GM_READ_PAST_ALLOCATION, GM_WRITE_PAST_ALLOCATION,
-    LOCAL_TENSOR_OVERFLOW, UB_EXHAUSTED, DATACOPY_UNALIGNED, COMPARE_COUNT_UNALIGNED,
+    LOCAL_TENSOR_OVERFLOW, LOCAL_TENSOR_UNDERFLOW, UB_EXHAUSTED, DATACOPY_UNALIGNED, COMPARE_COUNT_UNALIGNED,
     GM_WRITE_OVERLAP, GM_READ_WRITE_RACE, QUEUE_MISUSE, UB_READ_BEFORE_WRITE,
 )
 

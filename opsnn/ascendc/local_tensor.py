@@ -1,7 +1,8 @@
 """UB as a kernel sees it: buffers handed out by TPipe, and typed LocalTensor views on them.
 
 A LocalTensor is an address and a type; like the hardware, the emulator lets an access run past
-the buffer into whatever lies behind it in UB (the sanitizer reports it as local_tensor_overflow)."""
+the buffer into whatever lies behind it in UB (the sanitizer reports it as local_tensor_overflow).
+An access before the buffer (a negative `t[k]`) is local_tensor_underflow: see `_underflow`."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,6 +10,7 @@ from numpy.typing import DTypeLike
 
 from . import findings as fk
 from .core import CoreContext
+from .errors import EmulatorError
 
 
 class UbBuffer:
@@ -121,18 +123,26 @@ class LocalTensor:
         return f"LocalTensor<{self.dtype}>({self.buffer.name}+{self.offset}, {self.GetSize()} elements)"
 
 
-def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool, write: bool = False) -> tuple[int, int]:
-    """[start, stop) in the buffer's storage for `nbytes` at lt, reporting overflow past the buffer
-    and (sanitizer) recording a write / judging a read against what was written."""
+def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool,
+          write: bool = False) -> tuple[int, int, int]:
+    """(start, stop, head): the access's bytes that exist lie at [start, stop) of the buffer's
+    storage, and they are the access's bytes from `head` on. Reports (sanitizer) an access past the
+    buffer or before it, and records a write / judges a read against what was written."""
     buf = lt.buffer
+    lo = lt.offset
+    end = lo + nbytes
+    head = 0
+    if lo < 0:
+        head = min(-lo, nbytes)
+        if check:
+            _underflow(lt, nbytes, instruction)
     if check and buf.ctx.sanitize:
-        end = lt.offset + nbytes
         if end > buf.nbytes:
-            start = max(lt.offset, buf.nbytes)
+            start = max(lo, buf.nbytes)
             buf.ctx.log.add(fk.LOCAL_TENSOR_OVERFLOW, instruction, buf.name, start, end - start,
-                            f"{nbytes} bytes at +{lt.offset} of a {buf.nbytes}-byte buffer "
+                            f"{nbytes} bytes at +{lo} of a {buf.nbytes}-byte buffer "
                             f"(UB {buf.ub_addr:#x}); the excess lands on whatever follows it in UB")
-        lo, w = lt.offset, buf.written
+        w = buf.written
         # Inline fast paths (one per instruction and tile, benchmarked): the first write since the
         # allocation, and a read that the first written range covers.
         if write:
@@ -142,8 +152,23 @@ def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool, write: bo
                 _mark_written(buf, lo, end)
         elif lo < end and not (w and w[0][0] <= lo and end <= w[0][1]):
             _check_written(buf, lo, end, instruction)
-    start = buf.base + lt.offset
-    return start, min(start + nbytes, buf.storage.size)
+    start = buf.base + lo + head
+    return start, max(start, min(buf.base + end, buf.storage.size)), head
+
+
+def _underflow(lt: LocalTensor, nbytes: int, instruction: str) -> None:
+    """An access starting before its buffer. AscendC's `t[k]` takes k as uint32, so a negative k
+    wraps to an address far past UB: the bytes before the buffer are neither read (zeros) nor
+    written (dropped). Without the sanitizer it is an EmulatorError, as a fault would be."""
+    buf, lo = lt.buffer, lt.offset
+    n = min(-lo, nbytes)
+    what = (f"{instruction}: {nbytes} bytes at {lo:+d} of the {buf.nbytes}-byte buffer {buf.name} "
+            f"(UB {buf.ub_addr:#x}): bytes [{lo}, {lo + n}) lie before the buffer")
+    if not buf.ctx.sanitize:
+        raise EmulatorError(f"core {buf.ctx.block_idx}: {what} (a LocalTensor offset is unsigned on device)")
+    buf.ctx.log.add(fk.LOCAL_TENSOR_UNDERFLOW, instruction, buf.name, lo, n,
+                    f"{what}; a LocalTensor offset is unsigned on device, so a negative one wraps to an "
+                    "address far past UB (not read: zeros; not written: dropped)")
 
 
 def _add_range(w: list[tuple[int, int]], lo: int, hi: int) -> None:
@@ -214,12 +239,11 @@ def _check_written(buf: UbBuffer, lo: int, hi: int, instruction: str) -> None:
 def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True) -> np.ndarray:
     """`count` elements at lt (a view when possible). Bytes beyond the end of UB read as zeros."""
     nbytes = count * lt.dtype.itemsize
-    start, stop = _span(lt, nbytes, instruction, check)
+    start, stop, head = _span(lt, nbytes, instruction, check)
     if stop - start == nbytes:
         return lt.buffer.storage[start:stop].view(lt.dtype)
     out = np.zeros(nbytes, dtype=np.uint8)
-    if stop > start:
-        out[:stop - start] = lt.buffer.storage[start:stop]
+    out[head:head + stop - start] = lt.buffer.storage[start:stop]
     return out.view(lt.dtype)
 
 
@@ -228,8 +252,8 @@ def write_local(lt: LocalTensor, values: np.ndarray, instruction: str, check: bo
     raw = values.view(np.uint8).reshape(-1)
     if check:  # close_local's write (check=False) finishes an instruction counted in open_local
         lt.buffer.ctx.counters.issue(instruction)
-    start, stop = _span(lt, raw.size, instruction, check, True)
-    lt.buffer.storage[start:stop] = raw[:stop - start]
+    start, stop, head = _span(lt, raw.size, instruction, check, True)
+    lt.buffer.storage[start:stop] = raw[head:head + stop - start]
 
 
 def open_local(lt: LocalTensor, count: int, instruction: str) -> tuple[np.ndarray, bool]:
@@ -239,7 +263,7 @@ def open_local(lt: LocalTensor, count: int, instruction: str) -> tuple[np.ndarra
     beyond the end of UB and the array is scratch: hand it to close_local afterwards."""
     lt.buffer.ctx.counters.issue(instruction)
     nbytes = count * lt.dtype.itemsize
-    start, stop = _span(lt, nbytes, instruction, True, True)
+    start, stop, _ = _span(lt, nbytes, instruction, True, True)
     if stop - start == nbytes:
         return lt.buffer.storage[start:stop].view(lt.dtype), True
     return np.zeros(count, dtype=lt.dtype), False

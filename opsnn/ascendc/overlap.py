@@ -54,20 +54,25 @@ def _against_earlier(probes: list[tuple], others: list[tuple], ties_count: bool)
 
 
 def write_overlaps(writes: Iterable[tuple]) -> list[fk.Finding]:
-    """One gm_write_overlap finding per write that overlaps an earlier-starting write of another core,
-    naming both cores (core, other_core) and the shared bytes (offset in the later write's tensor).
+    """One gm_write_overlap finding per write that an earlier-starting write of another core runs
+    into. The finding is the earlier write's core's (it spilled past its range into the later one's,
+    the usual defect: a count or a tail too long), with the later write's core as other_core, and
+    names the shared bytes (offset in the spilling write's tensor). Two writes starting at the same
+    byte: the higher core's (cores all writing from one offset: the first core's is the right one).
 
     `writes`: GmRange, or tuples of its fields (what the accessors record)."""
     found, seen = [], _Furthest()
     for t in sorted(writes, key=_BY_START_CORE_END):
         other = seen.other_than(t[_CORE])
         if other is not None and other[_END] > t[_START]:
-            w, o = GmRange._make(t), GmRange._make(other)
-            lo, hi = w.start, min(w.end, o.end)
+            w, o = GmRange._make(other), GmRange._make(t)  # w spills into o
+            if w.start == o.start:
+                w, o = o, w
+            lo, hi = max(w.start, o.start), min(w.end, o.end)
             found.append(fk.Finding(
                 fk.GM_WRITE_OVERLAP, w.core, w.tile, w.instruction, w.tensor, lo - w.tensor_base, hi - lo,
                 f"core {w.core} tile {w.tile} writes bytes [{lo - w.tensor_base}, {hi - w.tensor_base}) of "
-                f"{w.tensor} that core {o.core} tile {o.tile} also writes ({o.instruction} to "
+                f"{w.tensor}, running into the range core {o.core} tile {o.tile} writes ({o.instruction} to "
                 f"{o.tensor}): the result depends on which core finishes last", other_core=o.core))
         seen.add(t)
     return found

@@ -53,6 +53,23 @@ def test_unaligned_ub_address_is_reported():
     assert "aligned" in core.log.items[0].detail
 
 
+def test_unaligned_gm_address_is_reported_both_ways():
+    # x[1] is 4 bytes off 32-byte alignment (the allocation starts aligned); the bytes still move.
+    core = make_core()
+    data = np.arange(128, dtype=np.float32)
+    src, _ = gm_tensor(core, "x", data)
+    dst, daddr = gm_tensor(core, "y", np.zeros(128, dtype=np.float32))
+    ub = Ub(core).buffer(np.float32, 64)
+    DataCopy(ub, src[1], 64)
+    DataCopy(dst[9], ub, 64)
+    np.testing.assert_array_equal(ub.numpy(), data[1:65])
+    got = [(f.kind, f.instruction, f.tensor, f.offset, f.nbytes) for f in core.log.items]
+    assert got == [("datacopy_unaligned", "DataCopy", "x", 4, 256), ("datacopy_unaligned", "DataCopy", "y", 36, 256)]
+    assert "4 bytes off 32-byte alignment" in core.log.items[0].detail
+    DataCopy(ub, src[8], 64)  # 32 bytes on: aligned again
+    assert len(core.log.items) == 2
+
+
 def test_read_past_tensor_inside_declared_padding_is_expected():
     core = make_core()
     src, _ = gm_tensor(core, "x", np.arange(4, dtype=np.float32), padding=((16, 240),))  # allocation 512

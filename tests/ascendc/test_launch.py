@@ -76,7 +76,9 @@ def test_two_cores_writing_the_same_bytes_is_a_write_overlap():
     gm, xa, ya = _setup()
     report = _launch(gm, xa, ya, 4, 128, 96, sanitize=True)  # each core's 128 overlap the next's by 32
     overlaps = [f for f in report.findings if f.kind == "gm_write_overlap"]
-    assert [(f.core, f.offset, f.nbytes) for f in overlaps] == [(1, 384, 128), (2, 768, 128), (3, 1152, 128)]
+    # core c's write runs into core c + 1's: c is blamed, c + 1 is the other core
+    assert [(f.core, f.other_core, f.offset, f.nbytes) for f in overlaps] == [
+        (0, 1, 384, 128), (1, 2, 768, 128), (2, 3, 1152, 128)]
     assert all(f.is_error and f.tensor == "y" for f in overlaps)
     assert not report.ok
 
@@ -87,7 +89,7 @@ def test_overlap_found_when_the_furthest_range_is_the_same_core():
 
     w = [WriteRange(0, 100, 0, 0, "y", 0), WriteRange(10, 20, 1, 0, "y", 0), WriteRange(15, 30, 0, 1, "y", 0)]
     found = write_overlaps(w)
-    assert [(f.core, f.offset, f.nbytes) for f in found] == [(1, 10, 10), (0, 15, 5)]
+    assert [(f.core, f.other_core, f.offset, f.nbytes) for f in found] == [(0, 1, 10, 10), (1, 0, 15, 5)]
     assert write_overlaps([WriteRange(0, 10, 0, 0, "y", 0), WriteRange(10, 20, 1, 0, "y", 0)]) == []
 
 

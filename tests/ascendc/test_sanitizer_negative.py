@@ -29,7 +29,7 @@ from opsnn.ascendc import (
     TQue,
     launch,
 )
-from opsnn.ascendc.arith import Duplicate
+from opsnn.ascendc.arith import Duplicate, Mul
 from opsnn.platform import Platform
 
 from .helpers import PLATFORM
@@ -56,6 +56,33 @@ def _run(kernel, *, x=1024, y=1024, block_dim=1, x_pad=(), y_pad=(), platform=PL
         kernel(ctx, xg, yg, TPipe(ctx))
 
     return launch(entry, gm=gm, platform=platform, block_dim=block_dim, args=args, tiling=b"", sanitize=True)
+
+
+class _Kept:
+    """A sanitized launch's report with its x and y (as float32) read back after it."""
+
+    def __init__(self, report, gm, args):
+        self.report, self._gm, self._args = report, gm, args
+
+    def x(self):
+        return np.array(self._gm.bytes_view(self._args[0].addr, self._args[0].nbytes)).view(F32)
+
+    def y(self):
+        return np.array(self._gm.bytes_view(self._args[1].addr, self._args[1].nbytes)).view(F32)
+
+
+def _run_keep(kernel, *, x=1024, y=1024):
+    """_run on one core, keeping GM to read x and y back."""
+    gm = GlobalMemory()
+    args = [_gm(gm, "x", x), _gm(gm, "y", y)]
+
+    def entry(ctx, xp, yp, tiling):
+        xg, yg = GlobalTensor(F32), GlobalTensor(F32)
+        xg.SetGlobalBuffer(xp.as_type(F32))
+        yg.SetGlobalBuffer(yp.as_type(F32))
+        kernel(ctx, xg, yg, TPipe(ctx))
+
+    return _Kept(launch(entry, gm=gm, platform=PLATFORM, block_dim=1, args=args, tiling=b"", sanitize=True), gm, args)
 
 
 def _buf(pipe: TPipe, name: str, nbytes: int, dtype=F32):
@@ -127,6 +154,15 @@ def case_local_tensor_overflow():
         "local_tensor_overflow", ERROR, 0, "DataCopy", "ub", 256, 256)
 
 
+def case_local_tensor_underflow():
+    # b[-16] is 64 bytes before b (on a's tail): AscendC's offset is unsigned, so it is no neighbour's.
+    def kernel(ctx, xg, yg, pipe):
+        _buf(pipe, "a", 256)
+        Duplicate(_buf(pipe, "b", 256)[-16], 1.0, 64)
+    report = _run(kernel)
+    return _only(report, "local_tensor_underflow"), ("local_tensor_underflow", ERROR, 0, "Duplicate", "b", -64, 64)
+
+
 def case_ub_exhausted():
     def kernel(ctx, xg, yg, pipe):
         pipe.InitBuffer(TBuf(name="a"), 1000)
@@ -163,8 +199,8 @@ def case_gm_write_overlap():
         DataCopy(yg[48 * c], t, 64)
     report = _run(kernel, x=512, y=1024, block_dim=2)
     f = _only(report, "gm_write_overlap")
-    assert f.other_core == 0 and "core 0" in f.detail
-    return f, ("gm_write_overlap", ERROR, 1, "DataCopy", "y", 192, 64)
+    assert f.other_core == 1 and "running into the range core 1" in f.detail
+    return f, ("gm_write_overlap", ERROR, 0, "DataCopy", "y", 192, 64)
 
 
 def case_gm_read_write_race():
@@ -212,7 +248,7 @@ CASES = {name[len("case_"):]: fn for name, fn in dict(globals()).items() if name
 
 def test_every_finding_kind_has_a_negative_test():
     assert sorted(CASES) == sorted(KINDS)
-    assert len(set(KINDS)) == len(KINDS) == 12
+    assert len(set(KINDS)) == len(KINDS) == 13
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))
@@ -346,8 +382,30 @@ def test_write_overlap_names_both_cores_and_the_bytes():
         DataCopy(t, xg, 64)
         DataCopy(yg[16 * ctx.GetBlockIdx()], t, 64)
     found = [f for f in _run(kernel, block_dim=3).findings if f.kind == "gm_write_overlap"]
-    assert [(f.core, f.other_core, f.offset, f.nbytes) for f in found] == [(1, 0, 64, 192), (2, 1, 128, 192)]
-    assert "core 2 tile -1 writes bytes [128, 320) of y that core 1" in found[1].detail
+    assert [(f.core, f.other_core, f.offset, f.nbytes) for f in found] == [(0, 1, 64, 192), (1, 2, 128, 192)]
+    assert "core 1 tile -1 writes bytes [128, 320) of y, running into the range core 2" in found[1].detail
+
+
+def test_the_core_that_spills_is_blamed_not_its_neighbour():
+    # The issue's case: core 0 writes 16 floats too many, into core 1's range; core 1 is innocent.
+    def kernel(ctx, xg, yg, pipe):
+        c = ctx.GetBlockIdx()
+        t = _buf(pipe, "ub", 512)
+        Duplicate(t, 1.0, 128)
+        DataCopy(yg[64 * c], t, 64 + 16 * (c == 0))
+    f = _only(_run(kernel, block_dim=2), "gm_write_overlap")
+    assert (f.core, f.other_core, f.offset, f.nbytes) == (0, 1, 256, 64)
+
+
+def test_cores_writing_from_one_offset_blame_the_later_cores():
+    # Every core forgot its block offset: all write y[0:64); core 0 is the one that is right.
+    def kernel(ctx, xg, yg, pipe):
+        t = _buf(pipe, "ub", 256)
+        Duplicate(t, 1.0, 64)
+        DataCopy(yg, t, 64)
+    found = _run(kernel, block_dim=3).findings
+    assert [(f.kind, f.core, f.other_core, f.offset, f.nbytes) for f in found] == [
+        ("gm_write_overlap", 1, 0, 0, 256), ("gm_write_overlap", 2, 0, 0, 256)]
 
 
 # --- read-before-write of UB in more detail --------------------------------------------------------
@@ -467,3 +525,83 @@ def test_accesses_that_leave_the_tensor_take_part_in_the_cross_core_checks():
 
     f = _only(_run(writers, y=400, block_dim=2, y_pad=both), "gm_write_overlap")
     assert (f.core, f.other_core, f.offset, f.nbytes) == (1, 0, 256, 256)
+
+
+# --- an access before its buffer (a negative LocalTensor offset) ----------------------------------
+
+def test_an_underflow_leaves_the_buffer_before_it_alone():
+    # a holds x; a write 64 bytes before b would land on a's tail if it were let through.
+    def kernel(ctx, xg, yg, pipe):
+        a, b = _buf(pipe, "a", 256), _buf(pipe, "b", 256)
+        DataCopy(a, xg, 64)
+        Duplicate(b[-16], 7.0, 64)
+        DataCopy(yg, a, 64)
+        DataCopy(yg[64], b, 64)
+    run = _run_keep(kernel)
+    assert [_where(f) for f in run.report.findings] == [
+        ("local_tensor_underflow", ERROR, 0, "Duplicate", "b", -64, 64),
+        ("ub_read_before_write", ERROR, 0, "DataCopy", "b", 192, 64)]  # b's last 16 floats: never written
+    y = run.y()
+    np.testing.assert_array_equal(y[:64].view(np.uint32), run.x()[:64].view(np.uint32))  # a intact
+    np.testing.assert_array_equal(y[64:112], np.full(48, 7.0, F32))  # b's first 48 floats
+
+
+def test_a_read_before_the_buffer_is_reported_and_reads_zeros():
+    # The issue's Mul(y, x, two[-64], n): the source runs 256 bytes before its buffer.
+    def kernel(ctx, xg, yg, pipe):
+        src, two, out = _buf(pipe, "src", 512), _buf(pipe, "two", 512), _buf(pipe, "out", 512)
+        DataCopy(src, xg, 128)
+        Duplicate(two, 2.0, 128)
+        Mul(out, src, two[-64], 128)
+        DataCopy(yg, out, 128)
+    run = _run_keep(kernel)
+    assert [_where(f) for f in run.report.findings] == [("local_tensor_underflow", ERROR, 0, "Mul", "two", -256, 256)]
+    y, x = run.y(), run.x()
+    np.testing.assert_array_equal(y[:64], np.zeros(64, F32))
+    np.testing.assert_array_equal(y[64:128], x[64:128] * F32(2))
+
+
+@pytest.mark.parametrize("back, count, want", [(64, 64, (-256, 256)), (8, 64, (-32, 32))])
+def test_an_underflow_from_the_first_buffer_in_ub_is_a_finding(back, count, want):
+    # The buffer at UB 0: bytes before it are before UB itself (this crashed inside numpy).
+    def kernel(ctx, xg, yg, pipe):
+        t = _buf(pipe, "first", 256)
+        assert t.ub_addr == 0
+        Duplicate(t, 1.0, 64)
+        Duplicate(t[-back], 5.0, count)
+        DataCopy(yg, t, 64)
+    run = _run_keep(kernel)
+    assert [_where(f) for f in run.report.findings] == [("local_tensor_underflow", ERROR, 0, "Duplicate", "first",
+                                                         *want)]
+    kept = count - back
+    np.testing.assert_array_equal(run.y()[:64], np.r_[np.full(kept, 5.0, F32), np.ones(64 - kept, F32)])
+
+
+def test_an_underflow_without_the_sanitizer_is_an_emulator_error():
+    gm = GlobalMemory()
+    args = [_gm(gm, "x", 1024), _gm(gm, "y", 1024)]
+
+    def entry(ctx, xp, yp, tiling):
+        pipe = TPipe(ctx)
+        _buf(pipe, "a", 256)
+        Duplicate(_buf(pipe, "b", 256)[-16], 1.0, 64)
+
+    with pytest.raises(EmulatorError, match=r"core 0: Duplicate: 256 bytes at -64 of the 256-byte buffer b "
+                                            r"\(UB 0x100\): bytes \[-64, 0\) lie before the buffer"):
+        launch(entry, gm=gm, platform=PLATFORM, block_dim=1, args=args, tiling=b"")
+
+
+def test_every_instruction_reaches_ub_through_the_same_check():
+    # Cast, Compares and Select on a tensor before its buffer: each one reported, none crashes.
+    def kernel(ctx, xg, yg, pipe):
+        a, h = _buf(pipe, "a", 256), _buf(pipe, "h", 128, np.float16)
+        m = _buf(pipe, "m", 32, np.uint8)
+        DataCopy(a, xg, 64)
+        Cast(h[-64], a, RoundMode.CAST_NONE, 64)
+        Compares(m, a[-64], 0.0, CMPMODE.GT, 64)
+        Select(a, m[-32], a, F32(0), SELMODE.VSEL_TENSOR_SCALAR_MODE, 64)
+    found = [(f.kind, f.instruction, f.tensor, f.offset, f.nbytes) for f in _run(kernel).findings
+             if f.kind == "local_tensor_underflow"]
+    assert found == [("local_tensor_underflow", "Cast", "h", -128, 128),
+                     ("local_tensor_underflow", "Compares", "a", -256, 256),
+                     ("local_tensor_underflow", "Select", "m", -32, 8)]
