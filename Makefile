@@ -2,19 +2,33 @@
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
+# installed: the package and its test extras (torch, numba, dask, ...), for make test/lint/bench/fuzz;
+# the package alone is all `make demo` needs (make test after it still installs the extras)
 STAMP := $(VENV)/.installed
+PACKAGE_STAMP := $(VENV)/.package
+SOURCES := pyproject.toml setup.py opsnn/backends/_select.c
+
+# pip shows no build output: say whether the optional C lane was built (opsnn info tells why it matters)
+define install
+	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '$(1)'
+	$(BIN)/opsnn info | grep '^C lane'
+endef
 
 .PHONY: venv demo test lint bench fuzz clean
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml setup.py opsnn/backends/_select.c
-	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $(STAMP)
+$(STAMP): $(SOURCES)
+	$(call install,.[test])
+	touch $(STAMP) $(PACKAGE_STAMP)
 
-demo: venv
+$(PACKAGE_STAMP): $(SOURCES)
+	$(call install,.)
+	touch $(PACKAGE_STAMP)
+
+demo: $(PACKAGE_STAMP)
 	$(BIN)/opsnn example
 
 test: venv

@@ -1,11 +1,41 @@
 """The one compiled piece: the express lane's select in C (opsnn/backends/_select.c).
 
 Optional: where no C compiler is found (or it fails), the install goes on without it and the
-fast path runs on numba (or numpy) alone; `opsnn.backends.express.engine()` says which."""
+fast path runs on numba (or numpy) alone, with a warning saying what is lost and how to get it;
+`opsnn info` says afterwards whether it was built and which engine a call gets."""
+import sys
+
 import numpy
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-setup(ext_modules=[Extension(
+NOT_BUILT = """
+********************************************************************************
+WARNING: opsnn's C express lane (opsnn/backends/_select.c) was NOT built:
+  {error}
+opsnn works without it, but same-shape calls then run on numba (pip install
+'opsnn[fast]'; a slow first call) or on the numpy engine, 15-70x slower.
+To build it, install a C compiler and the Python headers and reinstall opsnn:
+  Debian/Ubuntu: apt install gcc python3-dev    Fedora/RHEL: dnf install gcc python3-devel
+  macOS: xcode-select --install
+`opsnn info` says whether it is built.
+********************************************************************************
+"""
+
+
+class BuildExt(build_ext):
+    """setuptools' optional extension prints one line among hundreds (and pip hides it): say it loudly."""
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as e:  # any compiler failure (no gcc, no Python.h, ...): the lane is optional
+            if not ext.optional:
+                raise
+            print(NOT_BUILT.format(error=str(e).strip() or type(e).__name__), file=sys.stderr, flush=True)
+
+
+setup(cmdclass={"build_ext": BuildExt}, ext_modules=[Extension(
     "opsnn.backends._select", ["opsnn/backends/_select.c"],
     include_dirs=[numpy.get_include()],
     extra_compile_args=["-O3", "-fno-strict-aliasing", "-Wno-unknown-pragmas"],

@@ -20,7 +20,7 @@ DEFAULT_OPERATOR = "threshold_grad_v2_d"
 MAX_RANK = 8  # what aclnn accepts
 MAX_UB_SIZE = 1 << 32  # a UB size must fit the uint32 the platform API reports
 MAX_CORES = 65535  # the most cores a launch can name
-COMMANDS = ("tiling", "sanitize", "example")
+COMMANDS = ("tiling", "sanitize", "example", "info")
 
 
 class UsageError(Exception):
@@ -302,6 +302,9 @@ def main(argv=None) -> int:
             return 0 if command else 2
         if command not in COMMANDS:
             raise UsageError(f"unknown command {command!r}; choose from {', '.join(COMMANDS)}")
+        if command == "info":  # the installation, not an operator (opsnn/info.py)
+            from opsnn import info
+            return info.main(argv[1:])
         rest = argv[1:]
         name = DEFAULT_OPERATOR
         if rest and not rest[0].startswith("-"):

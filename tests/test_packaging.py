@@ -2,6 +2,7 @@
 and `import opsnn` pulling in none of the optional integrations."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -92,3 +93,44 @@ def test_wheel_in_a_clean_venv(wheel, tmp_path):
     assert r.returncode == 0 and "block_dim" in r.stdout, r.stdout + r.stderr
     r = run(venv / "bin" / "opsnn", "example", "threshold_grad_v2_d", cwd=tmp_path)  # shipped in the wheel
     assert r.returncode == 0 and "result[3] is: 4.200000" in r.stdout, r.stdout + r.stderr
+
+
+def test_a_c_lane_that_fails_to_build_is_a_loud_warning_and_the_install_goes_on(tmp_path):
+    pytest.importorskip("setuptools")
+    for f in ("setup.py", "pyproject.toml", "README.md", "opsnn/backends/_select.c"):
+        (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / f, tmp_path / f)
+    env = {**os.environ, "CC": "false"}  # a compiler that always fails, as a missing gcc or Python.h would
+    r = run(sys.executable, "setup.py", "-q", "build_ext", "--inplace", cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "WARNING: opsnn's C express lane (opsnn/backends/_select.c) was NOT built:" in r.stderr
+    assert "apt install gcc python3-dev" in r.stderr and "`opsnn info` says whether it is built." in r.stderr
+    assert not list((tmp_path / "opsnn" / "backends").glob("_select*.so"))
+
+
+def test_make_demo_installs_the_package_alone_and_make_test_then_adds_the_test_extras(tmp_path):
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    for f in ("Makefile", "pyproject.toml", "setup.py", "opsnn/backends/_select.c"):
+        (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / f, tmp_path / f)
+    bin_dir = tmp_path / "venv" / "bin"  # a venv whose python and opsnn only log how they are called
+    bin_dir.mkdir(parents=True)
+    for tool, says in (("python", ""), ("opsnn", "echo 'C lane      built'")):
+        (bin_dir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> "{tmp_path}/log"\n{says}\n')
+        (bin_dir / tool).chmod(0o755)
+
+    def make(target):
+        r = run("make", "-s", "VENV=venv", target, cwd=tmp_path)
+        assert r.returncode == 0, r.stdout + r.stderr
+        log = (tmp_path / "log").read_text().splitlines()
+        (tmp_path / "log").unlink()
+        return log
+
+    installs = lambda log: [line for line in log if "pip install" in line and "--upgrade pip" not in line]  # noqa: E731
+    demo = make("demo")
+    assert installs(demo) == ["python -m pip install -q -e ."] and demo[-1] == "opsnn example"
+    assert "opsnn info" in demo  # the install says whether the C lane was built
+    test = make("test")
+    assert installs(test) == ["python -m pip install -q -e .[test]"] and test[-1] == "python -m pytest"
+    assert make("demo") == ["opsnn example"]  # the test install holds the package too

@@ -93,6 +93,16 @@ def _engine_name(engine: str | None) -> str:
     return engine
 
 
+# A required engine that cannot be imported: the first call says what to do, in one line.
+_MISSING = {
+    "opsnn.backends._select": ("c", "the C express lane (opsnn.backends._select), which this installation does not "
+                               "have: install a C compiler and the Python headers (e.g. apt install gcc python3-dev) "
+                               "and reinstall opsnn"),
+    "opsnn.backends.numba_kernels": ("numba", "numba (opsnn.backends.numba_kernels), which cannot be imported: "
+                                     "pip install 'opsnn[fast]'"),
+}
+
+
 def _import_engine(module: str, required: bool):
     """The module, or None where it cannot be imported (ImportError if `required`). import_module,
     not a sys.modules lookup: while another thread is still importing the module, it waits for that
@@ -101,7 +111,8 @@ def _import_engine(module: str, required: bool):
         return importlib.import_module(module)
     except ImportError:
         if required:
-            raise
+            engine, needs = _MISSING[module]
+            raise ImportError(f"{ENGINE_VARIABLE}={engine} needs {needs}, or unset {ENGINE_VARIABLE}") from None
         return None
 
 

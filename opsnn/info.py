@@ -1,0 +1,153 @@
+"""`opsnn info`: what this installation runs on. The C express lane is built at install only where a
+C compiler and the Python headers are (setup.py), and the install goes on without it; this is where
+one finds out which engine a call gets, and what to install where something is missing."""
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import platform
+import re
+import sys
+
+import numpy as np
+
+import opsnn
+from opsnn.backends import fast, pool
+from opsnn.cli import _Parser  # bad arguments: one line on stderr, exit 2, as every command
+
+# Optional packages and what they enable (versions from their installed metadata: importing torch
+# alone takes seconds).
+INTEGRATIONS = {"numba": "fast", "torch": "torch", "dask": "dask", "distributed": "dask", "matplotlib": "plot",
+                "ml_dtypes": None}
+C_LANE_MODULE = "opsnn.backends._select"
+C_LANE_FIX = ("install a C compiler and the Python headers (e.g. apt install gcc python3-dev) and reinstall "
+              "opsnn (pip install --force-reinstall --no-deps opsnn, or pip install -e . in a checkout)")
+# GCC's target_clones names each clone's symbol after its target (setup.py builds with symbols);
+# the loader runs the first one, in this order, that the CPU supports.
+_CLONE_SYMBOL = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*\.(arch_x86_64_v4|avx2|default)\x00")
+_CLONE_ORDER = {"x86-64-v4": 0, "avx2": 1, "default": 2}
+_CLONE_NEEDS = {"x86-64-v4": {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}, "avx2": {"avx2"},
+                "default": set()}
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _cpu() -> dict:
+    """Model name and flags from /proc/cpuinfo (Linux); platform.processor() elsewhere."""
+    model, flags = None, None
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "model name" and model is None:
+                    model = value.strip()
+                elif key == "flags" and flags is None:
+                    flags = set(value.split())
+                if model is not None and flags is not None:
+                    break
+    except OSError:
+        pass
+    return {"model": model or platform.processor() or platform.machine() or "unknown",
+            "cores": os.cpu_count(), "usable_cores": pool.cpu_count(), "flags": flags}
+
+
+def _clones(path: str | None, flags: set | None) -> tuple[list[str] | None, str | None]:
+    """The ISA clones compiled into the C lane (None where they cannot be read: a stripped or
+    non-GCC build), and the one this CPU runs (None where its flags are unknown)."""
+    if path is None:
+        return None, None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        found = {m.group(1).decode().replace("arch_x86_64_v4", "x86-64-v4") for m in _CLONE_SYMBOL.finditer(data)}
+    except OSError:
+        return None, None
+    if not found:
+        return None, None
+    clones = sorted(found, key=_CLONE_ORDER.__getitem__)
+    runs = None if flags is None else next((c for c in clones if _CLONE_NEEDS[c] <= flags), None)
+    return clones, runs
+
+
+def collect() -> dict:
+    """Everything `opsnn info` prints, as one JSON-able dict."""
+    variable = os.environ.get(fast.ENGINE_VARIABLE)
+    engine: dict = {"variable": variable, "express_lane": None, "general": None, "error": None}
+    try:
+        lane = fast.engine_lane(None)
+        kernels = fast.engine_kernels(None)
+    except (ImportError, ValueError) as e:  # the same error the first call would raise
+        engine["error"] = str(e)
+    else:
+        engine["express_lane"] = "c" if lane is not None else "numba" if kernels is not None else None
+        engine["general"] = "numba" if kernels is not None else "numpy"
+    try:
+        import opsnn.backends._select as built  # noqa: F401  (whatever the engine: is it there at all?)
+        c_path = built.__file__
+    except ImportError:
+        c_path = None
+    cpu = _cpu()
+    clones, runs = _clones(c_path, cpu.pop("flags"))
+    try:
+        threads: int | str = fast.threads_allowed()
+    except ValueError as e:
+        threads = f"error: {e}"
+    return {
+        "opsnn": opsnn.__version__,
+        "python": platform.python_version(),
+        "python_executable": sys.executable,
+        "numpy": np.__version__,
+        "fast_engine": engine,
+        "c_lane": {"built": c_path is not None, "path": c_path, "isa_clones": clones, "isa_in_use": runs},
+        "packages": {name: _version(name) for name in INTEGRATIONS},
+        "threads": threads,
+        "cpu": cpu,
+    }
+
+
+def _engine_line(engine: dict) -> str:
+    setting = f"{fast.ENGINE_VARIABLE}={engine['variable']}" if engine["variable"] else \
+        f"{fast.ENGINE_VARIABLE} unset: auto"
+    if engine["error"]:
+        return f"ERROR ({setting}): {engine['error']}"
+    lane = {"c": "C", "numba": "numba", None: "none (numpy engine)"}[engine["express_lane"]]
+    return f"express lane: {lane}, other layouts: {engine['general']} ({setting})"
+
+
+def format_text(info: dict) -> str:
+    c = info["c_lane"]
+    if c["built"]:
+        clones = ", ".join(c["isa_clones"]) if c["isa_clones"] else "unknown"
+        in_use = f"; this CPU runs {c['isa_in_use']}" if c["isa_in_use"] else ""
+        c_line = f"built ({c['path']}); ISA clones: {clones}{in_use}"
+    else:
+        c_line = ("NOT BUILT: same-shape calls run on numba (a slow first call) or the numpy engine (15-70x "
+                  f"slower) instead; to build it, {C_LANE_FIX}")
+    lines = [f"opsnn       {info['opsnn']}", f"python      {info['python']} ({info['python_executable']})",
+             f"numpy       {info['numpy']}", f"fast engine {_engine_line(info['fast_engine'])}",
+             f"C lane      {c_line}"]
+    for name, version in info["packages"].items():
+        extra = INTEGRATIONS[name]
+        hint = f" (pip install 'opsnn[{extra}]')" if extra and version is None else ""
+        lines.append(f"{name:<11} {version or 'not installed'}{hint}")
+    cpu = info["cpu"]
+    lines += [f"threads     {info['threads']} ({fast.THREADS_VARIABLE}, else OMP_NUM_THREADS, else usable cores)",
+              f"cpu         {cpu['model']}, {cpu['cores']} cores ({cpu['usable_cores']} usable by this process)"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    p = _Parser(prog="opsnn info", description="What this installation runs on: versions, the "
+                                "fast engine, whether the C lane was built, optional packages, threads, CPU.")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    args = p.parse_args(argv)
+    info = collect()
+    print(json.dumps(info, indent=2) if args.json else format_text(info))
+    return 0
