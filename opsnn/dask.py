@@ -13,16 +13,20 @@ whole arrays. Inputs broadcast like numpy; differently chunked inputs are aligne
 Dask's conventions, followed here: arrays are immutable, so there is no out= and no in-place
 variant; numpy arrays and scalars are accepted and wrapped with dask.array.asarray; errors are the
 numpy API's (TypeError / ValueError), as dask's own elementwise functions raise numpy's.
-Importing this module does not import dask; calling its functions does.
+Importing this module does not import dask (it checks that dask is installed); calling its functions does.
 """
 from __future__ import annotations
 
+import importlib.util
 import math
 from typing import Any
 
 import numpy as np
 
 from opsnn import api
+
+if importlib.util.find_spec("dask") is None:  # now, as opsnn.torch: not at the first call, deep in a pipeline
+    raise ImportError("opsnn.dask needs dask: pip install 'opsnn[dask]'")
 
 
 def _stand_in(a) -> np.ndarray:

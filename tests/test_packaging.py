@@ -134,3 +134,19 @@ def test_make_demo_installs_the_package_alone_and_make_test_then_adds_the_test_e
     test = make("test")
     assert installs(test) == ["python -m pip install -q -e .[test]"] and test[-1] == "python -m pytest"
     assert make("demo") == ["opsnn example"]  # the test install holds the package too
+
+
+@pytest.mark.parametrize(("module", "missing", "message"), [
+    ("opsnn.torch", "torch", "opsnn.torch needs PyTorch: pip install 'opsnn[torch]'"),
+    ("opsnn.dask", "dask", "opsnn.dask needs dask: pip install 'opsnn[dask]'"),
+])
+def test_an_integration_without_its_package_says_which_extra_to_install_at_import(module, missing, message):
+    code = f"import sys; sys.modules[{missing!r}] = None\nimport {module}"  # as if not installed
+    r = run(sys.executable, "-c", code)
+    assert r.returncode == 1 and r.stderr.strip().splitlines()[-1] == f"ImportError: {message}", r.stderr
+
+
+def test_a_broken_torch_is_its_own_error_not_the_install_hint():
+    code = "import sys; sys.modules['torch._C'] = None\nimport opsnn.torch"  # installed, but cannot load
+    r = run(sys.executable, "-c", code)
+    assert r.returncode == 1 and "opsnn[torch]" not in r.stderr and "torch._C" in r.stderr, r.stderr

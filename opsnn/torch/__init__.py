@@ -17,7 +17,12 @@ NotImplementedError and other bad input RuntimeError (the numpy API: TypeError /
 """
 from __future__ import annotations
 
-import torch
+try:
+    import torch
+except ModuleNotFoundError as e:
+    if e.name != "torch":  # torch is there but broken: its own error says why
+        raise
+    raise ImportError("opsnn.torch needs PyTorch: pip install 'opsnn[torch]'") from None
 
 from opsnn.backends import SEMANTICS
 from opsnn.torch import _ops
