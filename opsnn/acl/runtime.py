@@ -2,9 +2,13 @@
 
 Everything mutable sits behind one lock; every call returns a status instead of raising, and a
 refused call changes nothing (so misuse can never corrupt device memory). The emulated machine has
-one device (id 0) whose memory is an `opsnn.ascendc.GlobalMemory` arena."""
+one device (id 0) whose memory is an `opsnn.ascendc.GlobalMemory` arena.
+
+Each init (of any Runtime in the process) gets an arena at its own base address, so a pointer,
+tensor or executor from an earlier init, or from another runtime, never names live memory."""
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import warnings
@@ -12,11 +16,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from opsnn.ascendc.gm import GlobalMemory, GMError, padded_size
+from opsnn.ascendc.gm import BASE_ADDRESS, GlobalMemory, GMError, padded_size
 from opsnn.platform import Platform, get_platform
 
 from . import constants as c
 from . import context as ctx_mod
+from .args import is_enum, is_int
 from .host_memory import HOST, HostMemoryError
 from .recent_error import fail
 from .stream import Stream, Task, TaskFault
@@ -24,6 +29,11 @@ from .stream import Stream, Task, TaskFault
 DEVICE_COUNT = 1
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3  # bytes of device memory (padded) one runtime may hold
 SOC_ENV = "OPSNN_SOC"
+# Arena k of the process starts at BASE_ADDRESS + (k mod ARENA_SLOTS) * ARENA_STRIDE: 1 TiB of
+# address space per init (addresses are never reused within an arena), below 2**63 in all.
+ARENA_STRIDE = 2**40
+ARENA_SLOTS = 2**16
+_arenas = itertools.count()  # next() is atomic under the GIL: no two inits share a slot
 
 
 class AclLeakWarning(UserWarning):
@@ -53,13 +63,15 @@ class Runtime:
         with self._lock:
             if self._initialized:
                 return fail(c.ACL_ERROR_REPEAT_INITIALIZE, "acl.init: already initialized")
+            if soc is not None and not isinstance(soc, str):
+                return fail(c.ACL_ERROR_INVALID_PARAM, f"acl.init: the SoC must be a name (str), got {soc!r}")
             name = soc if soc is not None else os.environ.get(SOC_ENV) or None
             try:
                 platform = get_platform(name)
             except ValueError as e:
                 return fail(c.ACL_ERROR_INVALID_PARAM, f"acl.init: {e}")
             self.platform = platform
-            self.gm = GlobalMemory()
+            self.gm = GlobalMemory(BASE_ADDRESS + next(_arenas) % ARENA_SLOTS * ARENA_STRIDE)
             self._epoch += 1
             self._initialized = self._ever_initialized = True
             self._device_refs, self._default_stream, self._streams = 0, None, set()
@@ -138,6 +150,15 @@ class Runtime:
                 return 0, fail(c.ACL_ERROR_UNINITIALIZE, "get_device_count before acl.init")
             return DEVICE_COUNT, c.ACL_SUCCESS
 
+    @property
+    def initialized(self) -> bool:
+        return self._initialized
+
+    @property
+    def epoch(self) -> int:
+        """The init generation: contexts (and what was made under them) of another one are dead."""
+        return self._epoch
+
     def get_soc_name(self) -> str | None:
         with self._lock:
             return self.platform.name if self._initialized else None
@@ -172,7 +193,7 @@ class Runtime:
         with self._lock:
             if not self._initialized:
                 return fail(c.ACL_ERROR_UNINITIALIZE, "destroy_stream before acl.init")
-            if stream not in self._streams:
+            if not _is_stream_of(stream, self._streams):
                 return fail(c.ACL_ERROR_RT_INVALID_HANDLE,
                             f"destroy_stream: {stream!r} is not a live stream created by this runtime")
             self._streams.discard(stream)
@@ -185,9 +206,9 @@ class Runtime:
         with self._lock:
             if (ret := self._check_context("stream use")) != c.ACL_SUCCESS:
                 return None, ret
-            if stream is None or (isinstance(stream, int) and stream == 0):
+            if stream is None or (is_int(stream) and stream == 0):
                 return self._default_stream, c.ACL_SUCCESS
-            if stream not in self._streams:
+            if not _is_stream_of(stream, self._streams):
                 return None, fail(c.ACL_ERROR_RT_INVALID_HANDLE,
                                   f"{stream!r} is not a live stream of this runtime (destroyed or foreign)")
             return stream, c.ACL_SUCCESS
@@ -216,9 +237,9 @@ class Runtime:
         with self._lock:
             if (ret := self._check_context("malloc")) != c.ACL_SUCCESS:
                 return 0, ret
-            if not _is_int(size) or size <= 0:
+            if not is_int(size) or size <= 0:
                 return 0, fail(c.ACL_ERROR_INVALID_PARAM, f"malloc: size must be a positive integer, got {size!r}")
-            if policy not in c.MALLOC_POLICIES:
+            if not is_enum(policy, c.MALLOC_POLICIES):
                 return 0, fail(c.ACL_ERROR_INVALID_PARAM, f"malloc: unknown memory policy {policy!r}")
             padded = padded_size(int(size))
             if self._used + padded > self.memory_limit:
@@ -232,7 +253,7 @@ class Runtime:
         with self._lock:
             if (ret := self._check_context("free")) != c.ACL_SUCCESS:
                 return ret
-            if not _is_int(ptr):
+            if not is_int(ptr):
                 return fail(c.ACL_ERROR_RT_PARAM_INVALID, f"free: {ptr!r} is not a device pointer")
             try:
                 alloc = self.gm.allocation(int(ptr))
@@ -257,20 +278,20 @@ class Runtime:
 
     def is_device_pointer(self, ptr: int) -> bool:
         gm = self.gm
-        return gm is not None and _is_int(ptr) and gm.find(int(ptr)) is not None
+        return gm is not None and is_int(ptr) and gm.find(int(ptr)) is not None
 
     def memcpy(self, dst: int, dst_max: int, src: int, count: int, kind: int) -> int:
         """Synchronous copy of `count` bytes. Both ranges are checked before a byte moves."""
         with self._lock:
             if (ret := self._check_context("memcpy")) != c.ACL_SUCCESS:
                 return ret
-        if not all(_is_int(v) for v in (dst, dst_max, src, count)) or count < 0 or dst_max < 0:
+        if not all(is_int(v) for v in (dst, dst_max, src, count)) or count < 0 or dst_max < 0:
             return fail(c.ACL_ERROR_INVALID_PARAM, "memcpy: pointers and sizes must be non-negative integers")
         if count > dst_max:
             return fail(c.ACL_ERROR_INVALID_PARAM, f"memcpy: count {count} exceeds dst_max {dst_max}")
-        if kind == c.ACL_MEMCPY_DEFAULT:
+        if is_enum(kind, (c.ACL_MEMCPY_DEFAULT,)):
             src_dev, dst_dev = self.is_device_pointer(src), self.is_device_pointer(dst)
-        elif kind in _KINDS:
+        elif is_enum(kind, _KINDS):
             src_dev, dst_dev = _KINDS[kind]
         else:
             return fail(c.ACL_ERROR_INVALID_PARAM, f"memcpy: unknown copy kind {kind!r}")
@@ -296,9 +317,9 @@ _KINDS = {  # kind -> (source on device, destination on device)
 }
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int | np.integer) and not isinstance(v, bool)
+def _is_stream_of(stream, streams: set[Stream]) -> bool:
+    return isinstance(stream, Stream) and stream in streams
 
 
 def _is_device_id(v) -> bool:
-    return _is_int(v) and 0 <= int(v) < DEVICE_COUNT
+    return is_int(v) and 0 <= int(v) < DEVICE_COUNT

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 GM_ALIGN = 512
-_BASE_ADDRESS = 0x12C0_0000_0000  # looks like a device address; never 0, so 0 can mean null
+BASE_ADDRESS = 0x12C0_0000_0000  # looks like a device address; never 0, so 0 can mean null
 
 
 class GMError(Exception):
@@ -44,11 +44,11 @@ class GlobalMemory:
     Allocations are rounded up to 512 bytes and never adjacent: a kernel's block padding stays
     inside its own allocation, and nothing reaches a neighbour."""
 
-    def __init__(self):
+    def __init__(self, base: int = BASE_ADDRESS):  # base: the first address handed out
         self._lock = threading.Lock()
         self._bases: list[int] = []  # sorted
         self._allocs: dict[int, Allocation] = {}
-        self._next = _BASE_ADDRESS
+        self._next = base
 
     def malloc(self, size: int) -> int:
         """Reserve `size` bytes (rounded up to 512), zero-filled.
