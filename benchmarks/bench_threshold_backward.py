@@ -376,6 +376,13 @@ def peak_rss_delta():
             "note": f"bound: {threads} threads x 3 staging buffers x {fast.STAGE_TILE} elements x 4 B"}
 
 
+def rss_line(memory) -> str:
+    """peak_rss_delta()'s one line of output (the README quotes it)."""
+    return ("peak RSS delta of 16M calls (fresh process, KiB): "
+            + ", ".join(f"{k} {v}" for k, v in memory["kib"].items())
+            + f"; O(threads x tile) bound {memory['bound_threads_x_tile_kib']} KiB")
+
+
 def plot(rows, sizes, dtypes, path):
     try:
         import matplotlib
@@ -475,9 +482,7 @@ def main(argv=None):
     memory = None
     if not args.no_cold:
         memory = peak_rss_delta()
-        print("peak RSS delta of 16M calls (fresh process, KiB): "
-              + ", ".join(f"{k} {v}" for k, v in memory["kib"].items())
-              + f"; O(threads x tile) bound {memory['bound_threads_x_tile_kib']} KiB")
+        print(rss_line(memory))
     print("\nmachine per pass: " + "; ".join(
         f"load {s['load_start']:.2f}->{s['load_end']:.2f}, steal {s['steal_fraction'] * 100:.1f}%, "
         f"calibration {s['calibration_s'] * 1e6:.0f} us" for s in states))
