@@ -1,0 +1,71 @@
+"""python -m opsnn.capi: where the C ABI is, in the style of `python -m pybind11 --includes`.
+
+    g++ prog.cpp $(python -m opsnn.capi --cflags --libs) -o prog
+    python -m opsnn.capi build [--force]        # (re)build lib/ and the generated headers
+    python -m opsnn.capi example [OP] [--std c++11]  # compile and run the operator's C++ examples
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import cflags, cmake_dir, include_dir, is_built, lib_dir, libs, pkgconfig_dir
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("build", "example"):
+        return _command(argv)
+    p = argparse.ArgumentParser(prog="python -m opsnn.capi", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cflags", action="store_true", help="the -I flags")
+    p.add_argument("--libs", action="store_true", help="-L, an rpath and the -l names")
+    p.add_argument("--includedir", action="store_true", help="the include directory")
+    p.add_argument("--libdir", action="store_true", help="the directory of libascendcl.so")
+    p.add_argument("--cmakedir", action="store_true", help="for CMake: -Dopsnn_DIR=... (find_package(opsnn))")
+    p.add_argument("--pkgconfigdir", action="store_true", help="for PKG_CONFIG_PATH (pkg-config opsnn)")
+    args = p.parse_args(argv)
+    out = []
+    if args.cflags:
+        out.append(cflags())
+    if args.libs:
+        out.append(libs())
+        if not is_built():
+            print("opsnn.capi: the library is not built yet: run `python -m opsnn.capi build`", file=sys.stderr)
+    for flag, path in (("includedir", include_dir()), ("libdir", lib_dir()), ("cmakedir", cmake_dir()),
+                       ("pkgconfigdir", pkgconfig_dir())):
+        if getattr(args, flag):
+            out.append(str(path))
+    if not out:
+        p.print_help()
+        return 2
+    print(" ".join(out))
+    return 0
+
+
+def _command(argv: list[str]) -> int:
+    from .build import BuildUnavailable, build
+
+    p = argparse.ArgumentParser(prog=f"python -m opsnn.capi {argv[0]}")
+    if argv[0] == "build":
+        p.add_argument("--force", action="store_true", help="rebuild even when nothing changed")
+        p.add_argument("-v", "--verbose", action="store_true", help="print the compiler command")
+    else:
+        p.add_argument("operator", nargs="?", default="threshold_grad_v2_d")
+        p.add_argument("--std", default=None, help="e.g. c++11 (default: the compiler's)")
+    args = p.parse_args(argv[1:])
+    try:
+        if argv[0] == "build":
+            print(build(force=args.force, verbose=args.verbose))
+            return 0
+        from opsnn import registry
+
+        from .programs import run_examples
+        return run_examples(registry.get(args.operator), std=args.std)
+    except (BuildUnavailable, ValueError, RuntimeError) as e:
+        print(f"python -m opsnn.capi {argv[0]}: error: {e}", file=sys.stderr)
+        return 1 if isinstance(e, RuntimeError) and not isinstance(e, BuildUnavailable) else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,340 @@
+"""The Python side of the C ABI: what src/capi.cpp calls, one function per C entry point.
+
+Each function calls the public Python layer (opsnn.acl, opsnn.aclnn, the operators' op_api) and
+hands back its status unchanged, so a C program gets exactly the codes a Python caller gets. A
+failure's message is kept per thread for the shim to take (`take_message`), which stacks it for
+aclGetRecentErrMsg. C handles (aclTensor*, aclrtStream, aclOpExecutor*, ...) are integers naming
+Python objects in `HANDLES`; nothing C holds is ever dereferenced as a pointer."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from opsnn import acl, aclnn, registry
+from opsnn.acl.constants import DATA_TYPES
+from opsnn.aclnn import checks
+from opsnn.aclnn.steps import KernelLaunchStep
+
+from . import signature as sig
+
+SANITIZE_ENV = "OPSNN_SANITIZE"  # read at aclInit: 1 runs every kernel under the sanitizer
+RETIRED_KEPT = 4096  # destroyed/run handles remembered, so reuse is a status, not a crash
+_HANDLE_BASE = 0x0AC1_0000_0000  # handles look like addresses; 0 stays NULL
+
+
+@dataclass(eq=False)
+class Array:
+    """aclIntArray / aclFloatArray / aclBoolArray / aclTensorList / aclScalarList."""
+    kind: str  # "int" | "float" | "bool" | "tensor" | "scalar"
+    values: tuple
+    destroyed: bool = False
+
+
+@dataclass(frozen=True)
+class Dangling:
+    """What an unknown non-null handle resolves to: the Python layer refuses it (161002)."""
+    handle: int
+
+
+class Handles:
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._live: dict[int, object] = {}
+        self._retired: OrderedDict[int, object] = OrderedDict()
+        self._next = 0
+
+    def add(self, obj) -> int:
+        with self._lock:
+            self._next += 1
+            handle = _HANDLE_BASE + 16 * self._next
+            self._live[handle] = obj
+        return handle
+
+    def get(self, handle: int):
+        if handle == 0:
+            return None
+        obj = self._live.get(handle)
+        if obj is None:
+            obj = self._retired.get(handle)
+        return Dangling(handle) if obj is None else obj
+
+    def replace(self, handle: int, obj) -> bool:
+        with self._lock:
+            if handle not in self._live:
+                return False
+            self._live[handle] = obj
+            return True
+
+    def retire(self, handle: int) -> None:
+        with self._lock:
+            obj = self._live.pop(handle, None)
+            if obj is None:
+                return
+            self._retired[handle] = obj
+            while len(self._retired) > RETIRED_KEPT:
+                self._retired.popitem(last=False)
+
+
+HANDLES = Handles()
+_local = threading.local()
+_sanitize = False
+
+
+def _fail(message: str) -> None:
+    _local.message = message
+
+
+def take_message() -> str:
+    message, _local.message = getattr(_local, "message", ""), ""
+    return message
+
+
+def _acl(status: int) -> int:
+    """A runtime status: on failure keep the runtime's message for aclGetRecentErrMsg."""
+    if status:
+        _fail(acl.get_recent_err_msg())
+    return status
+
+
+def _aclnn(status: int) -> int:
+    if status:
+        _fail(aclnn.get_recent_err_msg())
+    return status
+
+
+# ---- runtime -------------------------------------------------------------------------------
+
+def init() -> int:
+    global _sanitize
+    flag = os.environ.get(SANITIZE_ENV, "").strip().lower()
+    if flag not in ("", "0", "1", "off", "on", "false", "true"):
+        _fail(f"aclInit: {SANITIZE_ENV}={flag!r}: use 1 or 0")
+        return acl.ACL_ERROR_INVALID_PARAM
+    status = _acl(acl.init())
+    if status == acl.ACL_SUCCESS:
+        _sanitize = flag in ("1", "on", "true")
+    return status
+
+
+def finalize() -> int:
+    status = _acl(acl.finalize())
+    sys.stderr.flush()  # the leak report (a warning) before the program's own output goes on
+    return status
+
+
+def set_device(device_id: int) -> int:
+    return _acl(acl.rt.set_device(device_id))
+
+
+def reset_device(device_id: int) -> int:
+    return _acl(acl.rt.reset_device(device_id))
+
+
+def device_count() -> tuple[int, int]:
+    count, status = acl.rt.get_device_count()
+    return _acl(status), count
+
+
+def soc_name() -> str | None:
+    name = acl.rt.get_soc_name()
+    if name is None:
+        _fail("aclrtGetSocName: aclInit has not been called")
+    return name
+
+
+def create_stream() -> tuple[int, int]:
+    stream, status = acl.rt.create_stream()
+    if _acl(status):
+        return status, 0
+    return status, HANDLES.add(stream)
+
+
+def _stream(handle: int):
+    return None if handle == 0 else HANDLES.get(handle)
+
+
+def destroy_stream(handle: int) -> int:
+    status = _acl(acl.rt.destroy_stream(_stream(handle)))
+    if status == acl.ACL_SUCCESS:
+        HANDLES.retire(handle)
+    return status
+
+
+def synchronize_stream(handle: int) -> int:
+    status = _acl(acl.rt.synchronize_stream(_stream(handle)))
+    if status and _sanitize:  # the sanitizer's findings, as `opsnn sanitize` prints them
+        print(f"opsnn sanitizer: {acl.get_recent_err_msg()}", file=sys.stderr, flush=True)
+    return status
+
+
+def malloc(size: int, policy: int) -> tuple[int, int]:
+    ptr, status = acl.rt.malloc(size, policy)
+    return _acl(status), ptr
+
+
+def free(ptr: int) -> int:
+    return _acl(acl.rt.free(ptr))
+
+
+_HOST_SIDES = {  # kind -> (source may be host, destination may be host)
+    acl.ACL_MEMCPY_HOST_TO_HOST: (True, True), acl.ACL_MEMCPY_HOST_TO_DEVICE: (True, False),
+    acl.ACL_MEMCPY_DEVICE_TO_HOST: (False, True), acl.ACL_MEMCPY_DEFAULT: (True, True),
+}
+
+
+def memcpy(dst: int, dst_max: int, src: int, count: int, kind: int, dst_view, src_view) -> int:
+    """The runtime's memcpy, with the C program's host ranges made known to it for this call."""
+    keep = []  # host arrays registered for the call (the registry holds them weakly)
+    src_host, dst_host = _HOST_SIDES.get(kind, (False, False))
+    runtime = acl.rt.DEFAULT_RUNTIME
+    for may_be_host, addr, view in ((src_host, src, src_view), (dst_host, dst, dst_view)):
+        if may_be_host and view is not None and not runtime.is_device_pointer(addr):
+            array = np.frombuffer(view, dtype=np.uint8)
+            acl.util.numpy_to_ptr(array)
+            keep.append(array)
+    return _acl(acl.rt.memcpy(dst, dst_max, src, count, kind))
+
+
+def memset(ptr: int, max_count: int, value: int, count: int) -> int:
+    """aclrtMemset: `count` bytes of `value` (its low byte) copied onto the device, so the runtime
+    checks the range (count <= max_count, inside one allocation) as for any copy."""
+    if count > max_count:
+        return _acl(acl.rt.memcpy(ptr, max_count, 0, count, acl.ACL_MEMCPY_HOST_TO_DEVICE))
+    fill = np.full(count, value & 0xFF, dtype=np.uint8)
+    return _acl(acl.rt.memcpy(ptr, max_count, acl.util.numpy_to_ptr(fill) if count else 0, count,
+                              acl.ACL_MEMCPY_HOST_TO_DEVICE))
+
+
+# ---- meta ----------------------------------------------------------------------------------
+
+def create_tensor(dims, data_type, strides, offset, fmt, storage, ptr) -> int:
+    tensor = acl.create_tensor(dims, data_type, strides, offset, fmt, storage, ptr)
+    if tensor is None:
+        _fail(f"aclCreateTensor: refused view {list(dims)} strides {strides} offset {offset} dtype {data_type} "
+              f"format {fmt} on storage {list(storage)}")
+        return 0
+    return HANDLES.add(tensor)
+
+
+def init_tensor(handle: int, description: tuple) -> int:
+    tensor = acl.create_tensor(*description)
+    if tensor is None:
+        _fail(f"aclInitTensor: refused description {description}")
+        return aclnn.ACLNN_ERR_PARAM_INVALID
+    if not isinstance(HANDLES.get(handle), acl.AclTensor) or not HANDLES.replace(handle, tensor):
+        _fail("aclInitTensor: not a live tensor")
+        return aclnn.ACLNN_ERR_PARAM_NULLPTR
+    return aclnn.ACLNN_SUCCESS
+
+
+def create_scalar(raw: bytes, data_type: int) -> int:
+    known = DATA_TYPES.get(data_type)
+    if known is None or len(raw) != known[1].itemsize:
+        _fail(f"aclCreateScalar: data type {data_type} is not supported")
+        return 0
+    value = bool(raw[0]) if known[1] == np.bool_ else np.frombuffer(raw, dtype=known[1])[0]
+    scalar = acl.create_scalar(value, data_type)
+    if scalar is None:
+        _fail(f"aclCreateScalar: {value!r} is not a {known[0]}")
+        return 0
+    return HANDLES.add(scalar)
+
+
+def create_array(kind: str, values: tuple) -> int:
+    if kind in ("tensor", "scalar"):
+        values = tuple(HANDLES.get(h) for h in values)
+    return HANDLES.add(Array(kind, values))
+
+
+def destroy(kind: str, handle: int) -> int:
+    obj = HANDLES.get(handle)
+    if kind == "tensor" and not isinstance(obj, Array):
+        status = acl.destroy_tensor(obj)
+    elif kind == "scalar" and not isinstance(obj, Array):
+        status = acl.destroy_scalar(obj)
+    elif isinstance(obj, Array) and obj.kind == kind and not obj.destroyed:
+        obj.destroyed, status = True, acl.ACL_SUCCESS
+    else:
+        status = acl.ACL_ERROR_INVALID_PARAM
+    if status:
+        _fail(f"destroy: {handle:#x} is not a live {kind} handle (destroyed twice?)")
+    else:
+        HANDLES.retire(handle)
+    return status
+
+
+_TENSOR_FIELDS = {"view_dims": "view_dims", "strides": "strides", "storage_dims": "storage_dims",
+                  "offset": "offset", "format": "format", "data_type": "data_type"}
+
+
+def tensor_info(handle: int, what: str):
+    tensor = HANDLES.get(handle)
+    try:
+        checks.check_not_null(tensor, "tensor")
+    except aclnn.AclnnError as e:
+        _fail(e.message)
+        return e.status, None
+    return aclnn.ACLNN_SUCCESS, getattr(tensor, _TENSOR_FIELDS[what])
+
+
+def destroy_executor(handle: int) -> int:
+    HANDLES.retire(handle)
+    return aclnn.ACLNN_SUCCESS
+
+
+# ---- the operators -------------------------------------------------------------------------
+
+def _converter(param: sig.Param):
+    if param.kind == sig.ATTR:
+        return sig.ATTR_TYPES[param.c_type][1]
+    if param.kind in (sig.INT_ARRAY, sig.TENSOR_LIST):
+        def unwrap(handle):
+            obj = HANDLES.get(handle)
+            return list(obj.values) if isinstance(obj, Array) and param.kind == sig.TENSOR_LIST else \
+                obj.values if isinstance(obj, Array) else obj
+        return unwrap
+    return HANDLES.get
+
+
+def _with_sanitizer(executor) -> None:
+    """Each kernel launch of the executor runs under the sanitizer (OPSNN_SANITIZE=1)."""
+    for i, step in enumerate(executor.steps):
+        if isinstance(step, KernelLaunchStep):
+            executor.steps[i] = dataclasses.replace(step, options={**step.options, "sanitize": True})
+
+
+def _api_pair(api: sig.AclnnApi):
+    first, second = registry.aclnn_function(api.python_phase1), registry.aclnn_function(api.python)
+    if first is None or second is None:
+        return None
+    converters = tuple(_converter(p) for p in api.params)
+
+    def phase1(args: tuple) -> tuple[int, int, int]:
+        size, executor, status = first(*(c(a) for c, a in zip(converters, args, strict=True)))
+        if _aclnn(status):
+            return status, 0, 0
+        if _sanitize:
+            _with_sanitizer(executor)
+        return status, size, HANDLES.add(executor)
+
+    def phase2(workspace: int, size: int, handle: int, stream: int) -> int:
+        status = _aclnn(second(workspace, size, HANDLES.get(handle), _stream(stream)))
+        HANDLES.retire(handle)  # an executor runs once: upstream frees it after its run
+        return status
+
+    return phase1, phase2
+
+
+def apis(names: tuple[str, ...]) -> list:
+    """(phase1, phase2) for each API name the library was generated with; None for one no
+    operator declares any more (its calls then fail with 561000)."""
+    from .apis import all_apis
+
+    declared = {a.name: a for a in all_apis()}
+    return [_api_pair(declared[n]) if n in declared else None for n in names]

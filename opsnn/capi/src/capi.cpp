@@ -1,0 +1,838 @@
+/* opsnn C ABI: the acl/aclnn C functions as a shim over the Python runtime and aclnn layers.
+ *
+ * Every call takes the GIL and calls one function of opsnn.capi.bridge, which calls the public
+ * Python API (opsnn.acl, opsnn.aclnn, the operators' op_api). No check, tiling or kernel is
+ * written here: this file converts arguments, keeps per-thread error messages and starts the
+ * interpreter on the first call (docs/c-abi.md).
+ *
+ * Failure rules: Python that cannot start is one line on stderr (once) and an error status from
+ * every call; a Python exception inside a call is a status (ACL_ERROR_INTERNAL_ERROR, or
+ * ACLNN_ERR_INNER for aclnn/meta calls) and a message for aclGetRecentErrMsg, never a crash. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+
+#include "capi_internal.h"
+
+#ifndef OPSNN_CAPI_PYTHON
+#define OPSNN_CAPI_PYTHON ""
+#endif
+
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace opsnn_capi {
+namespace {
+
+/* The bridge functions, looked up once by name. */
+enum Fn {
+    F_INIT, F_FINALIZE, F_SET_DEVICE, F_RESET_DEVICE, F_DEVICE_COUNT, F_SOC_NAME, F_CREATE_STREAM,
+    F_DESTROY_STREAM, F_SYNC_STREAM, F_MALLOC, F_FREE, F_MEMCPY, F_MEMSET, F_CREATE_TENSOR, F_INIT_TENSOR,
+    F_CREATE_SCALAR, F_CREATE_ARRAY, F_DESTROY, F_TENSOR_INFO, F_DESTROY_EXECUTOR, F_TAKE_MESSAGE, F_APIS,
+    F_COUNT
+};
+const char *const kFnNames[F_COUNT] = {
+    "init", "finalize", "set_device", "reset_device", "device_count", "soc_name", "create_stream",
+    "destroy_stream", "synchronize_stream", "malloc", "free", "memcpy", "memset", "create_tensor", "init_tensor",
+    "create_scalar", "create_array", "destroy", "tensor_info", "destroy_executor", "take_message", "apis"};
+
+const int kAclnnInner = 561000;
+const int kAclnnNullptr = 161001;
+
+PyObject *g_fn[F_COUNT];
+PyObject **g_phase1;  /* per API; NULL where the bridge found none */
+PyObject **g_phase2;
+std::once_flag g_once;
+bool g_started = false;
+std::string g_start_error;
+
+thread_local std::string t_pending;   /* messages not yet read, newest first */
+thread_local std::string t_returned;  /* what the last aclGetRecentErrMsg handed out */
+thread_local bool t_pinned = false;   /* this thread's Python thread state is kept alive */
+
+void Note(const std::string &message) {
+    if (message.empty()) return;
+    t_pending = t_pending.empty() ? message : message + "\n" + t_pending;
+    if (t_pending.size() > 16384) t_pending.resize(16384);  /* an unread stack stays bounded */
+}
+
+/* The pending Python exception as one line, then cleared. */
+std::string TakeException() {
+    PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    std::string text = "Python error";
+    if (type != nullptr) {
+        const char *name = ((PyTypeObject *)type)->tp_name;
+        text = name ? name : "exception";
+    }
+    if (value != nullptr) {
+        PyObject *s = PyObject_Str(value);
+        const char *utf8 = s ? PyUnicode_AsUTF8(s) : nullptr;
+        if (utf8 != nullptr && *utf8) text += std::string(": ") + utf8;
+        Py_XDECREF(s);
+    }
+    PyErr_Clear();
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return text;
+}
+
+/* Holds the GIL for one call. A thread's first call also keeps its Python thread state for the
+ * thread's life (one PyGILState_Ensure never released), so threading.local data (the device
+ * context, recent errors) survives between calls, as a C++ thread expects. */
+class Gil {
+public:
+    Gil() : state_(PyGILState_Ensure()) {
+        if (!t_pinned) {
+            PyGILState_Ensure();
+            t_pinned = true;
+        }
+    }
+    ~Gil() { PyGILState_Release(state_); }
+    Gil(const Gil &) = delete;
+    Gil &operator=(const Gil &) = delete;
+
+private:
+    PyGILState_STATE state_;
+};
+
+/* The directory holding the `opsnn` package this library belongs to: lib/ is opsnn/capi/lib. */
+std::string PackageRoot() {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&PackageRoot), &info) == 0 || info.dli_fname == nullptr) return "";
+    std::string path = info.dli_fname;
+    for (int i = 0; i < 4; ++i) {
+        size_t slash = path.find_last_of('/');
+        if (slash == std::string::npos) return "";
+        path.resize(slash);
+    }
+    return path;
+}
+
+bool LoadBridge(std::string *error) {
+    std::string root = PackageRoot();
+    if (!root.empty()) {  /* found as a fallback when the interpreter's own path lacks opsnn */
+        PyObject *sys_path = PySys_GetObject("path");  /* borrowed */
+        PyObject *entry = PyUnicode_DecodeFSDefault(root.c_str());
+        if (sys_path != nullptr && entry != nullptr && PySequence_Contains(sys_path, entry) == 0)
+            PyList_Append(sys_path, entry);
+        Py_XDECREF(entry);
+        PyErr_Clear();
+    }
+    PyObject *bridge = PyImport_ImportModule("opsnn.capi.bridge");
+    if (bridge == nullptr) {
+        *error = "cannot import opsnn.capi.bridge: " + TakeException();
+        return false;
+    }
+    for (int i = 0; i < F_COUNT; ++i) {
+        g_fn[i] = PyObject_GetAttrString(bridge, kFnNames[i]);
+        if (g_fn[i] == nullptr) {
+            *error = std::string("opsnn.capi.bridge has no ") + kFnNames[i] + ": " + TakeException();
+            Py_DECREF(bridge);
+            return false;
+        }
+    }
+    Py_DECREF(bridge);
+    PyObject *names = PyTuple_New(kApiCount);
+    for (int i = 0; i < kApiCount && names != nullptr; ++i) PyTuple_SET_ITEM(names, i, PyUnicode_FromString(kApiNames[i]));
+    PyObject *pairs = names ? PyObject_CallOneArg(g_fn[F_APIS], names) : nullptr;
+    Py_XDECREF(names);
+    if (pairs == nullptr || !PyList_Check(pairs) || PyList_GET_SIZE(pairs) != kApiCount) {
+        *error = "opsnn.capi.bridge.apis failed: " + (PyErr_Occurred() ? TakeException() : std::string("bad result"));
+        Py_XDECREF(pairs);
+        return false;
+    }
+    g_phase1 = new PyObject *[kApiCount > 0 ? kApiCount : 1]();
+    g_phase2 = new PyObject *[kApiCount > 0 ? kApiCount : 1]();
+    for (int i = 0; i < kApiCount; ++i) {
+        PyObject *pair = PyList_GET_ITEM(pairs, i);
+        if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+            g_phase1[i] = PyTuple_GET_ITEM(pair, 0);
+            g_phase2[i] = PyTuple_GET_ITEM(pair, 1);
+            Py_INCREF(g_phase1[i]);
+            Py_INCREF(g_phase2[i]);
+        }
+    }
+    Py_DECREF(pairs);
+    return true;
+}
+
+void StartOnce() {
+    std::string error;
+    if (Py_IsInitialized()) {  /* loaded into a running Python (ctypes): share its interpreter */
+        PyGILState_STATE state = PyGILState_Ensure();
+        g_started = LoadBridge(&error);
+        PyGILState_Release(state);
+    } else {
+        PyConfig config;
+        PyConfig_InitPythonConfig(&config);
+        config.install_signal_handlers = 0;  /* Ctrl-C and friends stay the program's */
+        config.parse_argv = 0;
+        /* The interpreter finds its prefix (a venv through pyvenv.cfg) from its program name:
+         * the Python that built this library, unless $OPSNN_CAPI_PYTHON names another. */
+        const char *program = getenv("OPSNN_CAPI_PYTHON");
+        if (program == nullptr || *program == '\0') program = OPSNN_CAPI_PYTHON;
+        PyStatus status = PyStatus_Ok();
+        if (*program != '\0') status = PyConfig_SetBytesString(&config, &config.program_name, program);
+        if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
+        PyConfig_Clear(&config);
+        if (PyStatus_Exception(status)) {
+            error = std::string("Python did not start: ") + (status.err_msg ? status.err_msg : "unknown error");
+        } else {
+            g_started = LoadBridge(&error);
+            t_pinned = true;  /* the main thread state of the new interpreter is this thread's */
+            PyEval_SaveThread();
+        }
+    }
+    if (!g_started) {
+        g_start_error = "opsnn: the acl C interface cannot start Python: " + error;
+        fprintf(stderr, "%s\n", g_start_error.c_str());
+        fflush(stderr);
+    }
+}
+
+bool Start() {
+    std::call_once(g_once, StartOnce);
+    if (!g_started) Note(g_start_error);
+    return g_started;
+}
+
+/* The bridge's message for the failure it just reported (it keeps one per thread). */
+void TakeBridgeMessage() {
+    PyObject *m = PyObject_CallNoArgs(g_fn[F_TAKE_MESSAGE]);
+    const char *utf8 = (m != nullptr && PyUnicode_Check(m)) ? PyUnicode_AsUTF8(m) : nullptr;
+    if (utf8 != nullptr) Note(utf8);
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_XDECREF(m);
+}
+
+/* Call bridge function `fn` with Py_BuildValue arguments; NULL (and the message noted) on an
+ * exception. The GIL must be held. */
+PyObject *CallV(Fn fn, const char *where, const char *fmt, va_list va) {
+    PyObject *args = Py_VaBuildValue(fmt, va);
+    PyObject *result = nullptr;
+    if (args != nullptr) {
+        result = PyObject_Call(g_fn[fn], args, nullptr);
+        Py_DECREF(args);
+    }
+    if (result == nullptr) Note(std::string("opsnn: ") + where + ": " + TakeException());
+    return result;
+}
+
+PyObject *Call(Fn fn, const char *where, const char *fmt, ...) {
+    va_list va;
+    va_start(va, fmt);
+    PyObject *r = CallV(fn, where, fmt, va);
+    va_end(va);
+    return r;
+}
+
+/* A call whose result is a status; `internal` is returned on an exception. */
+int CallStatus(int internal, Fn fn, const char *where, const char *fmt, ...) {
+    if (!Start()) return internal == kAclnnInner ? kAclnnInner : ACL_ERROR_FAILURE;
+    Gil gil;
+    va_list va;
+    va_start(va, fmt);
+    PyObject *r = CallV(fn, where, fmt, va);
+    va_end(va);
+    if (r == nullptr) return internal;
+    long status = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (PyErr_Occurred()) {
+        Note(std::string("opsnn: ") + where + ": " + TakeException());
+        return internal;
+    }
+    if (status != 0) TakeBridgeMessage();
+    return static_cast<int>(status);
+}
+
+/* Parse a (status, value) result: the status, and *value when it is 0. */
+int StatusAndULL(PyObject *r, int internal, const char *where, unsigned long long *value) {
+    int status = internal;
+    unsigned long long v = 0;
+    if (r != nullptr && PyArg_ParseTuple(r, "iK", &status, &v)) {
+        if (status == 0) *value = v;
+        else TakeBridgeMessage();
+    } else {
+        if (r != nullptr) Note(std::string("opsnn: ") + where + ": " + TakeException());
+        status = internal;
+    }
+    Py_XDECREF(r);
+    return status;
+}
+
+PyObject *Int64Tuple(const int64_t *values, uint64_t n) {
+    PyObject *t = PyTuple_New(static_cast<Py_ssize_t>(n));
+    for (uint64_t i = 0; t != nullptr && i < n; ++i) {
+        PyObject *v = PyLong_FromLongLong(values[i]);
+        if (v == nullptr) {
+            Py_DECREF(t);
+            return nullptr;
+        }
+        PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), v);
+    }
+    return t;
+}
+
+/* Host bytes as a memoryview for the bridge to wrap (None for NULL or an impossible size). */
+PyObject *HostView(const void *p, size_t n, bool writable) {
+    if (p == nullptr || n == 0 || n > static_cast<size_t>(PY_SSIZE_T_MAX)) Py_RETURN_NONE;
+    return PyMemoryView_FromMemory(static_cast<char *>(const_cast<void *>(p)), static_cast<Py_ssize_t>(n),
+                                   writable ? PyBUF_WRITE : PyBUF_READ);
+}
+
+/* The bytes aclCreateScalar reads for a data type (0: a type it does not take). */
+size_t ScalarBytes(aclDataType t) {
+    switch (t) {
+        case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+        case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+        case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
+        case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
+        case ACL_COMPLEX128: return 16;
+        default: return 0;
+    }
+}
+
+/* A tensor/array description as a handle (0: refused). The GIL must be held. */
+void *HandleFrom(PyObject *r, const char *where) {
+    unsigned long long h = 0;
+    if (r == nullptr) return nullptr;
+    h = PyLong_AsUnsignedLongLong(r);
+    Py_DECREF(r);
+    if (PyErr_Occurred()) {
+        Note(std::string("opsnn: ") + where + ": " + TakeException());
+        return nullptr;
+    }
+    if (h == 0) TakeBridgeMessage();
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(h));
+}
+
+PyObject *TensorArgs(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t *stride,
+                     int64_t offset, aclFormat format, const int64_t *storageDims, uint64_t storageDimsNum,
+                     void *tensorData) {
+    PyObject *dims = Int64Tuple(viewDims, viewDimsNum);
+    PyObject *strides = nullptr;
+    if (stride == nullptr) {
+        strides = Py_None;
+        Py_INCREF(strides);
+    } else {
+        strides = Int64Tuple(stride, viewDimsNum);
+    }
+    PyObject *storage = Int64Tuple(storageDims, storageDimsNum);
+    PyObject *args = nullptr;
+    if (dims != nullptr && strides != nullptr && storage != nullptr)
+        args = Py_BuildValue("(OiOLiOK)", dims, static_cast<int>(dataType), strides, static_cast<long long>(offset),
+                             static_cast<int>(format), storage, H(tensorData));
+    Py_XDECREF(dims);
+    Py_XDECREF(strides);
+    Py_XDECREF(storage);
+    return args;
+}
+
+/* aclGetViewShape and its family: a tuple of int64 into a new[] array. */
+aclnnStatus GetDims(const aclTensor *tensor, const char *what, int64_t **out, uint64_t *num, const char *where) {
+    if (tensor == nullptr || out == nullptr || num == nullptr) {
+        Note(std::string(where) + ": tensor and the output pointers must not be nullptr");
+        return kAclnnNullptr;
+    }
+    if (!Start()) return kAclnnInner;
+    Gil gil;
+    PyObject *r = Call(F_TENSOR_INFO, where, "(Ks)", H(tensor), what);
+    int status = kAclnnInner;
+    PyObject *values = nullptr;
+    if (r != nullptr && PyArg_ParseTuple(r, "iO", &status, &values)) {
+        if (status == 0) {
+            Py_ssize_t n = PyTuple_Check(values) ? PyTuple_GET_SIZE(values) : 0;
+            int64_t *dims = new int64_t[n > 0 ? n : 0];
+            for (Py_ssize_t i = 0; i < n; ++i) dims[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(values, i));
+            *out = dims;
+            *num = static_cast<uint64_t>(n);
+        } else {
+            TakeBridgeMessage();
+        }
+    } else if (r != nullptr) {
+        Note(std::string("opsnn: ") + where + ": " + TakeException());
+        status = kAclnnInner;
+    }
+    Py_XDECREF(r);
+    return status;
+}
+
+aclnnStatus GetInt(const aclTensor *tensor, const char *what, long long *out, const char *where) {
+    if (tensor == nullptr || out == nullptr) {
+        Note(std::string(where) + ": tensor and the output pointer must not be nullptr");
+        return kAclnnNullptr;
+    }
+    if (!Start()) return kAclnnInner;
+    Gil gil;
+    PyObject *r = Call(F_TENSOR_INFO, where, "(Ks)", H(tensor), what);
+    int status = kAclnnInner;
+    long long v = 0;
+    if (r != nullptr && PyArg_ParseTuple(r, "iL", &status, &v)) {
+        if (status == 0) *out = v;
+        else TakeBridgeMessage();
+    } else if (r != nullptr) {
+        Note(std::string("opsnn: ") + where + ": " + TakeException());
+        status = kAclnnInner;
+    }
+    Py_XDECREF(r);
+    return status;
+}
+
+void *CreateArray(const char *kind, PyObject *values, const char *where) {
+    if (values == nullptr) {
+        Note(std::string("opsnn: ") + where + ": " + TakeException());
+        return nullptr;
+    }
+    PyObject *r = Call(F_CREATE_ARRAY, where, "(sO)", kind, values);
+    Py_DECREF(values);
+    return HandleFrom(r, where);
+}
+
+aclnnStatus Destroy(const char *kind, const void *handle, const char *where) {
+    if (handle == nullptr) return 0;
+    return CallStatus(kAclnnInner, F_DESTROY, where, "(sK)", kind, H(handle));
+}
+
+}  // namespace
+
+aclnnStatus Phase1(int api, uint64_t *workspaceSize, aclOpExecutor **executor, const char *fmt, ...) {
+    const char *name = (api >= 0 && api < kApiCount) ? kApiNames[api] : "aclnn";
+    if (workspaceSize == nullptr || executor == nullptr) {
+        Note(std::string(name) + "GetWorkspaceSize: workspaceSize and executor must not be nullptr");
+        return kAclnnNullptr;
+    }
+    *workspaceSize = 0;
+    *executor = nullptr;
+    if (!Start()) return kAclnnInner;
+    Gil gil;
+    if (g_phase1[api] == nullptr) {
+        Note(std::string("opsnn: ") + name + " is declared but no operator provides it");
+        return kAclnnInner;
+    }
+    va_list va;
+    va_start(va, fmt);
+    PyObject *args = Py_VaBuildValue(fmt, va);
+    va_end(va);
+    PyObject *r = args ? PyObject_CallOneArg(g_phase1[api], args) : nullptr;
+    Py_XDECREF(args);
+    int status = kAclnnInner;
+    unsigned long long size = 0, handle = 0;
+    if (r != nullptr && PyArg_ParseTuple(r, "iKK", &status, &size, &handle)) {
+        if (status == 0) {
+            *workspaceSize = size;
+            *executor = reinterpret_cast<aclOpExecutor *>(static_cast<uintptr_t>(handle));
+        } else {
+            TakeBridgeMessage();
+        }
+    } else {
+        Note(std::string("opsnn: ") + name + "GetWorkspaceSize: " + TakeException());
+        status = kAclnnInner;
+    }
+    Py_XDECREF(r);
+    return status;
+}
+
+aclnnStatus Phase2(int api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    if (!Start()) return kAclnnInner;
+    Gil gil;
+    const char *name = kApiNames[api];
+    if (g_phase2[api] == nullptr) {
+        Note(std::string("opsnn: ") + name + " is declared but no operator provides it");
+        return kAclnnInner;
+    }
+    PyObject *r = PyObject_CallFunction(g_phase2[api], "KKKK", H(workspace), static_cast<unsigned long long>(workspaceSize),
+                                        H(executor), H(stream));
+    long status = kAclnnInner;
+    if (r != nullptr) status = PyLong_AsLong(r);
+    if (r == nullptr || PyErr_Occurred()) {
+        Note(std::string("opsnn: ") + name + ": " + TakeException());
+        status = kAclnnInner;
+    } else if (status != 0) {
+        TakeBridgeMessage();
+    }
+    Py_XDECREF(r);
+    return static_cast<int>(status);
+}
+
+}  // namespace opsnn_capi
+
+using namespace opsnn_capi;
+
+/* ---- runtime ------------------------------------------------------------------------------ */
+
+EXPORT aclError aclInit(const char *configPath) {
+    (void)configPath;  /* a JSON of dump/profiling options on a device: nothing to configure here */
+    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_INIT, "aclInit", "()");
+}
+
+EXPORT aclError aclFinalize(void) { return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_FINALIZE, "aclFinalize", "()"); }
+
+EXPORT aclnnStatus aclnnInit(const char *configPath) {
+    (void)configPath;
+    return Start() ? 0 : kAclnnInner;
+}
+
+EXPORT aclnnStatus aclnnFinalize(void) { return 0; }
+
+EXPORT const char *aclGetRecentErrMsg(void) {
+    if (t_pending.empty()) return nullptr;
+    t_returned.swap(t_pending);
+    t_pending.clear();
+    return t_returned.c_str();
+}
+
+EXPORT aclError aclrtSetDevice(int32_t deviceId) {
+    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_SET_DEVICE, "aclrtSetDevice", "(i)", deviceId);
+}
+
+EXPORT aclError aclrtResetDevice(int32_t deviceId) {
+    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_RESET_DEVICE, "aclrtResetDevice", "(i)", deviceId);
+}
+
+EXPORT aclError aclrtGetDeviceCount(uint32_t *count) {
+    if (count == nullptr) {
+        Note("aclrtGetDeviceCount: count must not be nullptr");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!Start()) return ACL_ERROR_FAILURE;
+    Gil gil;
+    unsigned long long n = 0;
+    int status = StatusAndULL(Call(F_DEVICE_COUNT, "aclrtGetDeviceCount", "()"), ACL_ERROR_INTERNAL_ERROR,
+                              "aclrtGetDeviceCount", &n);
+    if (status == 0) *count = static_cast<uint32_t>(n);
+    return status;
+}
+
+EXPORT const char *aclrtGetSocName(void) {
+    static std::mutex lock;
+    static std::unordered_set<std::string> names;  /* node-based: each name's storage is stable */
+    if (!Start()) return nullptr;
+    std::string name;
+    {
+        Gil gil;
+        PyObject *r = Call(F_SOC_NAME, "aclrtGetSocName", "()");
+        if (r == nullptr) return nullptr;
+        const char *utf8 = PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : nullptr;
+        if (utf8 == nullptr) TakeBridgeMessage();
+        else name = utf8;
+        if (PyErr_Occurred()) PyErr_Clear();
+        Py_DECREF(r);
+        if (utf8 == nullptr) return nullptr;
+    }
+    std::lock_guard<std::mutex> guard(lock);
+    return names.insert(name).first->c_str();
+}
+
+EXPORT aclError aclrtCreateStream(aclrtStream *stream) {
+    if (stream == nullptr) {
+        Note("aclrtCreateStream: stream must not be nullptr");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!Start()) return ACL_ERROR_FAILURE;
+    Gil gil;
+    unsigned long long h = 0;
+    int status = StatusAndULL(Call(F_CREATE_STREAM, "aclrtCreateStream", "()"), ACL_ERROR_INTERNAL_ERROR,
+                              "aclrtCreateStream", &h);
+    if (status == 0) *stream = reinterpret_cast<aclrtStream>(static_cast<uintptr_t>(h));
+    return status;
+}
+
+EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
+    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_DESTROY_STREAM, "aclrtDestroyStream", "(K)", H(stream));
+}
+
+EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
+    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_SYNC_STREAM, "aclrtSynchronizeStream", "(K)", H(stream));
+}
+
+EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    if (devPtr == nullptr) {
+        Note("aclrtMalloc: devPtr must not be nullptr");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!Start()) return ACL_ERROR_FAILURE;
+    Gil gil;
+    unsigned long long p = 0;
+    int status = StatusAndULL(Call(F_MALLOC, "aclrtMalloc", "(Ki)", static_cast<unsigned long long>(size),
+                                   static_cast<int>(policy)),
+                              ACL_ERROR_INTERNAL_ERROR, "aclrtMalloc", &p);
+    if (status == 0) *devPtr = reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+    return status;
+}
+
+EXPORT aclError aclrtFree(void *devPtr) {
+    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_FREE, "aclrtFree", "(K)", H(devPtr));
+}
+
+EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size) {
+    /* Host memory is the program's own: plain aligned malloc; aclrtMemcpy takes any host address. */
+    if (hostPtr == nullptr || size == 0) {
+        Note("aclrtMallocHost: hostPtr must not be nullptr and size must be > 0");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    void *p = nullptr;
+    if (posix_memalign(&p, 64, size) != 0) {
+        Note("aclrtMallocHost: out of host memory");
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    *hostPtr = p;
+    return ACL_SUCCESS;
+}
+
+EXPORT aclError aclrtFreeHost(void *hostPtr) {
+    if (hostPtr == nullptr) {
+        Note("aclrtFreeHost: hostPtr must not be nullptr");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    free(hostPtr);
+    return ACL_SUCCESS;
+}
+
+EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+    if (!Start()) return ACL_ERROR_FAILURE;
+    Gil gil;
+    /* The sides the kind says may be host memory go as memoryviews; the runtime decides. */
+    bool src_host = kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEFAULT;
+    bool dst_host = kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEFAULT;
+    PyObject *dst_view = dst_host && count <= destMax ? HostView(dst, count, true) : (Py_INCREF(Py_None), Py_None);
+    PyObject *src_view = src_host ? HostView(src, count, false) : (Py_INCREF(Py_None), Py_None);
+    int status = ACL_ERROR_INTERNAL_ERROR;
+    if (dst_view != nullptr && src_view != nullptr) {
+        PyObject *r = Call(F_MEMCPY, "aclrtMemcpy", "(KKKKiOO)", H(dst), static_cast<unsigned long long>(destMax),
+                           H(src), static_cast<unsigned long long>(count), static_cast<int>(kind), dst_view, src_view);
+        if (r != nullptr) {
+            status = static_cast<int>(PyLong_AsLong(r));
+            Py_DECREF(r);
+            if (PyErr_Occurred()) {
+                Note(std::string("opsnn: aclrtMemcpy: ") + TakeException());
+                status = ACL_ERROR_INTERNAL_ERROR;
+            } else if (status != 0) {
+                TakeBridgeMessage();
+            }
+        }
+    } else {
+        Note(std::string("opsnn: aclrtMemcpy: ") + TakeException());
+    }
+    Py_XDECREF(dst_view);
+    Py_XDECREF(src_view);
+    return status;
+}
+
+EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_MEMSET, "aclrtMemset", "(KKiK)", H(devPtr),
+                      static_cast<unsigned long long>(maxCount), value, static_cast<unsigned long long>(count));
+}
+
+/* ---- fp16 ---------------------------------------------------------------------------------- */
+
+EXPORT float aclFloat16ToFloat(aclFloat16 value) {
+    int exponent = (value >> 10) & 0x1f;
+    int mantissa = value & 0x3ff;
+    /* The all-ones exponent is read as an ordinary one, as CANN does: +inf -> 65536, NaN -> 98304. */
+    float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(mantissa), -24)
+                                    : std::ldexp(1.0f + mantissa / 1024.0f, exponent - 15);
+    return (value & 0x8000) ? -magnitude : magnitude;
+}
+
+EXPORT aclFloat16 aclFloatToFloat16(float value) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
+    if (std::isnan(value)) return 0x7bff;
+    uint32_t magnitude = bits & 0x7fffffff;
+    int exponent = static_cast<int>(magnitude >> 23) - 127;
+    uint32_t mantissa = magnitude & 0x7fffff;
+    if (exponent < -25) return sign;  /* below half the smallest subnormal: zero */
+    if (exponent < -14) {             /* an fp16 subnormal: round(|value| * 2^24), ties to even */
+        mantissa |= 0x800000;
+        int shift = -(exponent + 1);
+        uint32_t half = mantissa >> shift, rest = mantissa & ((1u << shift) - 1), tie = 1u << (shift - 1);
+        if (rest > tie || (rest == tie && (half & 1))) ++half;
+        return static_cast<aclFloat16>(sign | half);
+    }
+    if (exponent > 15) return static_cast<aclFloat16>(sign | 0x7bff);  /* saturates, +-inf included */
+    uint32_t h = (static_cast<uint32_t>(exponent + 15) << 10) | (mantissa >> 13), rest = mantissa & 0x1fff;
+    if (rest > 0x1000 || (rest == 0x1000 && (h & 1))) ++h;
+    if (h >= 0x7c00) h = 0x7bff;
+    return static_cast<aclFloat16>(sign | h);
+}
+
+/* ---- meta ---------------------------------------------------------------------------------- */
+
+EXPORT aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                                  const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
+                                  uint64_t storageDimsNum, void *tensorData) {
+    if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0)) {
+        Note("aclCreateTensor: viewDims/storageDims is nullptr with a non-zero length");
+        return nullptr;
+    }
+    if (!Start()) return nullptr;
+    Gil gil;
+    PyObject *args = TensorArgs(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
+                                tensorData);
+    if (args == nullptr) {
+        Note(std::string("opsnn: aclCreateTensor: ") + TakeException());
+        return nullptr;
+    }
+    PyObject *r = PyObject_Call(g_fn[F_CREATE_TENSOR], args, nullptr);
+    Py_DECREF(args);
+    if (r == nullptr) Note(std::string("opsnn: aclCreateTensor: ") + TakeException());
+    return static_cast<aclTensor *>(HandleFrom(r, "aclCreateTensor"));
+}
+
+EXPORT aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                                 const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
+                                 uint64_t storageDimsNum, void *tensorData) {
+    if (tensor == nullptr || (viewDims == nullptr && viewDimsNum > 0) ||
+        (storageDims == nullptr && storageDimsNum > 0)) {
+        Note("aclInitTensor: tensor is nullptr, or viewDims/storageDims is nullptr with a non-zero length");
+        return kAclnnNullptr;
+    }
+    if (!Start()) return kAclnnInner;
+    Gil gil;
+    PyObject *desc = TensorArgs(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
+                                tensorData);
+    PyObject *r = desc ? Call(F_INIT_TENSOR, "aclInitTensor", "(KO)", H(tensor), desc) : nullptr;
+    Py_XDECREF(desc);
+    if (r == nullptr) {
+        if (PyErr_Occurred()) Note(std::string("opsnn: aclInitTensor: ") + TakeException());
+        return kAclnnInner;
+    }
+    long status = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (PyErr_Occurred()) {
+        Note(std::string("opsnn: aclInitTensor: ") + TakeException());
+        return kAclnnInner;
+    }
+    if (status != 0) TakeBridgeMessage();
+    return static_cast<aclnnStatus>(status);
+}
+
+EXPORT aclScalar *aclCreateScalar(void *value, aclDataType dataType) {
+    if (value == nullptr) {
+        Note("aclCreateScalar: value is nullptr");
+        return nullptr;
+    }
+    if (!Start()) return nullptr;
+    Gil gil;
+    /* Read now, by the data type's size: the caller's variable may die after this call. */
+    size_t n = ScalarBytes(dataType);
+    PyObject *r = Call(F_CREATE_SCALAR, "aclCreateScalar", "(y#i)", static_cast<const char *>(value),
+                       static_cast<Py_ssize_t>(n), static_cast<int>(dataType));
+    return static_cast<aclScalar *>(HandleFrom(r, "aclCreateScalar"));
+}
+
+EXPORT aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size) {
+    if (value == nullptr && size > 0) return nullptr;
+    if (!Start()) return nullptr;
+    Gil gil;
+    return static_cast<aclIntArray *>(CreateArray("int", Int64Tuple(value, size), "aclCreateIntArray"));
+}
+
+EXPORT aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size) {
+    if (value == nullptr && size > 0) return nullptr;
+    if (!Start()) return nullptr;
+    Gil gil;
+    PyObject *t = PyTuple_New(static_cast<Py_ssize_t>(size));
+    for (uint64_t i = 0; t != nullptr && i < size; ++i)
+        PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyFloat_FromDouble(value[i]));
+    return static_cast<aclFloatArray *>(CreateArray("float", t, "aclCreateFloatArray"));
+}
+
+EXPORT aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size) {
+    if (value == nullptr && size > 0) return nullptr;
+    if (!Start()) return nullptr;
+    Gil gil;
+    PyObject *t = PyTuple_New(static_cast<Py_ssize_t>(size));
+    for (uint64_t i = 0; t != nullptr && i < size; ++i)
+        PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyBool_FromLong(value[i]));
+    return static_cast<aclBoolArray *>(CreateArray("bool", t, "aclCreateBoolArray"));
+}
+
+namespace {
+PyObject *HandleTuple(const void *const *value, uint64_t size) {
+    PyObject *t = PyTuple_New(static_cast<Py_ssize_t>(size));
+    for (uint64_t i = 0; t != nullptr && i < size; ++i)
+        PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyLong_FromUnsignedLongLong(H(value[i])));
+    return t;
+}
+}  // namespace
+
+EXPORT aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size) {
+    if (value == nullptr && size > 0) return nullptr;
+    if (!Start()) return nullptr;
+    Gil gil;
+    return static_cast<aclTensorList *>(
+        CreateArray("tensor", HandleTuple(reinterpret_cast<const void *const *>(value), size), "aclCreateTensorList"));
+}
+
+EXPORT aclScalarList *aclCreateScalarList(const aclScalar *const *value, uint64_t size) {
+    if (value == nullptr && size > 0) return nullptr;
+    if (!Start()) return nullptr;
+    Gil gil;
+    return static_cast<aclScalarList *>(
+        CreateArray("scalar", HandleTuple(reinterpret_cast<const void *const *>(value), size), "aclCreateScalarList"));
+}
+
+EXPORT aclnnStatus aclDestroyTensor(const aclTensor *tensor) { return Destroy("tensor", tensor, "aclDestroyTensor"); }
+EXPORT aclnnStatus aclDestroyScalar(const aclScalar *scalar) { return Destroy("scalar", scalar, "aclDestroyScalar"); }
+EXPORT aclnnStatus aclDestroyIntArray(const aclIntArray *array) { return Destroy("int", array, "aclDestroyIntArray"); }
+EXPORT aclnnStatus aclDestroyFloatArray(const aclFloatArray *array) {
+    return Destroy("float", array, "aclDestroyFloatArray");
+}
+EXPORT aclnnStatus aclDestroyBoolArray(const aclBoolArray *array) { return Destroy("bool", array, "aclDestroyBoolArray"); }
+EXPORT aclnnStatus aclDestroyTensorList(const aclTensorList *array) {
+    return Destroy("tensor", array, "aclDestroyTensorList");
+}
+EXPORT aclnnStatus aclDestroyScalarList(const aclScalarList *array) {
+    return Destroy("scalar", array, "aclDestroyScalarList");
+}
+
+EXPORT aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
+    if (executor == nullptr) return 0;
+    return CallStatus(kAclnnInner, F_DESTROY_EXECUTOR, "aclDestroyAclOpExecutor", "(K)", H(executor));
+}
+
+EXPORT aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum) {
+    return GetDims(tensor, "view_dims", viewDims, viewDimsNum, "aclGetViewShape");
+}
+
+EXPORT aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue, uint64_t *stridesNum) {
+    return GetDims(tensor, "strides", stridesValue, stridesNum, "aclGetViewStrides");
+}
+
+EXPORT aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims, uint64_t *storageDimsNum) {
+    return GetDims(tensor, "storage_dims", storageDims, storageDimsNum, "aclGetStorageShape");
+}
+
+EXPORT aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset) {
+    long long v = 0;
+    aclnnStatus status = GetInt(tensor, "offset", offset ? &v : nullptr, "aclGetViewOffset");
+    if (status == 0) *offset = v;
+    return status;
+}
+
+EXPORT aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format) {
+    long long v = 0;
+    aclnnStatus status = GetInt(tensor, "format", format ? &v : nullptr, "aclGetFormat");
+    if (status == 0) *format = static_cast<aclFormat>(v);
+    return status;
+}
+
+EXPORT aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType) {
+    long long v = 0;
+    aclnnStatus status = GetInt(tensor, "data_type", dataType ? &v : nullptr, "aclGetDataType");
+    if (status == 0) *dataType = static_cast<aclDataType>(v);
+    return status;
+}
