@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import opsnn.ascendc as ascendc
+from opsnn import registry
 from opsnn.ascendc import arith
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "writing-a-kernel.md"
@@ -30,18 +31,22 @@ def namespace() -> dict:
     module = types.ModuleType("writing_a_kernel_doc_code")
     out = io.StringIO()
     sys.modules[module.__name__] = module
+    operators = dict(registry._OPERATORS)  # the page registers Double (section 12): not for the other tests
     try:
         with contextlib.redirect_stdout(out):
             for i, block in enumerate(python_blocks(DOC.read_text())):
                 exec(compile(block, f"{DOC.name} block {i + 1}", "exec"), module.__dict__)  # noqa: S102
+        yield {**module.__dict__, "__stdout__": out.getvalue()}
     finally:
         del sys.modules[module.__name__]
-    return {**module.__dict__, "__stdout__": out.getvalue()}
+        sys.modules.pop("double_tools", None)
+        registry._OPERATORS.clear()
+        registry._OPERATORS.update(operators)
 
 
 def test_the_page_has_its_code_blocks():
     blocks = python_blocks(DOC.read_text())
-    assert len(blocks) == 12
+    assert len(blocks) == 18
     assert blocks[0].startswith("from opsnn.opdef import")
 
 
@@ -63,6 +68,35 @@ def test_the_deliberate_overrun_is_reported_as_an_error(namespace):
     past = [f for f in broken.errors if f.kind == "gm_write_past_tensor"]
     assert [(f.core, f.tile, f.instruction, f.tensor, f.offset, f.nbytes) for f in past] == [
         (0, 0, "DataCopy", "y", 3840, 256)]
+
+
+def test_the_masked_kernel_is_clean_and_its_budgeting_slips_are_caught(namespace):
+    report = namespace["masked_report"]
+    assert report.ok and {f.kind for f in report.findings} == {"gm_read_past_tensor", "gm_write_past_tensor"}
+    assert report.core_stats[0].instructions == {"DataCopy": 2, "Duplicate": 1, "Compares": 1, "Mul": 1, "Select": 1}
+    assert {f.kind for f in namespace["too_few_slices"].errors} == {"ub_exhausted"}
+    assert {f.kind for f in namespace["small_mask"].errors} == {"local_tensor_overflow"}
+
+
+def test_the_instruction_table_names_what_the_emulator_exports():
+    table = DOC.read_text().split("## 9.")[1].split("## 10.")[0]
+    named = set(re.findall(r"^\| `(\w+)\(", table, re.M))
+    assert named == {"DataCopy", "Duplicate", "Mul", "Compares", "Select", "Cast"}
+    assert named <= set(ascendc.__all__)
+
+
+def test_the_registered_operator_is_the_clis_and_goes_away_after(namespace):
+    assert registry.get("double").tools == "double_tools"
+    assert registry.get("double").tools_module().prepare_run is namespace["prepare_run"]
+
+
+def test_the_core_rows_are_what_the_plot_draws(namespace, tmp_path):
+    pytest.importorskip("matplotlib")
+    from opsnn import plots
+
+    report = namespace["tiling_report"](registry.ToolRequest(((100_003,),), "float32", namespace["platform"]))
+    path = plots.plot_core_plan(report.core_rows(), tmp_path / "double.png", "Double")
+    assert path.stat().st_size > 10_000
 
 
 def test_the_printed_reports_are_the_ones_the_page_shows(namespace):
@@ -113,3 +147,4 @@ def test_public_functions_are_typed(obj):
     for name, p in sig.parameters.items():
         if name not in ("self", "cls") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             assert p.annotation is not inspect.Parameter.empty, f"{_name(obj)}: {name} untyped"
+
