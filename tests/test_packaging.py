@@ -2,6 +2,7 @@
 and `import opsnn` pulling in none of the optional integrations."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -93,6 +94,11 @@ def test_wheel_in_a_clean_venv(wheel, tmp_path):
     assert r.returncode == 0 and "block_dim" in r.stdout, r.stdout + r.stderr
     r = run(venv / "bin" / "opsnn", "example", "threshold_grad_v2_d", cwd=tmp_path)  # shipped in the wheel
     assert r.returncode == 0 and "result[3] is: 4.200000" in r.stdout, r.stdout + r.stderr
+    r = run(venv / "bin" / "opsnn", "info", "--json", cwd=tmp_path)  # says what the wheel brought
+    assert r.returncode == 0, r.stdout + r.stderr
+    lane = json.loads(r.stdout)["c_lane"]
+    shipped = any(n.startswith("opsnn/backends/_select.") for n in zipfile.ZipFile(wheel).namelist())
+    assert lane["built"] is shipped and (not shipped or Path(lane["path"]).parent == installed / "backends")
 
 
 def test_a_c_lane_that_fails_to_build_is_a_loud_warning_and_the_install_goes_on(tmp_path):
