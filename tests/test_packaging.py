@@ -156,3 +156,13 @@ def test_a_broken_torch_is_its_own_error_not_the_install_hint():
     code = "import sys; sys.modules['torch._C'] = None\nimport opsnn.torch"  # installed, but cannot load
     r = run(sys.executable, "-c", code)
     assert r.returncode == 1 and "opsnn[torch]" not in r.stderr and "torch._C" in r.stderr, r.stderr
+
+
+def test_the_demo_needs_only_the_packages_own_dependencies():
+    # what `make demo` runs, in a process where every test extra's package is missing
+    code = ("import sys\n"
+            "for m in ('torch', 'numba', 'dask', 'distributed', 'matplotlib', 'hypothesis', 'pytest', 'ruff'):\n"
+            "    sys.modules[m] = None\n"
+            "from opsnn.cli import main\nraise SystemExit(main(['example']))")
+    r = run(sys.executable, "-c", code)
+    assert r.returncode == 0 and "result[3] is: 4.200000" in r.stdout, r.stdout + r.stderr
