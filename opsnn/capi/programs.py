@@ -28,7 +28,7 @@ def compile_program(source: Path, output: Path, *, std: str | None = None, c: bo
         tool = ["cc"]
     else:
         tool = compiler()
-    cmd = [*tool, *([f"-std={std}"] if std else []), "-O1",
+    cmd = [*tool, *([f"-std={std}"] if std else []),
            *(["-Wall", "-Wextra", "-Werror"] if warnings_as_errors else []),
            str(source), *shlex.split(cflags()), *extra, "-o", str(output), *shlex.split(libs())]
     done = subprocess.run(cmd, capture_output=True, text=True)

@@ -11,6 +11,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdarg>
@@ -184,7 +186,15 @@ void StartOnce() {
         if (program == nullptr || *program == '\0') program = OPSNN_CAPI_PYTHON;
         PyStatus status = PyStatus_Ok();
         if (*program != '\0') status = PyConfig_SetBytesString(&config, &config.program_name, program);
-        if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
+        if (!PyStatus_Exception(status)) {
+            /* A failed start dumps CPython's whole path configuration on stderr; ours is one line. */
+            int saved = dup(2), null_fd = open("/dev/null", O_WRONLY);
+            if (saved >= 0 && null_fd >= 0) dup2(null_fd, 2);
+            status = Py_InitializeFromConfig(&config);
+            if (saved >= 0 && null_fd >= 0) dup2(saved, 2);
+            if (saved >= 0) close(saved);
+            if (null_fd >= 0) close(null_fd);
+        }
         PyConfig_Clear(&config);
         if (PyStatus_Exception(status)) {
             error = std::string("Python did not start: ") + (status.err_msg ? status.err_msg : "unknown error");

@@ -1,0 +1,86 @@
+"""The library loaded into this Python (ctypes): it shares the running interpreter, and a Python
+exception inside any call is a status and a recent-error message, never a crash."""
+from __future__ import annotations
+
+import ctypes
+
+import pytest
+
+from opsnn import acl, aclnn
+from opsnn.aclnn import checks
+from opsnn.capi import bridge
+
+
+@pytest.fixture(scope="module")
+def lib(capi_built):
+    lib = ctypes.CDLL(str(capi_built / "libascendcl.so"))
+    lib.aclGetRecentErrMsg.restype = ctypes.c_char_p
+    lib.aclCreateScalar.restype = ctypes.c_void_p
+    lib.aclCreateTensor.restype = ctypes.c_void_p
+    i64p = ctypes.POINTER(ctypes.c_int64)
+    lib.aclCreateTensor.argtypes = [i64p, ctypes.c_uint64, ctypes.c_int, i64p, ctypes.c_int64, ctypes.c_int, i64p,
+                                    ctypes.c_uint64, ctypes.c_void_p]
+    return lib
+
+
+def test_an_exception_in_a_runtime_call(lib, monkeypatch):
+    def boom(device_id):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(acl.rt, "set_device", boom)
+    assert lib.aclrtSetDevice(0) == 500000  # ACL_ERROR_INTERNAL_ERROR
+    assert lib.aclGetRecentErrMsg() == b"opsnn: aclrtSetDevice: RuntimeError: boom"
+    assert lib.aclGetRecentErrMsg() is None
+
+
+def test_an_exception_in_an_operator(lib, monkeypatch):
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    try:
+        def boom(*args, **kwargs):
+            raise KeyError("deep inside")
+        monkeypatch.setattr(checks, "check_not_null", boom)
+        size, executor = ctypes.c_uint64(7), ctypes.c_void_p(1)
+        status = lib.aclnnThresholdBackwardGetWorkspaceSize(None, None, None, None, ctypes.byref(size),
+                                                            ctypes.byref(executor))
+        assert (status, size.value, executor.value) == (aclnn.ACLNN_ERR_INNER, 0, None)
+        assert lib.aclGetRecentErrMsg() == b"opsnn: aclnnThresholdBackwardGetWorkspaceSize: KeyError: 'deep inside'"
+    finally:
+        acl.rt.reset_device(0)
+        acl.finalize()
+
+
+def test_scalar_and_tensor_handles_name_the_python_objects(lib):
+    value = ctypes.c_int16(-3)
+    handle = lib.aclCreateScalar(ctypes.byref(value), acl.ACL_INT16)
+    scalar = bridge.HANDLES.get(handle)
+    assert isinstance(scalar, acl.AclScalar) and scalar.value == -3 and scalar.value.dtype.name == "int16"
+    dims = (ctypes.c_int64 * 2)(6, 5)
+    strides = (ctypes.c_int64 * 2)(10, 1)
+    storage = (ctypes.c_int64 * 1)(77)  # the last element: 22 + 5 * 10 + 4 * 1
+    handle = lib.aclCreateTensor(dims, 2, acl.ACL_FLOAT16, strides, 22, acl.ACL_FORMAT_ND,
+                                 storage, 1, 0x1000)
+    tensor = bridge.HANDLES.get(handle)
+    assert (tensor.view_dims, tensor.strides, tensor.offset, tensor.storage_dims, tensor.data_ptr) == \
+        ((6, 5), (10, 1), 22, (77,), 0x1000)
+    assert lib.aclDestroyTensor(ctypes.c_void_p(handle)) == 0 and tensor.destroyed
+
+
+def test_sanitizer_switch_marks_every_kernel_launch(monkeypatch):
+    from opsnn.aclnn.steps import KernelLaunchStep
+    monkeypatch.setenv("OPSNN_SANITIZE", "1")
+    assert bridge.init() == 0
+    try:
+        assert acl.rt.set_device(0) == 0
+        (pair,) = bridge.apis(("aclnnThresholdBackward",))
+        shape = (4,)
+        ptr, _ = acl.rt.malloc(16, 0)
+        t = acl.create_tensor(shape, acl.ACL_FLOAT, None, 0, acl.ACL_FORMAT_ND, shape, ptr)
+        handles = [bridge.HANDLES.add(x) for x in (t, t, acl.create_scalar(0.5, acl.ACL_FLOAT), t)]
+        status, _, executor = pair[0](tuple(handles))
+        steps = [s for s in bridge.HANDLES.get(executor).steps if isinstance(s, KernelLaunchStep)]
+        assert status == 0 and steps and all(s.options["sanitize"] for s in steps)
+        acl.rt.free(ptr)
+        acl.rt.reset_device(0)
+    finally:
+        monkeypatch.setenv("OPSNN_SANITIZE", "")
+        bridge.finalize()
+        bridge._sanitize = False
