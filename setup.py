@@ -3,10 +3,13 @@
 Optional: where no C compiler is found (or it fails), the install goes on without it and the
 fast path runs on numba (or numpy) alone, with a warning saying what is lost and how to get it;
 `opsnn info` says afterwards whether it was built and which engine a call gets."""
+import importlib.util
 import sys
+from pathlib import Path
 
 import numpy
 from setuptools import Extension, setup
+from setuptools.command.build import build
 from setuptools.command.build_ext import build_ext
 
 NOT_BUILT = """
@@ -35,7 +38,14 @@ class BuildExt(build_ext):
             print(NOT_BUILT.format(error=str(e).strip() or type(e).__name__), file=sys.stderr, flush=True)
 
 
-setup(cmdclass={"build_ext": BuildExt}, ext_modules=[Extension(
+# The acl/aclnn C ABI: its own optional step after build_ext (opsnn/capi/setup_step.py, loaded by path).
+_spec = importlib.util.spec_from_file_location("opsnn_capi_setup_step",
+                                               Path(__file__).parent / "opsnn" / "capi" / "setup_step.py")
+_capi_step = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_capi_step)
+build.sub_commands.append(("build_capi", None))
+
+setup(cmdclass={"build_ext": BuildExt, "build_capi": _capi_step.BuildCapi}, ext_modules=[Extension(
     "opsnn.backends._select", ["opsnn/backends/_select.c"],
     include_dirs=[numpy.get_include()],
     extra_compile_args=["-O3", "-fno-strict-aliasing", "-Wno-unknown-pragmas"],

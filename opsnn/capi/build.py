@@ -27,6 +27,7 @@ ALIASES = ("libnnopbase.so", "libopapi_nn.so", "libopapi_math.so", "libopapi.so"
 _SOURCES = ("src/capi.cpp", "src/capi_internal.h")
 _STATIC_HEADERS = ("acl/acl.h", "acl/acl_rt.h", "acl/acl_base.h", "acl/acl_base_rt.h", "aclnn/acl_meta.h",
                    "aclnn/aclnn_base.h", "aclnnop/aclnn_util.h")
+_SHIPPED = ("cmake/opsnnConfig.cmake", "cmake/opsnnConfigVersion.cmake", "pkgconfig/opsnn.pc")
 _STAMP = ".build-stamp"
 
 
@@ -91,10 +92,10 @@ def build(dest: Path | None = None, *, python: str | None = None, force: bool = 
     if not force and stamp.is_file() and stamp.read_text() == digest.hexdigest() and (lib / LIBRARY).is_file():
         return lib
 
-    if dest != PACKAGE_DIR:  # a build tree: the static headers go with the generated ones
-        for h in _STATIC_HEADERS:
-            (include / h).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(PACKAGE_DIR / "include" / h, include / h)
+    if dest != PACKAGE_DIR:  # a build tree: what ships beside the library goes with it
+        for rel in (*(f"include/{h}" for h in _STATIC_HEADERS), *_SHIPPED):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(PACKAGE_DIR / rel, dest / rel)
     (include / "aclnnop").mkdir(parents=True, exist_ok=True)
     for name, text in headers.items():
         _write_if_changed(include / "aclnnop" / name, text)

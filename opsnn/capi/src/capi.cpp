@@ -121,6 +121,20 @@ std::string PackageRoot() {
     return path;
 }
 
+/* The python of a virtual environment this library is installed in (a pyvenv.cfg above its
+ * site-packages), else "": a wheel built elsewhere still starts in the venv it was installed to. */
+std::string VenvPython() {
+    std::string dir = PackageRoot();
+    for (int up = 0; up < 5 && !dir.empty(); ++up) {
+        if (access((dir + "/pyvenv.cfg").c_str(), R_OK) == 0 && access((dir + "/bin/python3").c_str(), X_OK) == 0)
+            return dir + "/bin/python3";
+        size_t slash = dir.find_last_of('/');
+        if (slash == std::string::npos || slash == 0) break;
+        dir.resize(slash);
+    }
+    return "";
+}
+
 bool LoadBridge(std::string *error) {
     std::string root = PackageRoot();
     if (!root.empty()) {  /* found as a fallback when the interpreter's own path lacks opsnn */
@@ -181,9 +195,11 @@ void StartOnce() {
         config.install_signal_handlers = 0;  /* Ctrl-C and friends stay the program's */
         config.parse_argv = 0;
         /* The interpreter finds its prefix (a venv through pyvenv.cfg) from its program name:
-         * the Python that built this library, unless $OPSNN_CAPI_PYTHON names another. */
+         * $OPSNN_CAPI_PYTHON, else the venv this library is installed in, else the Python that
+         * built it. */
+        std::string found = VenvPython();
         const char *program = getenv("OPSNN_CAPI_PYTHON");
-        if (program == nullptr || *program == '\0') program = OPSNN_CAPI_PYTHON;
+        if (program == nullptr || *program == '\0') program = found.empty() ? OPSNN_CAPI_PYTHON : found.c_str();
         PyStatus status = PyStatus_Ok();
         if (*program != '\0') status = PyConfig_SetBytesString(&config, &config.program_name, program);
         if (!PyStatus_Exception(status)) {
