@@ -39,13 +39,16 @@ class BuildExt(build_ext):
 
 
 # The acl/aclnn C ABI: its own optional step after build_ext (opsnn/capi/setup_step.py, loaded by path).
-_spec = importlib.util.spec_from_file_location("opsnn_capi_setup_step",
-                                               Path(__file__).parent / "opsnn" / "capi" / "setup_step.py")
-_capi_step = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_capi_step)
-build.sub_commands.append(("build_capi", None))
+CMDCLASS = {"build_ext": BuildExt}
+_capi_step_file = Path(__file__).resolve().parent / "opsnn" / "capi" / "setup_step.py"
+if _capi_step_file.is_file():
+    _spec = importlib.util.spec_from_file_location("opsnn_capi_setup_step", _capi_step_file)
+    _capi_step = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_capi_step)
+    CMDCLASS["build_capi"] = _capi_step.BuildCapi
+    build.sub_commands.append(("build_capi", None))
 
-setup(cmdclass={"build_ext": BuildExt, "build_capi": _capi_step.BuildCapi}, ext_modules=[Extension(
+setup(cmdclass=CMDCLASS, ext_modules=[Extension(
     "opsnn.backends._select", ["opsnn/backends/_select.c"],
     include_dirs=[numpy.get_include()],
     extra_compile_args=["-O3", "-fno-strict-aliasing", "-Wno-unknown-pragmas"],
