@@ -11,6 +11,7 @@ import dataclasses
 import os
 import sys
 import threading
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -123,8 +124,14 @@ def init() -> int:
 
 
 def finalize() -> int:
-    status = _acl(acl.finalize())
-    sys.stderr.flush()  # the leak report (a warning) before the program's own output goes on
+    """acl.finalize; its leak report (a Python warning naming this file's line) goes to stderr as
+    the C program's own lines: `opsnn: aclFinalize: ...`."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", acl.AclLeakWarning)
+        status = _acl(acl.finalize())
+    for w in caught:
+        print(f"opsnn: aclFinalize: {w.message}", file=sys.stderr)
+    sys.stderr.flush()
     return status
 
 

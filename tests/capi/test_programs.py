@@ -136,3 +136,9 @@ def test_cli_flags():
                           text=True)
     assert done.stdout.strip() == f"{cflags()} {libs()}"
     assert libs().endswith("-lascendcl -lnnopbase -lopapi_nn -lopapi_math")
+
+
+def test_a_leak_at_finalize_is_reported_on_stderr(compiled):
+    done = run(compiled(PROGRAMS / "leak.cpp"))
+    assert values(done.stdout) == {"finalize": "0", "free_after_finalize": "100001"}  # ACL_ERROR_UNINITIALIZE
+    assert done.stderr.startswith("opsnn: aclFinalize: acl.finalize: leaked resources:\n  device memory 0x")
