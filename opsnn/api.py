@@ -8,6 +8,7 @@ import numpy.typing as npt
 
 from opsnn.backends import SEMANTICS, express
 from opsnn.backends.plan import Plan, plan_backward, plan_forward
+from opsnn.backends.scalars import real_scalar
 
 BACKENDS = ("auto", "fast", "emulator", "reference")
 
@@ -17,12 +18,13 @@ Backend: TypeAlias = Literal["auto", "fast", "emulator", "reference"]
 Scalar: TypeAlias = "int | float | bool | np.number | np.bool_"
 
 
-def threshold_backward(grad: npt.ArrayLike, feature: npt.ArrayLike, threshold: Scalar = 1.0, *,
+def threshold_backward(grad: npt.ArrayLike, feature: npt.ArrayLike, threshold: Scalar, *,
                        out: np.ndarray | None = None, semantics: Semantics = "torch",
                        backend: Backend = "auto") -> np.ndarray:
     """out = grad where feature > threshold else 0, under `semantics` (see the spec, §9).
 
     grad, feature: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16), broadcast together.
+    threshold: a real number (Python or numpy scalar, or a 0-d array); required, as in torch.
     semantics: "torch" (torch.ops.aten.threshold_backward, CPU eager, with its type promotion),
     "ascend910b" or "ascend950" (the NPU kernels: same-dtype inputs, ReluGrad at |t| <= FLT_EPSILON).
     backend: "fast" (= "auto"), "reference" (plain formula) or "emulator" (ascend semantics only).
@@ -32,10 +34,8 @@ def threshold_backward(grad: npt.ArrayLike, feature: npt.ArrayLike, threshold: S
         result = express.threshold_backward(grad, feature, threshold, semantics, out)
         if result is not None:
             return result
-    if semantics not in SEMANTICS:
-        raise ValueError(f"unknown semantics {semantics!r}; known: {', '.join(SEMANTICS)}")
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    _check_names(semantics, backend)  # every check below runs before any backend or plan memo sees a value
+    threshold = real_scalar(threshold)
     grad, feature = np.asarray(grad), np.asarray(feature)
     plan = plan_backward(grad, feature, threshold, semantics)
     _check_out(out, plan)
@@ -61,16 +61,15 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
     compared in x's dtype; 910B computes int8/uint8/int32/bfloat16 through float32, so int32
     beyond 2**24 rounds). backend: "fast" (= "auto"), "reference", or "emulator" (ascend
     semantics only: aclnnThreshold on the emulated device). out: an array of x's shape and
-    dtype to write into; it may be x itself.
+    dtype to write into; it may be x itself. threshold, value: real numbers (Python or numpy
+    scalars, or 0-d arrays).
     """
     if backend == "auto" and semantics == "torch" and type(x) is np.ndarray:
         result = express.threshold(x, threshold, value, out)
         if result is not None:
             return result
-    if semantics not in SEMANTICS:
-        raise ValueError(f"unknown semantics {semantics!r}; known: {', '.join(SEMANTICS)}")
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    _check_names(semantics, backend)
+    threshold, value = real_scalar(threshold), real_scalar(value, "value")
     x = np.asarray(x)
     if semantics != "torch":
         from opsnn.activation.threshold_v2 import ascend_semantics
@@ -89,6 +88,14 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
         return _deliver(reference.threshold(x, plan), out)
     from opsnn.backends import fast
     return fast.threshold(x, plan, out)
+
+
+def _check_names(semantics, backend) -> None:
+    for what, name, known in (("semantics", semantics, SEMANTICS), ("backend", backend, BACKENDS)):
+        if not isinstance(name, str):
+            raise TypeError(f"{what} must be a str (one of {', '.join(known)}), not {type(name).__name__}")
+        if name not in known:
+            raise ValueError(f"unknown {what} {name!r}; known: {', '.join(known)}")
 
 
 def _check_out(out, plan: Plan) -> None:

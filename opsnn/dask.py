@@ -47,7 +47,7 @@ def _block_forward(x, threshold, value, semantics, backend):
     return api.threshold(x, threshold, value, semantics=semantics, backend=backend)
 
 
-def threshold_backward(grad: Any, feature: Any, threshold: float | int = 1.0, *, semantics: str = "torch",
+def threshold_backward(grad: Any, feature: Any, threshold: float | int, *, semantics: str = "torch",
                        backend: str = "auto"):
     """opsnn.threshold_backward on dask arrays (or anything dask.array.asarray takes); lazy."""
     import dask.array as da

@@ -25,33 +25,33 @@ def test_reference_example():
     f = np.array([0.2, 1.2, 2.2, 3.2], np.float32).reshape(2, 2)
     for semantics in ("torch",) + ASCEND:
         for backend in BACKENDS:
-            out = opsnn.threshold_backward(g, f, semantics=semantics, backend=backend)
+            out = opsnn.threshold_backward(g, f, 1.0, semantics=semantics, backend=backend)
             np.testing.assert_array_equal(out, np.array([[0, 4.4], [4.3, 4.2]], np.float32))
 
 
 def test_unknown_names_and_bad_out():
     g = np.ones(3, np.float32)
     with pytest.raises(ValueError):
-        opsnn.threshold_backward(g, g, semantics="cuda")
+        opsnn.threshold_backward(g, g, 1.0, semantics="cuda")
     with pytest.raises(ValueError):
-        opsnn.threshold_backward(g, g, backend="gpu")
+        opsnn.threshold_backward(g, g, 1.0, backend="gpu")
     with pytest.raises(ValueError):
-        opsnn.threshold_backward(g, g, backend="emulator")  # torch semantics have no emulator
+        opsnn.threshold_backward(g, g, 1.0, backend="emulator")  # torch semantics have no emulator
     with pytest.raises(TypeError):
-        opsnn.threshold_backward(g, g, out=np.empty(3, np.float64))
+        opsnn.threshold_backward(g, g, 1.0, out=np.empty(3, np.float64))
     with pytest.raises(ValueError):
-        opsnn.threshold_backward(g, g, out=np.empty(4, np.float32))
+        opsnn.threshold_backward(g, g, 1.0, out=np.empty(4, np.float32))
     with pytest.raises(ValueError):
-        opsnn.threshold_backward(g, np.ones((2, 1), np.float32), out=np.empty(3, np.float32))
+        opsnn.threshold_backward(g, np.ones((2, 1), np.float32), 1.0, out=np.empty(3, np.float32))
     with pytest.raises(TypeError):
-        opsnn.threshold_backward(g, g, out=[0.0, 0.0, 0.0])
+        opsnn.threshold_backward(g, g, 1.0, out=[0.0, 0.0, 0.0])
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_out_is_returned_and_may_be_grad(backend):
     g = np.array([1.0, -2.0, 3.0], np.float32)
     f = np.array([2.0, 0.5, 1.5], np.float32)
-    assert opsnn.threshold_backward(g, f, out=g, backend=backend) is g
+    assert opsnn.threshold_backward(g, f, 1.0, out=g, backend=backend) is g
     np.testing.assert_array_equal(g, [1.0, 0.0, 3.0])
 
 
@@ -60,10 +60,10 @@ def test_out_is_returned_and_may_be_grad(backend):
 def test_ascend_dtype_rules(semantics, backend):
     a32 = np.ones(3, np.float32)
     with pytest.raises(TypeError):
-        opsnn.threshold_backward(a32, a32.astype(np.float16), semantics=semantics, backend=backend)
+        opsnn.threshold_backward(a32, a32.astype(np.float16), 1.0, semantics=semantics, backend=backend)
     for dt in (np.float64, np.int16, np.bool_, np.uint16, np.complex64):
         with pytest.raises(TypeError):
-            opsnn.threshold_backward(np.ones(3, dt), np.ones(3, dt), semantics=semantics, backend=backend)
+            opsnn.threshold_backward(np.ones(3, dt), np.ones(3, dt), 1.0, semantics=semantics, backend=backend)
     i64 = np.array([-3, 0, 5], np.int64)
     with pytest.raises(TypeError):
         opsnn.threshold_backward(i64, i64, 1.0, semantics=semantics, backend=backend)
@@ -82,14 +82,14 @@ def test_ascend_dtype_rules(semantics, backend):
 def test_ascend_shapes(semantics, backend):
     rank9 = np.ones((1,) * 9, np.float32)
     with pytest.raises(ValueError):
-        opsnn.threshold_backward(rank9, rank9, semantics=semantics, backend=backend)
+        opsnn.threshold_backward(rank9, rank9, 1.0, semantics=semantics, backend=backend)
     rank8 = np.ones((2, 1, 1, 1, 1, 1, 1, 3), np.float32)
     assert opsnn.threshold_backward(rank8, np.ones(3, np.float32), 0.5, semantics=semantics,
                                     backend=backend).shape == (2, 1, 1, 1, 1, 1, 1, 3)
     with pytest.raises(ValueError):
-        opsnn.threshold_backward(np.ones(3, np.float32), np.ones(4, np.float32), semantics=semantics,
+        opsnn.threshold_backward(np.ones(3, np.float32), np.ones(4, np.float32), 1.0, semantics=semantics,
                                  backend=backend)
-    scalar = opsnn.threshold_backward(np.float32(2), np.float32(3), semantics=semantics, backend=backend)
+    scalar = opsnn.threshold_backward(np.float32(2), np.float32(3), 1.0, semantics=semantics, backend=backend)
     assert scalar.shape == () and scalar == 2
 
 
@@ -154,7 +154,7 @@ def test_import_pulls_in_neither_torch_nor_numba():
     # numba is the fast path's engine, loaded at the first call (of any size: tiny calls run its loop
     # too, being cheaper than numpy's formula); importing opsnn loads neither, a call never torch
     code = ("import sys, opsnn, numpy as np; imported = 'torch' in sys.modules, 'numba' in sys.modules;"
-            "opsnn.threshold_backward(np.ones(3), np.ones(3)); print(*imported, 'torch' in sys.modules)")
+            "opsnn.threshold_backward(np.ones(3), np.ones(3), 1.0); print(*imported, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False", "False"]
 
@@ -195,3 +195,108 @@ def test_forked_child_can_call():
         pytest.fail("forked child hung")
     assert child.exitcode == 0
     assert queue.get(timeout=5) is True
+
+
+# ---- the scalar arguments and the names: one check, before any backend (issue 19, items 9-11) -----------
+
+ALL_CALLS = [("torch", "auto"), ("torch", "fast"), ("torch", "reference")] + \
+    [(s, b) for s in ASCEND for b in ("auto", "fast", "reference", "emulator")]
+NOT_SCALARS = [([1.0], "list"), (np.array([1.0, 2.0]), "ndarray"), (np.ones((1, 1)), "ndarray"), ("1", "str"),
+               (None, "NoneType"), (1j, "complex"), (np.complex64(1), "complex64"), (np.array(1j), "complex128")]
+
+
+@pytest.mark.parametrize(("semantics", "backend"), ALL_CALLS)
+def test_a_threshold_that_is_no_real_number_is_a_type_error_everywhere(semantics, backend):
+    g = np.ones(4, np.float32)
+    opsnn.threshold_backward(g, g, 1.0, semantics=semantics, backend=backend)  # the lane's memo knows 1.0 now
+    for bad, name in NOT_SCALARS:
+        with pytest.raises(TypeError, match=f"^threshold must be a real number, not {name}$"):
+            opsnn.threshold_backward(g, g, bad, semantics=semantics, backend=backend)
+        with pytest.raises(TypeError, match=f"^threshold must be a real number, not {name}$"):
+            opsnn.threshold(g, bad, 0.0, semantics=semantics, backend=backend)
+        with pytest.raises(TypeError, match=f"^value must be a real number, not {name}$"):
+            opsnn.threshold(g, 0.5, bad, semantics=semantics, backend=backend)
+
+
+def test_names_that_are_no_str_are_a_type_error():
+    g = np.ones(4, np.float32)
+    for call in (lambda **kw: opsnn.threshold_backward(g, g, 1.0, **kw),
+                 lambda **kw: opsnn.threshold(g, 1.0, 0.0, **kw)):
+        with pytest.raises(TypeError, match=r"^semantics must be a str \(one of torch, ascend910b, ascend950\), "
+                                            "not list$"):
+            call(semantics=["torch"])
+        with pytest.raises(TypeError, match=r"^backend must be a str \(one of auto, fast, emulator, reference\), "
+                                            "not list$"):
+            call(backend=["fast"])
+        with pytest.raises(ValueError, match="^unknown semantics 'cuda'"):
+            call(semantics="cuda")
+
+
+ZERO_D = [np.array(0.5), np.array(1.5, np.float32), np.array(0.999, np.float16), np.array(1, np.int64),
+          np.array(2, np.uint8), np.array(True), np.array(1.0000001, np.longdouble), np.array(1.5, BF16),
+          np.array(-0.0), np.array(np.nan, np.float32)]
+
+
+@pytest.mark.parametrize(("semantics", "backend"), ALL_CALLS)
+def test_a_0d_array_scalar_computes_as_its_element(semantics, backend):
+    """numpy and torch read a 0-d array as a scalar; so does every backend, bit for bit."""
+    rng = np.random.default_rng(5)
+    g = rng.standard_normal(40).astype(np.float32)
+    f = np.concatenate([rng.uniform(-2, 3, 36), [0.5, 1.5, 1.0, 2.0]]).astype(np.float32)
+    for t in ZERO_D:
+        element = t[()] if t.dtype != BF16 else float(t)  # bfloat16 scalars are read as the float they hold
+        expected = opsnn.threshold_backward(g, f, element, semantics=semantics, backend="reference")
+        assert bits(opsnn.threshold_backward(g, f, t, semantics=semantics, backend=backend)).tobytes() == \
+            bits(expected).tobytes(), t
+        for v in (t, np.array(-0.0)):
+            v_element = v[()] if v.dtype != BF16 else float(v)
+            expected = opsnn.threshold(f, element, v_element, semantics=semantics, backend="reference")
+            assert bits(opsnn.threshold(f, t, v, semantics=semantics, backend=backend)).tobytes() == \
+                bits(expected).tobytes(), (t, v)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).max == np.finfo(np.float64).max, reason="long double is a double here")
+@pytest.mark.parametrize(("semantics", "backend"), ALL_CALLS)
+def test_a_long_double_beyond_float64_is_refused_not_made_inf(semantics, backend):
+    g = np.ones(4, np.float32)
+    for sign in ("", "-"):
+        big = np.longdouble(f"{sign}1e4000")
+        said = f"{sign}1e\\+4000 cannot be converted to float64 without overflow$"
+        with pytest.raises(ValueError, match=f"^threshold {said}"):
+            opsnn.threshold_backward(g, g, big, semantics=semantics, backend=backend)
+        with pytest.raises(ValueError, match=f"^threshold {said}"):
+            opsnn.threshold(g, np.array(big), 0.0, semantics=semantics, backend=backend)
+        with pytest.raises(ValueError, match=f"^value {said}"):
+            opsnn.threshold(g, 0.5, big, semantics=semantics, backend=backend)
+
+
+@pytest.mark.parametrize("semantics", ASCEND)
+def test_the_emulator_out_of_device_memory_is_a_memory_error(semantics):
+    # 2**40 float32 outputs (4 TiB): numpy's MemoryError on the host backends (not run here: with memory
+    # overcommit the host allocation may succeed), the same on the emulated device's 8 GiB
+    g, f = np.ones((1 << 20, 1), np.float32), np.ones((1, 1 << 20), np.float32)
+    with pytest.raises(MemoryError, match=r"^acl.rt.malloc\(4398046511104\) failed with acl status 207001"):
+        opsnn.threshold_backward(g, f, 0.5, semantics=semantics, backend="emulator")
+
+
+def test_the_emulators_forward_maps_a_failed_device_allocation_to_memory_error(monkeypatch):
+    from functools import partial
+
+    from opsnn import acl
+    monkeypatch.setattr(acl, "Runtime", partial(acl.Runtime, memory_limit=4096))  # a device of 4 KiB
+    x = np.ones(2048, np.float32)
+    with pytest.raises(MemoryError, match="failed with acl status 207001"):
+        opsnn.threshold(x, 0.5, 0.0, semantics="ascend910b", backend="emulator")
+
+
+def test_threshold_backward_has_no_default_threshold():
+    import inspect
+
+    import opsnn.dask
+    for fn in (opsnn.threshold_backward, opsnn.dask.threshold_backward):
+        assert inspect.signature(fn).parameters["threshold"].default is inspect.Parameter.empty
+    g = np.ones(3, np.float32)
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'threshold'"):
+        opsnn.threshold_backward(g, g)
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'threshold'"):
+        opsnn.threshold_backward(g, g, out=g)

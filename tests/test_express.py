@@ -133,6 +133,20 @@ def test_lane_answers_the_common_call_and_declines_the_rest(lane_kind):
         opsnn.threshold_backward(g, g, 0.5, out=np.empty((6, 4), np.float32))
 
 
+def test_lane_declines_arguments_its_memos_cannot_hold(lane_kind):
+    """Unhashable scalars and names (lists, arrays, a 0-d array) go the general way, which checks them."""
+    g = np.linspace(-2, 2, 24, dtype=np.float32)
+    for bad in ([0.5], np.array([0.5, 1.0]), np.array(0.5)):
+        assert express.threshold_backward(g, g, bad, "torch", None) is None
+        assert express.threshold(g, bad, 0.0, None) is None
+        assert express.threshold(g, 0.5, bad, None) is None                   # an array `value` meets `value == 0`
+    assert express.threshold_backward(g, g, 0.5, ["torch"], None) is None
+    assert express.threshold(g, 0.5, 1j, None) is None                         # complex: math.copysign refuses
+    assert express.threshold(g, 0.5, 0j, None) is None
+    assert express.threshold_backward(g, g, 0.5, "torch", None) is not None     # the common call is still answered
+    assert express.threshold(g, 0.5, 0.0, None) is not None
+
+
 def test_ascend_rank_limit_still_raises_after_a_memo_hit(lane_kind):
     small = np.ones((2, 2), np.float32)
     opsnn.threshold_backward(small, small, 0.5, semantics="ascend910b")

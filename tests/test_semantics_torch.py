@@ -172,9 +172,9 @@ def test_large_tiled_and_threaded():
                                  np.ones(3, np.uint64), np.ones(3, np.longdouble), np.array(["a", "b", "c"])])
 def test_refused_dtypes(bad):
     with pytest.raises(TypeError):
-        opsnn.threshold_backward(bad, np.ones(3, np.float32))
+        opsnn.threshold_backward(bad, np.ones(3, np.float32), 1.0)
     with pytest.raises(TypeError):
-        opsnn.threshold_backward(np.ones(3, np.float32), bad)
+        opsnn.threshold_backward(np.ones(3, np.float32), bad, 1.0)
 
 
 def test_bool_pair_and_complex_threshold_refused():

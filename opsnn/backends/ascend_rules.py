@@ -2,12 +2,11 @@
 reads the threshold."""
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from opsnn.activation.threshold_grad_v2_d.functional_models import is_relu_threshold  # noqa: F401 - the routing rule, re-read by plan
 from opsnn.activation.threshold_grad_v2_d.op_host import THRESHOLD_GRAD_V2D
+from opsnn.backends.scalars import real_scalar
 from opsnn.dtypes import BY_NAME
 
 MAX_RANK = 8
@@ -19,10 +18,8 @@ _INT64 = BY_NAME["int64"]
 
 def threshold_float32(threshold) -> np.float32:
     """The attribute as the kernel sees it: float(threshold) stored as float32 (may round to inf)."""
-    if isinstance(threshold, (complex, np.complexfloating)) or not isinstance(threshold, (numbers.Real, np.bool_)):
-        raise TypeError(f"threshold must be a real number, not {type(threshold).__name__}")
     try:
-        as_double = float(threshold)
+        as_double = float(real_scalar(threshold))
     except OverflowError:
         raise ValueError(f"threshold {threshold} does not fit a float") from None
     with np.errstate(over="ignore"):

@@ -15,6 +15,7 @@ import numpy as np
 
 from opsnn import acl, aclnn
 from opsnn.aclnn import status as st
+from opsnn.backends.scalars import real_scalar
 from opsnn.platform import get_platform
 
 SEMANTICS_SOC = {"ascend910b": "Ascend910B2", "ascend950": "Ascend950"}
@@ -54,10 +55,8 @@ def _soc_for(semantics: str, soc: str | None) -> str:
 
 
 def _threshold_value(threshold) -> float:
-    if isinstance(threshold, complex | np.complexfloating) or not isinstance(threshold, numbers.Real | np.bool_):
-        raise TypeError(f"threshold must be a real number, not {type(threshold).__name__}")
     try:
-        return float(threshold)
+        return float(real_scalar(threshold))
     except OverflowError:
         raise ValueError(f"threshold {threshold} does not fit a float") from None
 
@@ -104,6 +103,8 @@ class _Session:
 
     def malloc(self, nbytes: int) -> int:
         ptr, ret = self.runtime.malloc(nbytes, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+        if ret == acl.ACL_ERROR_RT_MEMORY_ALLOCATION:  # the numpy API's MemoryError, as the other backends raise
+            raise MemoryError(f"acl.rt.malloc({nbytes}) failed with acl status {ret}: {acl.get_recent_err_msg()}")
         _check(ret, f"acl.rt.malloc({nbytes})")
         self._ptrs.append(ptr)
         return ptr
@@ -142,7 +143,8 @@ def threshold_backward(grad, feature, threshold, semantics: str, soc: str | None
     """out = grad where feature > threshold else 0 (per `semantics`, docs/threshold-grad-v2d.md §9), computed on the
     emulated device. numpy in, numpy out (bfloat16 as ml_dtypes.bfloat16); out has the
     broadcast shape and feature's dtype. TypeError for dtype problems, ValueError for shape and
-    rank problems, RuntimeError for anything else, each with the aclnn message."""
+    rank problems, MemoryError where device memory runs out, RuntimeError for anything else, each with
+    the aclnn message."""
     soc = _soc_for(semantics, soc)
     grad, feature = np.asarray(grad), np.asarray(feature)
     for name, arr in (("grad", grad), ("feature", feature)):
@@ -174,8 +176,7 @@ def threshold_backward(grad, feature, threshold, semantics: str, soc: str | None
 
 def _scalar_of(session: _Session, value, what: str):
     """An aclScalar holding `value` exactly: integers as INT64 (UINT64 above its range), reals as DOUBLE."""
-    if isinstance(value, complex | np.complexfloating) or not isinstance(value, numbers.Real | np.bool_):
-        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+    value = real_scalar(value, what)
     if isinstance(value, numbers.Integral | np.bool_):
         v = int(value)
         if not -(2**63) <= v < 2**64:
@@ -192,7 +193,8 @@ def _scalar_of(session: _Session, value, what: str):
 def threshold(x, threshold, value, semantics: str, soc: str | None = None) -> np.ndarray:
     """The forward, aclnnThreshold on the emulated device: x where x > threshold else value, the
     scalars converted to x's dtype as the host does. numpy in, numpy out of x's shape and dtype.
-    TypeError for dtype problems, ValueError for shape and rank problems, RuntimeError otherwise."""
+    TypeError for dtype problems, ValueError for shape and rank problems, MemoryError where device memory
+    runs out, RuntimeError otherwise."""
     soc = _soc_for(semantics, soc)
     x = np.asarray(x)
     try:

@@ -10,7 +10,9 @@ operands and runs, or declines with None. Two kinds of lane, the same contract:
 - the numba lane (_NumbaLane below), where the C lane was not built or OPSNN_FAST_ENGINE=numba.
 Everything a lane declines goes the general way through plan.py and fast.py, which also raises
 every error: a lane never raises on its own and never answers a call the general way would refuse
-(a memo entry exists only for a (semantics, dtype, threshold) that planned cleanly).
+(a memo entry exists only for a (semantics, dtype, threshold) that planned cleanly). So the API's
+argument checks (api.py) run only where the lane declines: a memo keyed by the scalars' types only
+hits for types those checks accept.
 """
 from __future__ import annotations
 
@@ -114,8 +116,10 @@ def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, array
 
 def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: str, out):
     """opsnn.threshold_backward for numpy arrays, or None where the general way must answer."""
-    key = (semantics, grad.dtype, type(threshold), threshold)
-    lane = _BACKWARD.get(key)
+    try:  # free unless it raises: an unhashable argument (a list, an array) is not for the lane
+        lane = _BACKWARD.get(key := (semantics, grad.dtype, type(threshold), threshold))
+    except TypeError:
+        return None
     if lane is None:
         if type(threshold) not in MEMO_SCALAR_TYPES or feature.dtype != grad.dtype:
             return None
@@ -125,8 +129,11 @@ def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semanti
 
 def threshold(x: np.ndarray, threshold, value, out):
     """opsnn.threshold (torch semantics) for a numpy array, or None where the general way must answer."""
-    key = (x.dtype, type(threshold), threshold, type(value), value, value == 0 and math.copysign(1.0, value) < 0)
-    lane = _FORWARD.get(key)
+    try:  # as above; an array `value` also fails in the sign test (ValueError), a complex one in copysign
+        key = (x.dtype, type(threshold), threshold, type(value), value, value == 0 and math.copysign(1.0, value) < 0)
+        lane = _FORWARD.get(key)
+    except (TypeError, ValueError):
+        return None
     if lane is None:
         if type(threshold) not in MEMO_SCALAR_TYPES or type(value) not in MEMO_SCALAR_TYPES:
             return None

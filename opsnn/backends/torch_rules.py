@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 
+from opsnn.backends.scalars import real_scalar
 from opsnn.dtypes import bfloat16, finfo
 
 _BOOL = np.dtype(np.bool_)
@@ -96,18 +97,13 @@ def result_dtype(grad: np.ndarray, feature: np.ndarray) -> np.dtype:
     return dt
 
 
-def _is_real_number(value) -> bool:
-    return isinstance(value, (numbers.Real, np.bool_)) and not isinstance(value, (complex, np.complexfloating))
-
-
 def scalar_to(value, dtype: np.dtype, what: str = "threshold"):
     """c10 checked_convert of a Python/numpy scalar to the kernel type `dtype`; returns a numpy scalar.
 
     For float16/bfloat16 threshold pass dtype=float32 (torch compares those in float32); for their
     `value` (forward) pass the half type itself: torch rounds it double -> float -> half.
     """
-    if not _is_real_number(value):
-        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+    value = real_scalar(value, what)
     if isinstance(value, (bool, np.bool_)):
         value = int(value)
     is_int_scalar = isinstance(value, numbers.Integral)
