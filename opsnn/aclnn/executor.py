@@ -2,13 +2,16 @@
 
 Phase 1 records steps (l0 ops) and reserves workspace for their intermediates; nothing touches
 device memory. Phase 2 runs the steps once, in order, on a stream, with the intermediates placed
-in the workspace the caller allocated. An executor is single-use, as upstream's is."""
+in the workspace the caller allocated. An executor is single-use, as upstream's is, and belongs
+to the runtime and init epoch whose device phase 1 ran on (its `context`): the addresses it
+recorded mean nothing anywhere else."""
 from __future__ import annotations
 
 import math
 import threading
 from typing import Protocol
 
+from opsnn.acl.context import Context
 from opsnn.acl.tensor import contiguous_strides
 from opsnn.platform import Platform
 
@@ -24,9 +27,10 @@ class Step(Protocol):
 
 
 class Executor:
-    def __init__(self, platform: Platform, op_name: str = ""):
+    def __init__(self, platform: Platform, op_name: str = "", context: Context | None = None):
         self.platform = platform
         self.op_name = op_name
+        self.context = context  # the device context of phase 1; None: made outside phase 1, never runs
         self.plan = WorkspacePlan()
         self.steps: list[Step] = []
         self._lock = threading.Lock()

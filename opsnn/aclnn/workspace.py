@@ -3,9 +3,16 @@
 Layout: the intermediates' slots one after another, each 512-byte aligned and a multiple of 512
 bytes long (so a kernel's block padding past a tensor, < 256 bytes, never reaches the next slot),
 then one region for the kernels' own workspace. Kernels of one executor run one after another on
-the stream, so they share that region: it is the largest any of them asks for, not the sum."""
+the stream, so they share that region: it is the largest any of them asks for, not the sum.
+
+The total must fit the C API's `uint64_t workspaceSize`: a plan beyond it (a tensor claiming
+2**80 elements, say) is refused here, for every operator and SoC alike, as 561002: upstream sizes
+the workspace in the tiling, so a workspace no uint64 can state is a tiling failure."""
 from __future__ import annotations
 
+from opsnn.acl.args import UINT64_MAX
+
+from . import status as s
 from .l0_tensor import WorkspaceSlot
 
 WORKSPACE_ALIGN = 512
@@ -23,12 +30,15 @@ class WorkspacePlan:
 
     def reserve(self, nbytes: int, label: str) -> WorkspaceSlot:
         slot = WorkspaceSlot(self._intermediates, align(max(int(nbytes), 1)), label)
+        _check_fits(self._intermediates + slot.nbytes + self.kernel_workspace, f"{label} ({int(nbytes)} bytes)")
         self.slots.append(slot)
         self._intermediates += slot.nbytes
         return slot
 
     def need_kernel_workspace(self, nbytes: int) -> None:
-        self.kernel_workspace = max(self.kernel_workspace, align(nbytes))
+        kernel_workspace = max(self.kernel_workspace, align(nbytes))
+        _check_fits(self._intermediates + kernel_workspace, f"a kernel workspace of {int(nbytes)} bytes")
+        self.kernel_workspace = kernel_workspace
 
     @property
     def kernel_workspace_offset(self) -> int:
@@ -37,3 +47,9 @@ class WorkspacePlan:
     @property
     def size(self) -> int:
         return self._intermediates + self.kernel_workspace
+
+
+def _check_fits(total: int, what: str) -> None:
+    if total > UINT64_MAX:
+        raise s.AclnnError(s.ACLNN_ERR_INNER_TILING, s.KIND_TILING,
+                           f"workspace of {total} bytes with {what} does not fit the uint64 workspaceSize")
