@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import constants as c
-from .args import is_enum, is_int64, is_uint64
+from .args import INT64_MIN, UINT64_MAX, is_enum, is_int64, is_uint64
 from .recent_error import fail
 
 
@@ -24,9 +24,12 @@ class _Refused(Exception):
 
 def _int64s(values, what: str) -> tuple[int, ...]:
     """A sequence of int64 values (the C API's `const int64_t *`)."""
-    if isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
-        raise _Refused(f"{what} must be a sequence of integers, got {values!r}")
-    out = tuple(values)
+    try:
+        if isinstance(values, str | bytes):
+            raise TypeError
+        out = tuple(values)
+    except TypeError:  # not iterable (a 0-d array raises it too)
+        raise _Refused(f"{what} must be a sequence of integers, got {values!r}") from None
     for v in out:
         if not is_int64(v):
             raise _Refused(f"{what} must be int64 integers, got {v!r}")
@@ -154,6 +157,11 @@ def _scalar_value(value, data_type):
         raise _Refused(f"{int(value)} does not fit {name}")
     if dtype.kind != "c" and isinstance(value, complex | np.complexfloating):
         raise _Refused(f"a {name} scalar needs a real number, got {value!r}")
+    if isinstance(value, int) and not INT64_MIN <= value <= UINT64_MAX:  # numpy has no array of it
+        try:
+            value = float(value)
+        except OverflowError:
+            raise _Refused(f"{value} does not fit {name}") from None
     with np.errstate(over="ignore", invalid="ignore"):
         return np.asarray(value).astype(dtype)[()]
 

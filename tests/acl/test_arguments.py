@@ -96,6 +96,8 @@ def test_numpy_zero_is_the_default_stream(rt):
     (np.complex64(1), acl.ACL_BF16, "a bfloat16 scalar needs a real number, got np.complex64(1+0j)"),
     (1.5, acl.ACL_INT64, "a int64 scalar needs an integer, got 1.5"),
     (2**40, acl.ACL_INT32, "1099511627776 does not fit int32"),
+    (2**64, acl.ACL_UINT64, "18446744073709551616 does not fit uint64"),
+    (10**400, acl.ACL_DOUBLE, f"{10**400} does not fit float64"),
     (1.0, 99, "unknown aclDataType 99"),
     (1.0, [0], "unknown aclDataType [0]"),
     (1.0, 0.0, "unknown aclDataType 0.0"),
@@ -113,6 +115,8 @@ def test_create_scalar_takes_numbers_of_its_kind():
     z = acl.create_scalar(1 + 2j, acl.ACL_COMPLEX64)
     assert z.value == np.complex64(1 + 2j) and z.to_float() == 1.0  # ToFloat: the real part
     assert acl.create_scalar(np.uint8(1), acl.ACL_COMPLEX128).value == 1
+    for data_type in (acl.ACL_FLOAT, acl.ACL_BF16, acl.ACL_COMPLEX64):  # beyond any numpy integer: via float
+        assert acl.create_scalar(-(2**70), data_type).to_float() == -(2.0**70)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no ComplexWarning either
         assert acl.create_scalar(np.complex128(3 - 1j), acl.ACL_COMPLEX128).to_float() == 3.0
@@ -127,6 +131,7 @@ GOOD = dict(view_dims=(2, 3), data_type=acl.ACL_FLOAT, strides=(3, 1), offset=0,
 @pytest.mark.parametrize(("change", "message"), [
     (dict(view_dims=5), "view_dims must be a sequence of integers, got 5"),
     (dict(view_dims="23"), "view_dims must be a sequence of integers, got '23'"),
+    (dict(view_dims=np.array(2)), "view_dims must be a sequence of integers, got array(2)"),
     (dict(view_dims=(2, 3.0)), "view_dims must be int64 integers, got 3.0"),
     (dict(view_dims=(2, 2**63)), "view_dims must be int64 integers, got 9223372036854775808"),
     (dict(storage_dims=None), "storage_dims must be a sequence of integers, got None"),
