@@ -3,7 +3,7 @@
 operator's inputs, dtypes and options, and calls the operator's tools.
 
 Every bad input exits 2 with one line on stderr; `opsnn sanitize` exits 1 when the sanitizer
-reports an error."""
+reports an error or the outputs differ from the operator's functional model."""
 from __future__ import annotations
 
 import argparse
@@ -11,15 +11,18 @@ import json
 import math
 import os
 import sys
+from pathlib import Path
 
 from opsnn import registry
 from opsnn.dtypes import to_numpy
-from opsnn.platform import SOCS, Platform, get_platform
+from opsnn.platform import DEFAULT_SOC, SOCS, Platform, get_platform
 
 DEFAULT_OPERATOR = "threshold_grad_v2_d"
 MAX_RANK = 8  # what aclnn accepts
 MAX_UB_SIZE = 1 << 32  # a UB size must fit the uint32 the platform API reports
 MAX_CORES = 65535  # the most cores a launch can name
+INT64_MAX = 2**63 - 1  # a dimension and an element count must fit aclnn's int64
+DEFAULT_FAMILY = "ascend910b"  # the scheme of a custom platform without --family
 COMMANDS = ("tiling", "sanitize", "example", "info")
 
 
@@ -30,6 +33,15 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse prints usage plus message; we print one line
         raise UsageError(message)
+
+
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults in the help, except the empty ones (None, False): "(default: None)" says nothing."""
+
+    def _get_help_string(self, action):
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
 
 
 def parse_shape(text: str, what: str = "--shape") -> tuple[int, ...]:
@@ -52,10 +64,15 @@ def parse_shape(text: str, what: str = "--shape") -> tuple[int, ...]:
         dims.append(d)
     if len(dims) > MAX_RANK:
         raise UsageError(f"bad {what} {text!r}: rank {len(dims)} is more than the {MAX_RANK} dims aclnn accepts")
+    if math.prod(dims) > INT64_MAX or any(d > INT64_MAX for d in dims):
+        raise UsageError(f"bad {what} {text!r}: more elements than an int64 counts (at most {INT64_MAX})")
     return tuple(dims)
 
 
 def _platform(args) -> Platform:
+    if args.family is not None and args.ub_size is None and args.cores is None:
+        raise UsageError("--family describes a custom platform: give it with --ub-size and --cores "
+                         "(a --soc has its own family)")
     if args.ub_size is not None or args.cores is not None:
         if args.soc is not None:
             raise UsageError("give either --soc or --ub-size/--cores, not both")
@@ -66,7 +83,7 @@ def _platform(args) -> Platform:
         if not 0 < args.cores <= MAX_CORES:
             raise UsageError(f"--cores must be in [1, {MAX_CORES}], got {args.cores}")
         try:
-            return Platform.custom(args.ub_size, args.cores, family=args.family)
+            return Platform.custom(args.ub_size, args.cores, family=args.family or DEFAULT_FAMILY)
         except ValueError as e:
             raise UsageError(str(e)) from None
     try:
@@ -142,7 +159,8 @@ def cmd_tiling(op: registry.Operator, args) -> int:
     if args.plot:
         from opsnn import plots
 
-        _plot(plots.plot_core_plan, report.core_rows(), args.plot, f"{op.op_type} tiling on {request.platform.name}")
+        _plot(lambda path: plots.plot_core_plan(report.core_rows(), path,
+                                                f"{op.op_type} tiling on {request.platform.name}"), args.plot)
     if args.json:
         print(_strict_json(report.json_dict()))
     else:
@@ -151,7 +169,8 @@ def cmd_tiling(op: registry.Operator, args) -> int:
 
 
 def cmd_sanitize(op: registry.Operator, args) -> int:
-    """Tiling + kernel under the sanitizer on exactly-sized random tensors; exit 1 on any error finding."""
+    """Tiling + kernel under the sanitizer on exactly-sized random tensors, the outputs compared with
+    the operator's functional model; exit 1 on any error finding or mismatch."""
     request = _request(op, args, "sanitize")
     try:
         to_numpy(request.dtype)
@@ -159,48 +178,102 @@ def cmd_sanitize(op: registry.Operator, args) -> int:
         raise UsageError(str(e)) from None
     _gm_guard(request, op)
     try:
-        report = _tools(op).prepare_run(request).launch(sanitize=True)
+        run = _tools(op).prepare_run(request)
+        report = run.launch(sanitize=True)
     except (ValueError, TypeError, OverflowError) as e:
         raise UsageError(str(e)) from None
+    mismatches = run.mismatches() if hasattr(run, "mismatches") else None  # None: no model to compare with
+    failed = not report.ok or bool(mismatches)
     stats = getattr(report, "core_stats", None)
     if (args.stats or args.plot) and stats is None:
         raise UsageError(f"{op.name}'s launch report carries no per-core statistics")
     if args.plot:
         from opsnn import plots
 
-        _plot(plots.plot_kernel_stats, [s.to_dict() for s in stats], args.plot,
-              f"{op.op_type} on {request.platform.name}")
+        _plot(lambda path: plots.plot_kernel_stats([s.to_dict() for s in stats], path,
+                                                   f"{op.op_type} on {request.platform.name}",
+                                                   [f.to_dict() for f in report.findings]), args.plot)
     if args.json:
-        doc = {"block_dim": report.block_dim, "findings": [f.to_dict() for f in report.findings]}
+        doc = {"block_dim": report.block_dim, "findings": [f.to_dict() for f in report.findings],
+               "model_mismatches": None if mismatches is None else [m.to_dict() for m in mismatches]}
         if args.stats:
             doc["stats"] = [s.to_dict() for s in stats]
         print(_strict_json(doc))
-        return 0 if report.ok else 1
+        return 1 if failed else 0
     print(f"{op.op_type} sanitize  shapes={[list(s) for s in request.input_shapes]}  dtype={request.dtype}  "
           f"platform {request.platform.name}  block_dim={report.block_dim}")
-    print("\n".join(format_report(report)))
+    print("\n".join(format_report(report, args.verbose)))
+    print(format_model(mismatches))
     if args.stats:
         print("\n".join(format_stats(stats)))
-    return 0 if report.ok else 1
+    return 1 if failed else 0
 
 
-def _plot(draw, rows, path, title) -> None:
+def _plot(draw, text: str) -> None:
+    """draw(path) to the file `text` names (.png added when it has no suffix); where it went is
+    said on stderr (stdout may be JSON)."""
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.is_dir():
+        raise UsageError(f"--plot takes a file name; {text} is a directory (say {path / 'plot.png'})")
+    if not path.suffix:
+        path = path.with_name(path.name + ".png")
     try:
-        draw(rows, path, title)
+        draw(path)
     except ImportError as e:
         raise UsageError(str(e)) from None
     except OSError as e:
         raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    except ValueError as e:  # matplotlib: a suffix it has no format for
+        raise UsageError(f"cannot write {path}: {e}") from None
+    print(f"plot written to {path.resolve()}", file=sys.stderr)
 
 
-def format_report(report) -> list[str]:
-    """Readable lines: one per finding, then a summary."""
-    lines = [str(f) for f in report.findings]
+def format_report(report, verbose: bool = False) -> list[str]:
+    """Readable lines, then a summary. verbose: one line per finding. Otherwise findings of one
+    kind, level, instruction and tensor make one line (their cores, how many, the first one),
+    so 48 cores repeating a defect read as one defect."""
+    if verbose:
+        lines = [str(f) for f in report.findings]
+    else:
+        groups: dict[tuple, list] = {}
+        for f in report.findings:
+            groups.setdefault((f.level, f.kind, f.instruction, f.tensor), []).append(f)
+        lines = [str(fs[0]) if len(fs) == 1 else _group_line(fs) for fs in groups.values()]
     n_err = len(report.errors)
     n_exp = len(report.findings) - n_err
     lines.append(f"{len(report.findings)} finding(s): {n_err} error(s), {n_exp} expected"
-                 + ("" if n_err else " - clean"))
+                 + ("" if n_err else " - clean")
+                 + ("; one line per finding with --verbose" if len(lines) < len(report.findings) else ""))
     return lines
+
+
+def _group_line(fs: list) -> str:
+    first = fs[0]
+    tile = "-" if first.tile < 0 else str(first.tile)
+    return (f"[{first.level}] {first.kind}: {first.instruction} {first.tensor}: {len(fs)} findings on "
+            f"core(s) {_ranges(sorted({f.core for f in fs}))}; first: core {first.core} tile {tile} "
+            f"+{first.offset} ({first.nbytes} B): {first.detail}")
+
+
+def _ranges(values: list[int]) -> str:
+    """[0, 1, 2, 5, 7, 8] -> '0-2, 5, 7-8'."""
+    out, i = [], 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        out.append(str(values[i]) if i == j else f"{values[i]}-{values[j]}")
+        i = j + 1
+    return ", ".join(out)
+
+
+def format_model(mismatches) -> str:
+    """One line: the outputs against the functional model."""
+    if mismatches is None:
+        return "functional model: none registered for this operator: outputs not compared"
+    if not mismatches:
+        return "functional model: the outputs match it bit for bit"
+    return "functional model: MISMATCH " + "; ".join(str(m) for m in mismatches)
 
 
 def format_stats(stats) -> list[str]:
@@ -233,8 +306,8 @@ def _dtypes(op: registry.Operator) -> list[str]:
 
 
 def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentParser:
-    fmt = argparse.ArgumentDefaultsHelpFormatter
-    p = _Parser(prog=f"opsnn {command} {op.name}", description=f"{op.op_type}: {op.summary}", formatter_class=fmt)
+    p = _Parser(prog=f"opsnn {command} {op.name}", description=f"{op.op_type}: {op.summary}",
+                formatter_class=_Formatter)
     if command == "example":
         return p
     inputs = ", ".join(t.name for t in op.op_def.inputs if t.param_type == "REQUIRED")
@@ -244,11 +317,12 @@ def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentPa
     dtypes = _dtypes(op)
     p.add_argument("--dtype", default="float32" if "float32" in dtypes else dtypes[0], choices=dtypes,
                    help="the dtype of every tensor")
-    p.add_argument("--soc", default=None, choices=list(SOCS), help="a named SoC (default Ascend910B2)")
+    p.add_argument("--soc", default=None, choices=list(SOCS),
+                   help=f"a named SoC; without it and without --ub-size/--cores: {DEFAULT_SOC}")
     p.add_argument("--ub-size", type=int, default=None, help="a custom platform's UB bytes (with --cores)")
     p.add_argument("--cores", type=int, default=None, help="a custom platform's AIV cores (with --ub-size)")
-    p.add_argument("--family", default="ascend910b", choices=["ascend910b", "ascend950"],
-                   help="the scheme a custom platform follows")
+    p.add_argument("--family", default=None, choices=["ascend910b", "ascend950"],
+                   help=f"the scheme a custom platform (--ub-size/--cores) follows; default {DEFAULT_FAMILY}")
     for o in op.options:
         if command not in o.commands:
             continue
@@ -263,11 +337,14 @@ def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentPa
     if command == "sanitize":
         p.add_argument("--stats", action="store_true",
                        help="per core: bytes GM->UB and UB->GM, vector instructions, peak UB")
+        p.add_argument("--verbose", action="store_true",
+                       help="one line per finding (by default a finding repeated on many cores is one line)")
     return p
 
 
 def _top_parser(ops: dict[str, registry.Operator]) -> argparse.ArgumentParser:
-    lines = "\n".join(f"  {name:<22} {op.summary}" for name, op in ops.items())
+    lines = "\n".join(f"  {name:<22} {op.summary}" + ("" if op.example else " [no example]")
+                      for name, op in ops.items())
     p = _Parser(prog="opsnn", formatter_class=argparse.RawDescriptionHelpFormatter,
                 description="The CANN ops-nn operator stack, emulated: tiling, kernels under a sanitizer, examples.",
                 epilog=f"commands: {', '.join(COMMANDS)}  (opsnn COMMAND [OP] --help)\noperators "
@@ -293,6 +370,21 @@ def _join_negative_values(argv: list[str], value_options: set[str]) -> list[str]
 
 
 def main(argv=None) -> int:
+    try:
+        rc = _main(argv)
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the try
+        return rc
+    except BrokenPipeError:
+        # The reader went away (`opsnn ... | head`): stop quietly, as a command killed by SIGPIPE
+        # does; stdout goes to devnull so the interpreter's last flush does not complain either.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 128 + 13  # 128 + SIGPIPE, what a shell reports for such a command
+
+
+def _main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv else None
     try:
@@ -313,6 +405,9 @@ def main(argv=None) -> int:
             op = registry.get(name)
         except ValueError as e:
             raise UsageError(str(e)) from None
+        if command == "example" and op.example is None:
+            raise UsageError(f"operator {op.name} has no example of its own; those with one: "
+                             f"{', '.join(n for n, o in ops.items() if o.example)}")
         parser = _operator_parser(command, op)
         value_options = {s for a in parser._actions if a.nargs != 0 for s in a.option_strings}
         args = parser.parse_args(_join_negative_values(rest, value_options))

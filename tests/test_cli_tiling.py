@@ -8,9 +8,9 @@ import pytest
 from opsnn.cli import main, parse_shape
 
 REFERENCE = {
-    "block_dim": 1, "tiling_key": 0, "workspace_size": 16777216, "smallCoreDataNum": 64, "bigCoreDataNum": 128,
-    "finalBigTileNum": 1, "finalSmallTileNum": 1, "tileDataNum": 6976, "smallTailDataNum": 64,
-    "bigTailDataNum": 128, "tailBlockNum": 0, "threshold": 1.0,
+    "block_dim": 1, "tiling_key": 0, "workspace_size": 16777216, "small_core_data_num": 64,
+    "big_core_data_num": 128, "final_big_tile_num": 1, "final_small_tile_num": 1, "tile_data_num": 6976,
+    "small_tail_data_num": 64, "big_tail_data_num": 128, "tail_block_num": 0, "threshold": 1.0,
     "tiling_data": "40000000000000008000000000000000010000000000000001000000000000"
                        "00401b0000000000004000000000000000800000000000000000000000000000000000803f00000000",
 }
@@ -19,6 +19,18 @@ REFERENCE = {
 def test_reference_json(capsys):
     assert main(["tiling", "--shape", "2,2", "--dtype", "float32", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == REFERENCE
+
+
+def test_json_field_names_are_snake_case_everywhere_and_the_bytes_upstreams(capsys):
+    # README: upstream's fields in snake_case; the 910B structs' camelCase names stay in CAMEL.
+    from opsnn.activation.threshold_grad_v2_d.op_host import tiling
+    for argv in (["tiling", "--shape", "2,2"], ["tiling", "relu_grad", "--shape", "2,2"],
+                 ["tiling", "--shape", "2,2", "--soc", "Ascend950"],
+                 ["tiling", "threshold_v2", "--shape", "2,2", "--soc", "Ascend950"]):
+        assert main([*argv, "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert all(k == k.lower() for k in doc), doc
+    assert REFERENCE["tiling_data"] == tiling(4, "float32", 1.0).tiling_data.to_bytes().hex()
 
 
 def test_json_is_exactly_one_object_via_console_script():
@@ -31,13 +43,13 @@ def test_custom_platform_and_threshold(capsys):
     assert main(["tiling", "--shape", "1000000", "--dtype", "int8", "--ub-size", "196608", "--cores", "4",
                  "--threshold", "0.5", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["block_dim"] == 4 and out["tailBlockNum"] == 3 and out["threshold"] == 0.5
+    assert out["block_dim"] == 4 and out["tail_block_num"] == 3 and out["threshold"] == 0.5
 
 
 def test_human_output_has_fields_and_plan(capsys):
     assert main(["tiling", "--shape", "100003", "--dtype", "float16", "--soc", "Ascend910B3"]) == 0
     out = capsys.readouterr().out
-    for word in ("block_dim", "tileDataNum", "tailBlockNum", "per-core plan", "big", "small", "pad_bytes"):
+    for word in ("block_dim", "tile_data_num", "tail_block_num", "per-core plan", "big", "small", "pad_bytes"):
         assert word in out
     lines = [ln for ln in out.splitlines() if ln.strip().split(" ")[0].isdigit()]
     assert len(lines) == 40  # one row per core
@@ -51,7 +63,7 @@ def test_parse_shape(text, shape):
 
 def test_rank0_is_one_element(capsys):
     assert main(["tiling", "--shape", "[]", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["smallCoreDataNum"] == 64
+    assert json.loads(capsys.readouterr().out)["small_core_data_num"] == 64
 
 
 @pytest.mark.parametrize("argv", [

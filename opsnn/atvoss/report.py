@@ -55,7 +55,8 @@ class BroadcastReport:
                 first = b * td.block_former
                 start = _tile_start(first, td, per_tile, outer_rows)
                 end = _tile_start(first + tiles, td, per_tile, outer_rows) if not last else total
-            rows.append({"core": b, "first_tile": b * td.block_former, "tile_num": tiles, "start": start,
+            rows.append({"core": b, "role": "tail" if last else "former", "first_tile": b * td.block_former,
+                         "tile_num": tiles, "start": start,
                          "end": end, "pad_bytes": 0})
         return rows
 

@@ -18,16 +18,18 @@ class BlockSplitReport:
     request: ToolRequest
 
     def json_dict(self) -> dict:
-        return self.result.to_json_dict()
+        """block_dim, tiling_key, workspace_size, the struct's fields in snake_case (upstream's
+        camelCase names are in the struct's CAMEL) and its bytes as hex."""
+        r = self.result
+        return {"block_dim": r.block_dim, "tiling_key": r.tiling_key, "workspace_size": r.workspace_size,
+                **r.tiling_data.snake_dict(), "tiling_data": r.tiling_data.to_bytes().hex()}
 
     def text_lines(self) -> list[str]:
         r, p = self.result, self.request.platform
         lines = [f"{self.op_type} tiling  shapes={[list(s) for s in self.request.input_shapes]}  "
                  f"dtype={r.dtype}  n={r.num_elements}",
                  f"platform {p.name}: ub_size={p.ub_size} aiv_cores={p.aiv_cores}"]
-        rows = [("block_dim", r.block_dim), ("tiling_key", r.tiling_key), ("workspace_size", r.workspace_size),
-                *r.tiling_data.upstream_dict().items(), ("tiling_data", r.tiling_data.to_bytes().hex())]
-        lines += [f"  {key:<18} {value}" for key, value in rows]
+        lines += [f"  {key:<20} {value}" for key, value in self.json_dict().items()]
         lines.append("per-core plan (elements):")
         lines.append(f"  {'core':>4} {'kind':>5} {'start':>12} {'end':>12} {'tiles':>6} {'tile':>7} {'tail':>7} "
                      f"{'pad_bytes':>9}")

@@ -39,5 +39,10 @@ class TilingStruct:
         return cls(*cls.LAYOUT.unpack(bytes(data)))
 
     def upstream_dict(self) -> dict:
-        """Fields under their upstream (camelCase) names."""
+        """Fields under their upstream (camelCase) names (what the tiling vectors hold)."""
         return dict(zip(self.CAMEL, asdict(self).values(), strict=True))
+
+    def snake_dict(self) -> dict:
+        """Fields under their snake_case names, in struct order (what `opsnn tiling` shows, as the
+        arch35 structs do)."""
+        return asdict(self)

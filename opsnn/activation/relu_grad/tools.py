@@ -10,6 +10,7 @@ from opsnn.op_common.block_report import BlockSplitReport
 from opsnn.op_common.kernel_run import ExactRun, random_values
 from opsnn.registry import ToolRequest
 
+from . import functional_models
 from .op_host import RELU_GRAD, tiling
 
 
@@ -36,4 +37,10 @@ def prepare_run(request: ToolRequest, seed: int = 0) -> ExactRun:
     return ExactRun(run_kernel, platform=request.platform, block_dim=r.block_dim, tiling=r.tiling_data.to_bytes(),
                     inputs={"gradients": random_values(rng, dtype, n), "features": random_values(rng, dtype, n)},
                     outputs={"backprops": (dtype, n)},
-                    padding=dict.fromkeys(("gradients", "features", "backprops"), r.padding()), dtype=r.dtype)
+                    padding=dict.fromkeys(("gradients", "features", "backprops"), r.padding()), model=model,
+                    dtype=r.dtype)
+
+
+def model(inputs):
+    """ReluGrad's functional model on a 910B run's inputs."""
+    return {"backprops": functional_models.relu_grad(inputs["gradients"], inputs["features"])}

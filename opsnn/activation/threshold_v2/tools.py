@@ -12,6 +12,7 @@ from opsnn.dtypes import to_numpy
 from opsnn.op_common.kernel_run import ExactRun, random_values
 from opsnn.registry import ToolRequest
 
+from . import functional_models
 from .op_host.arch35 import TensorDesc, ThresholdV2TilingResult, threshold_v2_tiling
 
 
@@ -47,7 +48,7 @@ class Report:
         lines.append("per-core plan (elements):")
         lines.append(f"  {'core':>4} {'block':>6} {'start':>12} {'end':>12} {'tiles':>6} {'tile':>7} {'tail':>7}")
         for row in self.core_rows():
-            lines.append(f"  {row['core']:>4} {'former' if row['big'] else 'tail':>6} {row['start']:>12} "
+            lines.append(f"  {row['core']:>4} {row['role']:>6} {row['start']:>12} "
                          f"{row['end']:>12} {row['tile_num']:>6} {row['tile_data_num']:>7} {row['tail_num']:>7}")
         return lines
 
@@ -58,7 +59,7 @@ class Report:
         for b in range(d.block_num):
             last = b == d.block_num - 1
             start = b * d.block_former
-            rows.append({"core": b, "big": not last, "start": start,
+            rows.append({"core": b, "big": not last, "role": "tail" if last else "former", "start": start,
                          "end": start + (d.dim0 - start if last else d.block_former),
                          "tile_num": d.ub_loop_of_tail_block if last else d.ub_loop_of_former_block,
                          "tail_num": d.ub_tail_of_tail_block if last else d.ub_tail_of_former_block,
@@ -83,7 +84,11 @@ def prepare_run(request: ToolRequest, seed: int = 0) -> ExactRun:
         inputs["value"] = random_values(rng, dtype, nt)
     return ExactRun(_kernel(), platform=request.platform, block_dim=result.block_dim,
                     tiling=result.tiling_data.to_bytes(), inputs=inputs, outputs={"y": (dtype, n)}, padding={},
-                    dtype=request.dtype, tiling_key=result.tiling_key)
+                    model=_model, dtype=request.dtype, tiling_key=result.tiling_key)
+
+
+def _model(inputs):
+    return {"y": functional_models.threshold_v2_arch35(inputs["x"], inputs["threshold"], inputs.get("value"))}
 
 
 def _kernel():

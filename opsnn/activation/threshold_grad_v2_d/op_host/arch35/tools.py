@@ -12,6 +12,7 @@ from opsnn.dtypes import to_numpy
 from opsnn.op_common.kernel_run import ExactRun, random_values
 from opsnn.registry import ToolRequest
 
+from ... import functional_models
 from ...op_kernel.arch35 import run_kernel
 from .threshold_grad_v2_d_tiling_arch35 import DEFAULT_THRESHOLD, Arch35TilingResult, tiling_arch35
 
@@ -42,6 +43,11 @@ def arch35_prepare_run(request: ToolRequest, seed: int = 0) -> ExactRun:
     inputs = {name: random_values(rng, dtype, math.prod(s)) for name, s in zip(("gradOutput", "self"), shapes,
                                                                               strict=True)}
     n_out = math.prod(np.broadcast_shapes(*shapes))
+
+    def model(given):
+        g, f = np.broadcast_arrays(given["gradOutput"].reshape(shapes[0]), given["self"].reshape(shapes[1]))
+        return {"out": functional_models.arch35_threshold_grad(g, f, r.threshold)}
+
     return ExactRun(run_kernel, platform=request.platform, block_dim=r.block_dim, tiling=r.tiling_data.to_bytes(),
-                    inputs=inputs, outputs={"out": (dtype, n_out)}, padding={}, dtype=r.dtype,
+                    inputs=inputs, outputs={"out": (dtype, n_out)}, padding={}, model=model, dtype=r.dtype,
                     schedule_mode=r.schedule_mode)

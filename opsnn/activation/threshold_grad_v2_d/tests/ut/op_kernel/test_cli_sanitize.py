@@ -17,7 +17,8 @@ def _json(capsys, *argv):
 def test_json_shape_for_the_reference_example(capsys):
     rc, doc = _json(capsys, "--shape", "2,2")
     assert rc == 0
-    assert set(doc) == {"block_dim", "findings"} and doc["block_dim"] == 1
+    assert set(doc) == {"block_dim", "findings", "model_mismatches"} and doc["block_dim"] == 1
+    assert doc["model_mismatches"] == []  # compared with the functional model: it agrees
     keys = {"kind", "core", "tile", "instruction", "tensor", "offset", "nbytes", "detail"}
     assert all(keys <= set(f) for f in doc["findings"])
     assert sorted(f["kind"] for f in doc["findings"]) == [
