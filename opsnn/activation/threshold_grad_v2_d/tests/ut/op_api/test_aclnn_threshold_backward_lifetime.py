@@ -133,3 +133,22 @@ def test_a_workspace_no_uint64_can_state_is_561002_on_every_soc(dev, dev950):
         assert aclnn.get_recent_err_msg() == (
             API + f"workspace of {4 * 2**80} bytes with Contiguous ({4 * 2**80} bytes) does not fit the uint64 "
             "workspaceSize")
+
+
+def test_tensors_of_another_runtime_fault_the_stream_instead_of_naming_its_memory():
+    """Each init's memory starts at its own base: A's pointers are nothing on B, so work planned on
+    B with A's tensors faults at synchronize and writes no byte of B's."""
+    a, b = acl.Runtime(), acl.Runtime()
+    a_ptrs = _start(a)
+    a_context, _ = acl.rt.get_context()
+    b_ptrs = _start(b)
+    ws, executor = _phase1(a_ptrs)  # planned on b (this thread's device) with a's addresses
+    workspace, _ = b.malloc(ws, HUGE)
+    assert aclnn.threshold_backward(workspace, ws, executor, None) == 0
+    assert b.synchronize_stream(None) == acl.ACL_ERROR_RT_AICORE_EXCEPTION
+    assert "is not inside one live allocation" in acl.get_recent_err_msg()
+    for ptr, fill in zip(b_ptrs, (3.0, 2.0, -1.0), strict=True):
+        np.testing.assert_array_equal(_read(b, ptr), np.full(1000, fill, F32))
+    _stop(b, b_ptrs + [workspace])
+    assert acl.rt.set_context(a_context) == 0
+    _stop(a, a_ptrs)
