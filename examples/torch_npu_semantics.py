@@ -160,9 +160,12 @@ def compare(title: str, dtype, semantics: str, steps: int, nan_rows: int = 0) ->
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=3)
-    parser.add_argument("--semantics", default="ascend910b", choices=opsnn.torch.NPU_SEMANTICS)
+    # the docstring's first paragraph, whole (its first line alone stops mid-sentence)
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()),
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--steps", type=int, default=3, help="training steps per comparison")
+    parser.add_argument("--semantics", default="ascend910b", choices=opsnn.torch.NPU_SEMANTICS,
+                        help="which NPU's rules npu_semantics applies")
     args = parser.parse_args(argv)
     compare("NaN features (2 samples with a missing value)", torch.float32, args.semantics, 1, nan_rows=2)
     compare("float16 threshold rounding", torch.float16, args.semantics, args.steps)

@@ -34,3 +34,10 @@ def test_example_ascend950_keeps_torchs_nan_rule():
     assert r.returncode == 0, r.stderr
     assert "backward: NaN feature" not in r.stdout and "backward: float16 threshold rounded" not in r.stdout
     assert "forward: threshold converted to float16" in r.stdout  # aclnnThreshold: on both NPUs
+
+
+def test_help_says_the_whole_first_paragraph():
+    r = subprocess.run([sys.executable, str(ROOT / "examples" / "torch_npu_semantics.py"), "--help"],
+                       capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "show where the gradients differ from torch's, and why." in " ".join(r.stdout.split())
