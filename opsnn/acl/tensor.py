@@ -147,7 +147,7 @@ def _scalar_value(value, data_type):
         if value.ndim != 0:
             raise _Refused(f"value must be one number, got a {value.ndim}-d array")
         value = value[()]
-    if not isinstance(value, int | float | complex | np.number | np.bool_):
+    if not _is_number(value):
         raise _Refused(f"value must be a number, got {type(value).__name__}")
     name, dtype = c.DATA_TYPES[int(data_type)]
     integral = isinstance(value, int | np.integer | np.bool_)
@@ -164,6 +164,13 @@ def _scalar_value(value, data_type):
             raise _Refused(f"{value} does not fit {name}") from None
     with np.errstate(over="ignore", invalid="ignore"):
         return np.asarray(value).astype(dtype)[()]
+
+
+def _is_number(value) -> bool:
+    """A Python or numpy number; numpy's extension types among the ACL dtypes (bfloat16) too."""
+    if isinstance(value, int | float | complex | np.number | np.bool_):
+        return True
+    return isinstance(value, np.generic) and any(value.dtype == dt for _, dt in c.DATA_TYPES.values())
 
 
 def destroy_tensor(tensor) -> int:

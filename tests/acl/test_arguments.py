@@ -8,6 +8,7 @@ import pytest
 
 from opsnn import acl
 from opsnn.ascendc.gm import BASE_ADDRESS
+from opsnn.dtypes import bfloat16
 
 HUGE = acl.ACL_MEM_MALLOC_HUGE_FIRST
 ND = acl.ACL_FORMAT_ND
@@ -115,6 +116,9 @@ def test_create_scalar_takes_numbers_of_its_kind():
     z = acl.create_scalar(1 + 2j, acl.ACL_COMPLEX64)
     assert z.value == np.complex64(1 + 2j) and z.to_float() == 1.0  # ToFloat: the real part
     assert acl.create_scalar(np.uint8(1), acl.ACL_COMPLEX128).value == 1
+    bf16 = np.array([1.5, 3.0], bfloat16)  # ml_dtypes' scalars are numpy generics, not np.number
+    assert acl.create_scalar(bf16[0], acl.ACL_BF16).value == bf16[0]
+    assert acl.create_scalar(bf16[1:].reshape(()), acl.ACL_FLOAT).value == np.float32(3.0)
     for data_type in (acl.ACL_FLOAT, acl.ACL_BF16, acl.ACL_COMPLEX64):  # beyond any numpy integer: via float
         assert acl.create_scalar(-(2**70), data_type).to_float() == -(2.0**70)
     with warnings.catch_warnings():
