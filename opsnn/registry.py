@@ -11,7 +11,9 @@ The tools module of an operator (`Operator.tools`) provides, for the CLI:
     tiling_report(request: ToolRequest) -> TilingReport
     prepare_run(request: ToolRequest) -> opsnn.op_common.kernel_run.ExactRun
         (the kernel's tensors allocated and filled; `.launch(sanitize)` gives a LaunchReport:
-        `opsnn sanitize` launches once under the sanitizer, benchmarks/bench_emulator.py times it)
+        `opsnn sanitize` launches once under the sanitizer, benchmarks/bench_emulator.py times it;
+        given the operator's functional model (`model=`), `.mismatches()` compares the outputs
+        with it, and `opsnn sanitize` exits 1 when they differ)
 
 and may raise ValueError/TypeError (a bad request: the CLI prints the message and exits 2)."""
 from __future__ import annotations
@@ -53,7 +55,9 @@ class ToolRequest:
 class TilingReport(Protocol):
     def json_dict(self) -> dict: ...  # block_dim, tiling_key, ..., tiling_data (hex)
     def text_lines(self) -> list[str]: ...  # the human-readable table
-    def core_rows(self) -> list[dict]: ...  # per core: core, big, start, end, tile_num, tail_num, pad_bytes, ...
+    # per core: core, start, end; optionally role (or big), tile_num, tail_num, tile_data_num,
+    # pad_bytes, itemsize (what opsnn.plots.plot_core_plan reads, and how)
+    def core_rows(self) -> list[dict]: ...
 
 
 @dataclass(frozen=True)
