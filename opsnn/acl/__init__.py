@@ -8,8 +8,9 @@
     ...
     ret = acl.finalize()                   # reports leaked memory and streams
 
-Every call returns a status (0 = ACL_SUCCESS) rather than raising; `get_recent_err_msg()` says
-why the last failed call of this thread failed. Work launched on a stream runs at
+Every call returns a status (0 = ACL_SUCCESS) rather than raising, whatever its arguments (each is
+checked as its C type); create_tensor/create_scalar return None (upstream's NULL) instead.
+`get_recent_err_msg()` says why the last failed call of this thread failed. Work launched on a stream runs at
 `acl.rt.synchronize_stream`. `Runtime` is the class behind the module functions: a private
 instance is an independent runtime (own device memory) with the same methods."""
 from __future__ import annotations
