@@ -252,7 +252,7 @@ def _group_line(fs: list) -> str:
     tile = "-" if first.tile < 0 else str(first.tile)
     return (f"[{first.level}] {first.kind}: {first.instruction} {first.tensor}: {len(fs)} findings on "
             f"core(s) {_ranges(sorted({f.core for f in fs}))}; first: core {first.core} tile {tile} "
-            f"+{first.offset} ({first.nbytes} B): {first.detail}")
+            f"{first.offset:+d} ({first.nbytes} B): {first.detail}")
 
 
 def _ranges(values: list[int]) -> str:

@@ -92,7 +92,7 @@ class Finding:
     def __str__(self) -> str:
         tile = "-" if self.tile == NO_TILE else str(self.tile)
         return (f"[{self.level}] {self.kind}: core {self.core} tile {tile} {self.instruction} "
-                f"{self.tensor} +{self.offset} ({self.nbytes} B): {self.detail}")
+                f"{self.tensor} {self.offset:+d} ({self.nbytes} B): {self.detail}")
 
 
 class FindingLog:

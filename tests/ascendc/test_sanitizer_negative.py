@@ -556,6 +556,7 @@ def test_a_read_before_the_buffer_is_reported_and_reads_zeros():
         DataCopy(yg, out, 128)
     run = _run_keep(kernel)
     assert [_where(f) for f in run.report.findings] == [("local_tensor_underflow", ERROR, 0, "Mul", "two", -256, 256)]
+    assert str(run.report.findings[0]).startswith("[error] local_tensor_underflow: core 0 tile - Mul two -256 (256 B)")
     y, x = run.y(), run.x()
     np.testing.assert_array_equal(y[:64], np.zeros(64, F32))
     np.testing.assert_array_equal(y[64:128], x[64:128] * F32(2))
