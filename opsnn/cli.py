@@ -396,7 +396,10 @@ def _main(argv=None) -> int:
             raise UsageError(f"unknown command {command!r}; choose from {', '.join(COMMANDS)}")
         if command == "info":  # the installation, not an operator (opsnn/info.py)
             from opsnn import info
-            return info.main(argv[1:])
+            p = _Parser(prog="opsnn info", description="What this installation runs on: versions, the fast engine, "
+                        "whether the C lane was built, optional packages, threads, CPU.")
+            p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+            return info.main(p.parse_args(argv[1:]).json)
         rest = argv[1:]
         name = DEFAULT_OPERATOR
         if rest and not rest[0].startswith("-"):

@@ -14,7 +14,6 @@ import numpy as np
 
 import opsnn
 from opsnn.backends import fast, pool
-from opsnn.cli import _Parser  # bad arguments: one line on stderr, exit 2, as every command
 
 # Optional packages and what they enable (versions from their installed metadata: importing torch
 # alone takes seconds).
@@ -143,11 +142,8 @@ def format_text(info: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    p = _Parser(prog="opsnn info", description="What this installation runs on: versions, the "
-                                "fast engine, whether the C lane was built, optional packages, threads, CPU.")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    args = p.parse_args(argv)
+def main(as_json: bool = False) -> int:
+    """`opsnn info [--json]` (the CLI parses the arguments, as for every command)."""
     info = collect()
-    print(json.dumps(info, indent=2) if args.json else format_text(info))
+    print(json.dumps(info, indent=2) if as_json else format_text(info))
     return 0

@@ -42,9 +42,16 @@ class GlobalMemory:
     """One device's GM. Thread-safe for malloc/free; data access is plain numpy on the bytes.
 
     Allocations are rounded up to 512 bytes and never adjacent: a kernel's block padding stays
-    inside its own allocation, and nothing reaches a neighbour."""
+    inside its own allocation, and nothing reaches a neighbour.
 
-    def __init__(self, base: int = BASE_ADDRESS):  # base: the first address handed out
+    Parameters
+    ----------
+    base : int, optional
+        The first address handed out. A runtime gives each init its own base, so an address of an
+        earlier init never names memory of a later one.
+    """
+
+    def __init__(self, base: int = BASE_ADDRESS):
         self._lock = threading.Lock()
         self._bases: list[int] = []  # sorted
         self._allocs: dict[int, Allocation] = {}

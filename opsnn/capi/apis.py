@@ -1,5 +1,5 @@
 """Every registered operator's aclnn signatures, found by convention: the module
-`<operator package>.op_api.aclnn_signature` and its tuple `APIS` (opsnn/capi/signature.py)."""
+`<operator package>.op_api.aclnn_signature` and its tuple `APIS` (opsnn/aclnn/signature.py)."""
 from __future__ import annotations
 
 import importlib
@@ -7,7 +7,7 @@ import importlib.util
 
 from opsnn import registry
 
-from .signature import AclnnApi
+from opsnn.aclnn.signature import AclnnApi
 
 SIGNATURE_MODULE = "op_api.aclnn_signature"
 

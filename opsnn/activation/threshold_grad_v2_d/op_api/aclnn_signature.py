@@ -1,6 +1,6 @@
 """aclnnThresholdBackward's C signature: the one declaration the C header
 aclnnop/aclnn_threshold_backward.h and its C entry points are generated from (opsnn/capi)."""
-from opsnn.capi.signature import OUT, SCALAR, TENSOR, AclnnApi, Param
+from opsnn.aclnn.signature import OUT, SCALAR, TENSOR, AclnnApi, Param
 
 from ..op_host import THRESHOLD_GRAD_V2D
 

@@ -1,6 +1,6 @@
 """aclnnThreshold and aclnnInplaceThreshold's C signatures: the one declaration the C header
 aclnnop/aclnn_threshold.h and its C entry points are generated from (opsnn/capi)."""
-from opsnn.capi.signature import OUT, REF, SCALAR, TENSOR, AclnnApi, Param
+from opsnn.aclnn.signature import OUT, REF, SCALAR, TENSOR, AclnnApi, Param
 
 from .aclnn_threshold import supported_dtypes
 
