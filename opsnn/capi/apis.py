@@ -6,7 +6,6 @@ import importlib
 import importlib.util
 
 from opsnn import registry
-
 from opsnn.aclnn.signature import AclnnApi
 
 SIGNATURE_MODULE = "op_api.aclnn_signature"

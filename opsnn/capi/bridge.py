@@ -20,9 +20,8 @@ import numpy as np
 from opsnn import acl, aclnn, registry
 from opsnn.acl.constants import DATA_TYPES
 from opsnn.aclnn import checks
-from opsnn.aclnn.steps import KernelLaunchStep
-
 from opsnn.aclnn import signature as sig
+from opsnn.aclnn.steps import KernelLaunchStep
 
 SANITIZE_ENV = "OPSNN_SANITIZE"  # read at aclInit: 1 runs every kernel under the sanitizer
 RETIRED_KEPT = 4096  # destroyed/run handles remembered, so reuse is a status, not a crash
