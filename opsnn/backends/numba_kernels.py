@@ -13,14 +13,17 @@ only where kept needs masked 8/16-bit loads, which AVX2 lacks (the loop then bra
 """
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 import platform
+import secrets
 import threading
 
 import numba
 import numpy as np
 from llvmlite import ir
-from numba.core import caching, cgutils, types
+from numba.core import bytecode, caching, cgutils, types
 from numba.extending import intrinsic, overload
 
 from opsnn.backends.keep_range import (
@@ -58,6 +61,11 @@ def _default_cache_dir() -> str:
 CACHE_DIR = _default_cache_dir()
 
 
+# The compiled loops also hold keep_range's parameter layout (MODE, LO1, ...) as constants: an
+# entry is valid for the contents of both files (numba's own stamp covers this file only).
+_STAMPED_SOURCES = (__file__, os.path.join(os.path.dirname(__file__), "keep_range.py"))
+
+
 class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
     def __init__(self, py_func, py_file):
         self._py_file = py_file
@@ -67,6 +75,13 @@ class _Locator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
     def get_cache_path(self):
         return self._cache_path
 
+    def get_source_stamp(self):
+        digest = hashlib.sha256()
+        for path in _STAMPED_SOURCES:
+            with open(path, "rb") as source:
+                digest.update(source.read())
+        return digest.digest()
+
 
 class _CacheImpl(caching.CompileResultCacheImpl):
     _locator_classes = [_Locator, *caching.CompileResultCacheImpl._locator_classes]
@@ -74,6 +89,22 @@ class _CacheImpl(caching.CompileResultCacheImpl):
 
 class _Cache(caching.FunctionCache):
     _impl_class = _CacheImpl
+
+
+# numba names a compiled function by its qualified name, its argument types and a number from a
+# counter that every process starts at 1 (numba issue #10486). Two processes can thus give one
+# symbol to two different functions (two closures of one name, two parfor kernels), and a process
+# that loads both from the shared on-disk cache runs whichever body it linked first: silently
+# wrong results. Starting the counter at a random 64-bit number, anew in each process and forked
+# child, keeps every process's names its own. (The same function compiled twice under two names
+# is merely two copies.)
+def _process_unique_function_ids() -> None:
+    if isinstance(getattr(bytecode.FunctionIdentity, "_unique_ids", None), itertools.count):
+        bytecode.FunctionIdentity._unique_ids = itertools.count(secrets.randbits(64) + 1)
+
+
+_process_unique_function_ids()
+os.register_at_fork(after_in_child=_process_unique_function_ids)
 
 
 def _cached(dispatcher):
@@ -191,11 +222,15 @@ def _store_fence(typingctx):
     return numba.types.void(), codegen
 
 
-def _streaming_loop(serial_loop, block):
+def _streaming_loop(serial_loop, block, name: str):
     """The loop `serial_loop` with non-temporal stores: its own loop for the unaligned head and
-    the tail, `block` for every whole aligned 64 bytes in between."""
+    the tail, `block` for every whole aligned 64 bytes in between.
 
-    @_inner
+    `name` becomes the loop's qualified name, which must be its own: numba names a compiled
+    function by its qualified name plus a counter that each process starts afresh, so three
+    closures sharing one name could be cached by two processes under the same symbol with
+    different bodies, and a process loading both entries would run whichever it linked first."""
+
     def loop(g, f, out, p):
         size = out.itemsize
         address = out.ctypes.data
@@ -213,12 +248,13 @@ def _streaming_loop(serial_loop, block):
         _store_fence()
         serial_loop(g[body_end:], f[body_end:], out[body_end:], p)
 
-    return loop
+    loop.__name__ = loop.__qualname__ = name
+    return _inner(loop)
 
 
-_plain_streaming = _streaming_loop(_plain, _plain_block)
-_relu_streaming = _streaming_loop(_relu_float, _relu_block)
-_int32_via_float32_streaming = _streaming_loop(_int32_via_float32, _via_float32_block)
+_plain_streaming = _streaming_loop(_plain, _plain_block, "_plain_streaming")
+_relu_streaming = _streaming_loop(_relu_float, _relu_block, "_relu_streaming")
+_int32_via_float32_streaming = _streaming_loop(_int32_via_float32, _via_float32_block, "_int32_via_float32_streaming")
 
 
 @_inner
