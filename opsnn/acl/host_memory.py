@@ -5,18 +5,9 @@ is honoured only while it lies inside a live registered array, so a stale or inv
 refused instead of being dereferenced; nothing here keeps an array alive."""
 from __future__ import annotations
 
-import threading
 import weakref
-from dataclasses import dataclass
 
 import numpy as np
-
-
-@dataclass(frozen=True)
-class _Entry:
-    addr: int
-    nbytes: int
-    array: weakref.ref
 
 
 class HostMemoryError(ValueError):
@@ -24,9 +15,16 @@ class HostMemoryError(ValueError):
 
 
 class HostRegistry:
+    """The arrays numpy_to_ptr has handed out, held weakly.
+
+    No lock, by design: the collector runs weakref callbacks (and any object's __del__, which may
+    call opsnn again) in the middle of whatever allocation triggers it, so a lock held here while
+    allocating could be waited for by its own thread, forever. Every step is one dict operation,
+    atomic under the GIL: WeakValueDictionary drops a dead array's entry without a lock, and a
+    lookup works on a snapshot of the references taken in one step."""
+
     def __init__(self):
-        self._lock = threading.Lock()
-        self._entries: dict[int, _Entry] = {}  # keyed by id(array): one entry per live array
+        self._arrays: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
 
     def register(self, array: np.ndarray) -> int:
         if not isinstance(array, np.ndarray):
@@ -34,35 +32,21 @@ class HostRegistry:
         if not array.flags.c_contiguous:
             # The address of a strided array does not describe its bytes; pyACL refuses it too.
             raise ValueError("numpy_to_ptr needs a C-contiguous array (use np.ascontiguousarray)")
-        addr, key = int(array.ctypes.data), id(array)
-        with self._lock:
-            known = self._entries.get(key)
-            if known is None or known.array() is not array or (known.addr, known.nbytes) != (addr, array.nbytes):
-                self._entries[key] = _Entry(addr, array.nbytes, weakref.ref(array, self._forget(key)))
-        return addr
-
-    def _forget(self, key: int):
-        def callback(ref):
-            with self._lock:
-                if key in self._entries and self._entries[key].array is ref:
-                    del self._entries[key]
-        return callback
+        self._arrays[id(array)] = array  # keyed by id: one entry per live array
+        return int(array.ctypes.data)
 
     def bytes_at(self, ptr: int, nbytes: int, writable: bool) -> np.ndarray:
         """uint8 view of host bytes [ptr, ptr+nbytes) inside one live registered array."""
-        with self._lock:
-            entries = list(self._entries.values())
-        for entry in entries:
-            if entry.addr <= ptr and ptr + nbytes <= entry.addr + entry.nbytes:
-                array = entry.array()
-                # An array resized in place since registration no longer lives at its address.
-                if array is None or (int(array.ctypes.data), array.nbytes) != (entry.addr, entry.nbytes):
-                    continue
+        for ref in self._arrays.valuerefs():
+            array = ref()
+            if array is None:
+                continue
+            # Where the array lives now (one resized in place since registration has moved).
+            addr = int(array.ctypes.data)
+            if addr <= ptr and ptr + nbytes <= addr + array.nbytes:
                 if writable and not array.flags.writeable:
                     raise HostMemoryError(f"host pointer {ptr:#x} is a read-only array")
-                flat = array.reshape(-1).view(np.uint8)
-                off = ptr - entry.addr
-                return flat[off:off + nbytes]
+                return array.reshape(-1).view(np.uint8)[ptr - addr:ptr - addr + nbytes]
         raise HostMemoryError(
             f"host range [{ptr:#x}, +{nbytes}) is not inside any live array from numpy_to_ptr")
 

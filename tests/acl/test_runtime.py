@@ -331,12 +331,12 @@ def test_registering_an_array_again_keeps_one_entry():
     from opsnn.acl.host_memory import HOST
 
     arr = np.zeros(8, np.uint8)
-    before = len(HOST._entries)
+    before = len(HOST._arrays)
     for _ in range(100):
         acl.util.numpy_to_ptr(arr)
-    assert len(HOST._entries) <= before + 1
+    assert len(HOST._arrays) <= before + 1
     del arr
-    assert len(HOST._entries) <= before
+    assert len(HOST._arrays) <= before
 
 
 def test_a_registered_array_cannot_be_resized_under_its_pointer():
