@@ -24,7 +24,7 @@ from . import context as ctx_mod
 from .args import is_enum, is_int
 from .host_memory import HOST, HostMemoryError
 from .recent_error import fail
-from .stream import Stream, Task, TaskFault
+from .stream import SelfSynchronize, Stream, Task, TaskFault
 
 DEVICE_COUNT = 1
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3  # bytes of device memory (padded) one runtime may hold
@@ -229,6 +229,8 @@ class Runtime:
             target.drain()  # outside the runtime lock: other threads' streams run meanwhile
         except TaskFault as e:
             return fail(c.ACL_ERROR_RT_AICORE_EXCEPTION, f"synchronize_stream: {e}")
+        except SelfSynchronize as e:
+            return fail(c.ACL_ERROR_RT_PARAM_INVALID, f"synchronize_stream: {e}")
         return c.ACL_SUCCESS
 
     # -- memory -------------------------------------------------------------------------------

@@ -17,6 +17,10 @@ class Task:
     run: Callable[[], None]  # raises on a device fault
 
 
+class SelfSynchronize(Exception):
+    pass
+
+
 class TaskFault(Exception):
     def __init__(self, task: str, cause: BaseException):
         super().__init__(f"task {task!r} faulted: {type(cause).__name__}: {cause}")
@@ -33,6 +37,7 @@ class Stream:
         self._queue: deque[Task] = deque()
         self._lock = threading.Lock()  # guards the queue
         self._run_lock = threading.Lock()  # one synchronizer drains the queue at a time
+        self._draining = 0  # the thread draining now (0: none)
 
     def __repr__(self) -> str:
         state = "destroyed" if self.destroyed else f"{len(self._queue)} pending"
@@ -50,15 +55,26 @@ class Stream:
 
     def drain(self) -> None:
         """Run every queued task. On a fault the rest of the queue is discarded (the stream is
-        in error, as a device stream is after an exception) and TaskFault is raised."""
+        in error, as a device stream is after an exception) and TaskFault is raised.
+
+        A drain asked for by the thread that is draining (a finalizer or weakref callback the
+        collector ran inside a task) raises SelfSynchronize: it could only wait for itself."""
+        me = threading.get_ident()
+        if self._draining == me:
+            raise SelfSynchronize("the stream is being synchronized by this same thread (a finalizer or "
+                                  "callback running inside one of its tasks?)")
         with self._run_lock:
-            while True:
-                with self._lock:
-                    if not self._queue:
-                        return
-                    task = self._queue.popleft()
-                try:
-                    task.run()
-                except Exception as e:  # any fault of the emulated device
-                    self.drop_pending()
-                    raise TaskFault(task.name, e) from e
+            self._draining = me
+            try:
+                while True:
+                    with self._lock:
+                        if not self._queue:
+                            return
+                        task = self._queue.popleft()
+                    try:
+                        task.run()
+                    except Exception as e:  # any fault of the emulated device
+                        self.drop_pending()
+                        raise TaskFault(task.name, e) from e
+            finally:
+                self._draining = 0

@@ -52,7 +52,9 @@ class GlobalMemory:
     """
 
     def __init__(self, base: int = BASE_ADDRESS):
-        self._lock = threading.Lock()
+        # Reentrant, and no step inside leaves the two indexes disagreeing: the collector may run a
+        # finalizer that frees device memory on this thread while it holds the lock (issue 20).
+        self._lock = threading.RLock()
         self._bases: list[int] = []  # sorted
         self._allocs: dict[int, Allocation] = {}
         self._next = base
@@ -74,11 +76,13 @@ class GlobalMemory:
         if size <= 0:
             raise GMError(f"cannot allocate {size} bytes")
         padded = padded_size(size)
+        data = np.zeros(padded, dtype=np.uint8)
         with self._lock:
             base = self._next
             # Leave a 512-byte gap so that no two allocations are adjacent in the address space.
             self._next += padded + GM_ALIGN
-            alloc = Allocation(base, size, padded, np.zeros(padded, dtype=np.uint8))
+        alloc = Allocation(base, size, padded, data)
+        with self._lock:
             bisect.insort(self._bases, base)
             self._allocs[base] = alloc
         return base
@@ -94,8 +98,9 @@ class GlobalMemory:
         with self._lock:
             if ptr not in self._allocs:
                 raise GMError(f"free of unknown or already freed pointer {ptr:#x}")
-            del self._allocs[ptr]
+            alloc = self._allocs.pop(ptr)
             self._bases.pop(bisect.bisect_left(self._bases, ptr))
+        del alloc  # its bytes are released outside the lock
 
     def find(self, addr: int) -> Allocation | None:
         """The allocation whose padded range holds `addr`, or None."""
@@ -137,4 +142,4 @@ class GlobalMemory:
 
     def live(self) -> list[Allocation]:
         with self._lock:
-            return [self._allocs[b] for b in self._bases]
+            return [self._allocs[b] for b in list(self._bases) if b in self._allocs]

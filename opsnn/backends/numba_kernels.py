@@ -333,8 +333,10 @@ def run_parallel(g, f, out, p, parts, streaming):
 
 
 # numba's "workqueue" threading layer (used where no OpenMP/TBB is found) aborts on concurrent
-# parallel launches; one launch at a time is also all the cores there are
-launch_lock = threading.Lock()
+# parallel launches; one launch at a time is also all the cores there are. Reentrant: a finalizer
+# that the collector runs on this thread before the launch starts may launch first (it cannot run
+# inside a launch: compiled code allocates no Python object).
+launch_lock = threading.RLock()
 
 
 # A broadcast along leading axes: out (n elements) = select(g, f) where the operand flagged as

@@ -44,7 +44,7 @@ class Dangling:
 
 class Handles:
     def __init__(self):
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a finalizer the collector runs inside may add or retire
         self._live: dict[int, object] = {}
         self._retired: OrderedDict[int, object] = OrderedDict()
         self._next = 0

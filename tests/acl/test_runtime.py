@@ -255,6 +255,21 @@ def test_tasks_run_in_order_at_synchronize_and_a_fault_drops_the_rest(rt):
     assert ran == ["a"]
 
 
+def test_a_task_synchronizing_its_own_stream_gets_a_status_not_a_hang(rt):
+    """A finalizer the collector runs inside a task may synchronize the stream that task is on: it
+    can only wait for itself, so it is refused (issue 20), and the stream goes on in order."""
+    stream, _ = rt.create_stream()
+    ran, inner = [], []
+    assert rt.launch(stream, "a", lambda: inner.append(rt.synchronize_stream(stream))) == 0
+    assert rt.launch(stream, "b", lambda: ran.append("b")) == 0
+    done = []
+    t = threading.Thread(target=lambda: done.append((rt.set_device(0), rt.synchronize_stream(stream))), daemon=True)
+    t.start()
+    t.join(30)
+    assert not t.is_alive(), "synchronize_stream deadlocked on its own stream"
+    assert inner == [acl.ACL_ERROR_RT_PARAM_INVALID] and done == [(0, 0)] and ran == ["b"]
+
+
 # -- leaks ------------------------------------------------------------------------------------
 
 def test_finalize_reports_leaks():
