@@ -46,6 +46,19 @@ def _small_int_to_half_table(src: np.dtype) -> np.ndarray:
 _TO_HALF_TABLES = MappingProxyType({I8: _small_int_to_half_table(I8), U8: _small_int_to_half_table(U8)})
 
 
+def _bfloat16_nan_payloads(values: np.ndarray, out: np.ndarray) -> None:
+    """float32 -> bfloat16 NaNs as float32 -> half's (halfbits.float32_to_half): the sign and the
+    top payload bits, not forced quiet; a NaN whose kept bits are all zero gets the lowest one, so
+    that it stays NaN. A bfloat16 widened to float32 and narrowed back is the same bits. (ml_dtypes
+    turns every NaN into 0x7FC0; how the vector unit narrows a NaN is not documented: this keeps the
+    two narrowing casts consistent and a NaN grad's bits through a bfloat16 round trip.)"""
+    nan = values != values
+    if nan.any():
+        high = (values.view(np.uint32)[nan] >> np.uint32(16)).astype(np.uint16)
+        high |= ((high & np.uint16(0x7F)) == 0).astype(np.uint16)
+        out.view(np.uint16)[nan] = high
+
+
 def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndarray | None = None) -> np.ndarray:
     """The conversion itself on a numpy array (the pair is assumed allowed); into `out` if given."""
     src, dst = values.dtype, np.dtype(dst)
@@ -72,6 +85,8 @@ def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndar
             np.copyto(out, values, casting="unsafe")
     else:
         np.copyto(out, to_float(values, dst, mode))
+    if dst == BF16 and src == F32:
+        _bfloat16_nan_payloads(values, out)
     return out
 
 

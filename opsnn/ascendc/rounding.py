@@ -82,7 +82,8 @@ def _overflow_values(mode: RoundMode, fmt: FloatFormat) -> tuple[float, float]:
 def to_float(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
     """values (any real dtype) rounded to the float dtype `dst` under `mode`; NaN and inf pass."""
     fmt = FLOAT_FORMATS[np.dtype(dst)]
-    x = values.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN widened warns; its bits are set by the caller
+        x = values.astype(np.float64)
     finite = np.isfinite(x)
     xf = np.where(finite, x, 0.0)
     _, e2 = np.frexp(xf)  # xf = f * 2**e2, 0.5 <= |f| < 1

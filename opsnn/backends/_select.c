@@ -82,8 +82,10 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
 
 /* Per element, in scalars (the compiler vectorises these loops) ... */
 #define PLAIN_ELEMENT(T) (KEEP(T, u) ? gi : fill)
-/* ReluGrad: the masked value is grad * 0, a zero of grad's sign, or a quiet NaN for inf/NaN grads */
-#define RELU_ELEMENT(T) (KEEP(T, u) ? gi : ((gi & e) == e ? (gi | q) : (gi & sign)))
+/* ReluGrad: the masked value is grad * 0, a zero of grad's sign, or a quiet NaN for inf/NaN grads;
+ * the kept one grad * 1, the grad itself but a signalling NaN quieted (functional_models.py) */
+#define RELU_ELEMENT(T) \
+    ((gi & e) == e ? (KEEP(T, u) && (gi | sign) == (e | sign) ? gi : (gi | q)) : (KEEP(T, u) ? gi : (gi & sign)))
 /* int32 on the NPU: the grad goes through float32 (round to nearest even) and back, saturating */
 #define VIA_FLOAT32_ELEMENT(T) \
     (KEEP(T, u) ? (T)((float)(int32_t)gi >= 2147483648.0f ? INT32_MAX : (int32_t)(float)(int32_t)gi) : (T)0)
@@ -115,8 +117,9 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
 #define PLAIN_VECTOR(V, VB, T) ({ V m = VKEEP(V, u); (gi & m) | (((V){} + fill) & ~m); })
 #define RELU_VECTOR(V, VB, T) ({                                                  \
     V m = VKEEP(V, u), inf = (V)((gi & e) == e);                                 \
+    V nan = inf & (V)((gi | sign) != (e | sign));                                \
     V masked = ((gi | q) & inf) | (gi & sign & ~inf);                            \
-    (gi & m) | (masked & ~m); })
+    ((gi | (q & nan)) & m) | (masked & ~m); })
 #define VIA_FLOAT32_VECTOR(V, VB, T) ({                                           \
     typedef float F32V __attribute__((vector_size(VB)));                        \
     typedef int32_t I32V __attribute__((vector_size(VB)));                      \

@@ -133,9 +133,12 @@ def _relu_float(g, f, out, p):
     for i in range(f.shape[0]):
         u = f[i]
         gi = g[i]
-        # masked: grad * 0, a zero with the grad's sign, or NaN for an inf/NaN grad
-        masked = (gi | quiet) if (gi & exponent) == exponent else (gi & sign)
-        out[i] = gi if ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2)) else masked
+        # grad * 0: a zero with the grad's sign, or NaN for an inf/NaN grad; grad * 1: the grad,
+        # a signalling NaN quieted (the reference's rule, relu_grad/functional_models.py)
+        non_finite = (gi & exponent) == exponent
+        masked = (gi | quiet) if non_finite else (gi & sign)
+        kept = (gi | quiet) if non_finite & ((gi | sign) != (exponent | sign)) else gi
+        out[i] = kept if ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2)) else masked
 
 
 @_inner
@@ -186,10 +189,12 @@ def _streaming_block(kind: str):
             keep = builder.or_(in1, in2)
             if kind == "plain":
                 result = builder.select(keep, gv, x1v)
-            elif kind == "relu":  # masked: grad * 0, a zero with the grad's sign, or NaN for inf/NaN
+            elif kind == "relu":  # as _relu_float: x1 sign, x2 exponent, x3 quiet
                 non_finite = builder.icmp_unsigned("==", builder.and_(gv, x2v), x2v)
-                masked = builder.select(non_finite, builder.or_(gv, x3v), builder.and_(gv, x1v))
-                result = builder.select(keep, gv, masked)
+                quieted = builder.or_(gv, x3v)
+                masked = builder.select(non_finite, quieted, builder.and_(gv, x1v))
+                nan = builder.and_(non_finite, builder.icmp_unsigned("!=", builder.or_(gv, x1v), builder.or_(x2v, x1v)))
+                result = builder.select(keep, builder.select(nan, quieted, gv), masked)
             else:  # int32 through float32 (RNE) and back, saturating at 2**31
                 fvec = ir.VectorType(ir.FloatType(), lanes)
                 wide = builder.sitofp(gv, fvec)
@@ -543,7 +548,9 @@ def _one(out, i, j, u, gi, mode, lo1, hi1, lo2, hi2, fill, sign, exponent, quiet
     bits. Each branch stores its own value: numba would unify their types (uint32 with int32 to
     int64, with uint64 to float64) and lose bits."""
     keep = ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2))
-    if keep and mode != VIA_FLOAT32:
+    if keep and mode == RELU and (gi & exponent) == exponent and (gi | sign) != (exponent | sign):
+        out[i, j] = gi | quiet  # a signalling NaN grad times 1 comes out quiet
+    elif keep and mode != VIA_FLOAT32:
         out[i, j] = gi
     elif not keep and mode != RELU:
         out[i, j] = fill  # the plain fill, or int32's 0

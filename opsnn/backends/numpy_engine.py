@@ -23,6 +23,7 @@ class Scratch:
         if sel.relu:
             self.masked = np.empty(tile, sel.bits)
             self.nonfinite = np.empty(tile, np.bool_)
+            self.nan = np.empty(tile, np.bool_)
         if sel.grad_via_float32:
             self.wide = np.empty(tile, _F64)
             self.narrow = np.empty(tile, _I32)
@@ -55,11 +56,16 @@ def select_tile(g, f, out, sel: Selection, scratch: Scratch) -> None:
     masked = sel.fill
     if sel.relu:  # grad * 0: zero with the grad's sign; inf/NaN grads give a quiet NaN
         sign, exponent, quiet = sel.layout
-        masked, nonfinite = scratch.masked[:n], scratch.nonfinite[:n]
+        masked, nonfinite, nan = scratch.masked[:n], scratch.nonfinite[:n], scratch.nan[:n]
         np.bitwise_and(g, exponent, out=masked)
         np.equal(masked, exponent, out=nonfinite)
+        np.bitwise_and(g, sel.bits.type(2 * int(quiet) - 1), out=masked)  # the mantissa: nonzero for NaN
+        np.not_equal(masked, 0, out=nan)
+        np.logical_and(nan, nonfinite, out=nan)
         np.bitwise_and(g, sign, out=masked)
         np.bitwise_or(g, quiet, out=masked, where=nonfinite)
+        if nan.any():  # grad * 1 quiets a signalling NaN (rare: a copy, never the caller's array)
+            g = np.where(nan, g | quiet, g)
     if sel.grad_via_float32:  # RNE to float32, then truncate back, saturating 2**31 -> 2**31 - 1
         wide, narrow = scratch.wide[:n], scratch.narrow[:n]
         np.copyto(wide, g.view(_I32).astype(_F32))

@@ -5,7 +5,8 @@ An inf or NaN grad where feature <= 0 (or is NaN) gives NaN, a negative float gr
 -0.0; integers are exact (int64 included). Written on the bit patterns so that it does not depend
 on the host CPU (IEEE leaves the sign of inf*0's NaN to the implementation): a masked inf/NaN
 becomes the grad's own bits with the quiet bit set (sign and payload kept, as a NaN operand of a
-multiply is), and a kept grad is its own bits (x*1 = x)."""
+multiply is), and a kept grad is its own bits (x*1 = x) except that a signalling NaN comes out
+quiet (IEEE 754: arithmetic on a signalling NaN delivers it quieted; docs/nan-payloads.md)."""
 from __future__ import annotations
 
 import numpy as np
@@ -21,6 +22,9 @@ def relu_grad(grad: np.ndarray, feature: np.ndarray) -> np.ndarray:
     layout = float_layout(grad.dtype)
     u = layout.uint.type
     bits = grad.view(layout.uint)
+    quieted = bits | u(layout.quiet)
     non_finite = (bits & u(layout.exponent)) == layout.exponent
-    times_zero = np.where(non_finite, bits | u(layout.quiet), bits & u(layout.sign))  # NaN or +-0
-    return np.where(positive, bits, times_zero).astype(layout.uint).view(grad.dtype)
+    times_zero = np.where(non_finite, quieted, bits & u(layout.sign))  # NaN or +-0
+    nan = (bits & u(layout.sign - 1)) > layout.exponent
+    times_one = np.where(nan, quieted, bits)
+    return np.where(positive, times_one, times_zero).astype(layout.uint).view(grad.dtype)
