@@ -289,12 +289,31 @@ def cmd_example(op: registry.Operator, args) -> int:
     """Run the operator's example (the reference example of its aclnn API), shipped in its folder."""
     import runpy
 
+    if args.std is not None and not args.cpp:
+        raise UsageError("--std goes with --cpp")
+    if args.cpp:
+        return _cpp_examples(op, args.std)
     path = op.example_path()
     if path is None:
         raise UsageError(f"operator {op.name} has no example")
     if not path.is_file():
         raise UsageError(f"the example {path} of {op.name} is missing from this installation")
     return int(runpy.run_path(str(path), run_name="opsnn_example")["main"]())
+
+
+def _cpp_examples(op: registry.Operator, std: str | None) -> int:
+    from opsnn.capi.build import BuildUnavailable
+    from opsnn.capi.programs import examples, run_examples
+
+    if not examples(op):
+        raise UsageError(f"operator {op.name} has no C++ example")
+    try:
+        return run_examples(op, std=std)
+    except BuildUnavailable as e:
+        raise UsageError(f"the C ABI cannot be built here: {e}") from None
+    except RuntimeError as e:  # the compiler's own output: several lines, as it printed them
+        print(f"opsnn example: error: compiling failed:\n{e}", file=sys.stderr)
+        return 1
 
 
 def _dtypes(op: registry.Operator) -> list[str]:
@@ -309,6 +328,11 @@ def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentPa
     p = _Parser(prog=f"opsnn {command} {op.name}", description=f"{op.op_type}: {op.summary}",
                 formatter_class=_Formatter)
     if command == "example":
+        p.add_argument("--cpp", action="store_true",
+                       help="compile and run the operator's C++ examples against opsnn's C ABI instead "
+                            "(the programs upstream ships, unchanged; needs a C++ compiler)")
+        p.add_argument("--std", default=None, help="with --cpp: the C++ standard, e.g. c++11 (default: the "
+                                                   "compiler's)")
         return p
     inputs = ", ".join(t.name for t in op.op_def.inputs if t.param_type == "REQUIRED")
     p.add_argument("--shape", default=None, help="one shape for every input: 2,2 or [2,2]; '' or [] for rank 0")
@@ -408,7 +432,7 @@ def _main(argv=None) -> int:
             op = registry.get(name)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        if command == "example" and op.example is None:
+        if command == "example" and op.example is None and "--cpp" not in rest:
             raise UsageError(f"operator {op.name} has no example of its own; those with one: "
                              f"{', '.join(n for n, o in ops.items() if o.example)}")
         parser = _operator_parser(command, op)

@@ -61,7 +61,14 @@ def wheel(tmp_path_factory):
 def test_wheel_contents(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for f in ("opsnn/py.typed", "opsnn/__main__.py", "opsnn/torch/__init__.py", "opsnn/dask.py", "opsnn/plots.py",
-              "opsnn/api.py", "opsnn/cli.py"):
+              "opsnn/api.py", "opsnn/cli.py",
+              # the C ABI's sources and static headers (`python -m opsnn.capi build` after a wheel install)
+              "opsnn/capi/src/capi.cpp", "opsnn/capi/src/capi_internal.h", "opsnn/capi/include/acl/acl.h",
+              "opsnn/capi/include/aclnn/aclnn_base.h", "opsnn/capi/include/aclnnop/aclnn_util.h",
+              "opsnn/capi/cmake/opsnnConfig.cmake", "opsnn/capi/pkgconfig/opsnn.pc",
+              # the upstream-style C++ example programs, beside the Python ones
+              "opsnn/activation/threshold_grad_v2_d/examples/test_aclnn_threshold_backward.cpp",
+              "opsnn/activation/threshold_v2/examples/test_aclnn_threshold.cpp"):
         assert f in names, f
     assert not any("/tests/" in n for n in names)
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))

@@ -46,3 +46,22 @@ def test_python_m_opsnn_capi_example():
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["# test_aclnn_threshold_backward.cpp", *RESULT]
+
+
+def test_opsnn_example_cpp(capi_built):
+    """`opsnn example --cpp`: the operator's C++ examples, compiled and run against the C ABI."""
+    import sys
+    done = subprocess.run([sys.executable, "-m", "opsnn", "example", "threshold_grad_v2_d", "--cpp", "--std", "c++14"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["# test_aclnn_threshold_backward.cpp", *RESULT]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["example", "--std", "c++11"], "opsnn example: error: --std goes with --cpp"),
+    (["example", "relu_grad", "--cpp"], "opsnn example: error: operator relu_grad has no C++ example"),
+])
+def test_opsnn_example_cpp_misuse(argv, message):
+    import sys
+    done = subprocess.run([sys.executable, "-m", "opsnn", *argv], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.strip() == message and done.stdout == ""
