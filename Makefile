@@ -43,6 +43,11 @@ bench: venv
 clean:
 	rm -rf $(VENV) build *.egg-info opsnn/backends/_select.*.so
 
-# the long property runs the default suite keeps short (every mixed-dtype pair: ~90 numba signatures)
+# the differential fuzz (tests/robustness/fuzz.py): every order of processes sharing a fresh
+# compiled-code cache, then FUZZ_SECONDS of random cases on every backend and fast engine (replay
+# a failure with FUZZ_SEED=N); then the long property run the default suite keeps short (every
+# mixed-dtype pair: ~90 numba signatures)
+FUZZ_SECONDS ?= 180
 fuzz: venv
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(BIN)/python tests/robustness/fuzz.py
 	OPSNN_TEST_ALL_PAIRS=1 $(BIN)/python -m pytest tests/test_fast_paths.py -k mixed

@@ -1,0 +1,50 @@
+"""A short slice of `make fuzz` (tests/robustness/fuzz.py): random cases on every backend against
+the reference, in one process per fast engine, all sharing this run's compiled-code cache."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fuzz  # noqa: E402
+
+ENGINES = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else []) \
+    + (["c"] if importlib.util.find_spec("opsnn.backends._select") else [])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_random_cases_agree_with_the_reference(engine):
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    done = subprocess.run([sys.executable, fuzz.__file__, "--worker", str(20 + len(engine)), "8", engine],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert '"failed": null' in done.stdout
+
+
+def test_the_fuzz_sees_a_wrong_backend(monkeypatch):
+    """The comparison itself: a fast path that flips one bit of one element is reported."""
+    import opsnn
+    real = opsnn.threshold_backward
+
+    def broken(grad, feature, threshold, **kw):
+        result = real(grad, feature, threshold, **kw)
+        if kw.get("backend") == "fast" and result.size:
+            flat = result.reshape(-1).view(np.uint8)
+            flat[0] ^= 1
+        return result
+
+    monkeypatch.setattr(opsnn, "threshold_backward", broken)
+    rng = np.random.default_rng(5)
+    case = {"forward": False, "semantics": "torch", "layout": "same", "out": "none", "threshold": 0.5,
+            "grad": rng.normal(size=100).astype(np.float32), "feature": rng.normal(size=100).astype(np.float32)}
+    assert "1 bytes differ" in fuzz.check_case(case, emulate=False)
+    case["out"] = "alias"
+    assert fuzz.check_case(case, emulate=False) is not None
+    monkeypatch.setattr(opsnn, "threshold_backward", real)
+    assert fuzz.check_case(case, emulate=True) is None
