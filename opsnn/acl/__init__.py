@@ -22,7 +22,7 @@ from .context import Context, current
 from .recent_error import get_recent_err_msg
 from .runtime import AclLeakWarning, Runtime
 from .stream import Stream
-from .tensor import AclScalar, AclTensor, create_scalar, create_tensor, destroy_scalar, destroy_tensor
+from .tensor import AclFormatWarning, AclScalar, AclTensor, create_scalar, create_tensor, destroy_scalar, destroy_tensor
 
 
 def init(soc: str | None = None) -> int:
@@ -47,7 +47,7 @@ def current_runtime() -> Runtime | None:
 
 
 __all__ = [  # noqa: F405 - plus the ACL_* constants
-    "AclLeakWarning", "AclScalar", "AclTensor", "Context", "Runtime", "Stream", "acl_data_type_of",
+    "AclFormatWarning", "AclLeakWarning", "AclScalar", "AclTensor", "Context", "Runtime", "Stream", "acl_data_type_of",
     "create_scalar", "create_tensor", "current_runtime", "destroy_scalar", "destroy_tensor", "finalize",
     "get_leak_report", "get_recent_err_msg", "init", "rt", "util",
 ]

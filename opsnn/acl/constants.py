@@ -48,17 +48,35 @@ def acl_data_type_of(dtype) -> int:
     raise TypeError(f"numpy dtype {dt} has no aclDataType")
 
 
-# aclFormat
+# aclFormat: every value is accepted and recorded (the operators here read data as ND); the
+# private (device-internal, tiled) ones are recorded with a warning, as aclCreateTensor does
 ACL_FORMAT_UNDEFINED = -1
 ACL_FORMAT_NCHW = 0
 ACL_FORMAT_NHWC = 1
 ACL_FORMAT_ND = 2
 ACL_FORMAT_NC1HWC0 = 3
 ACL_FORMAT_FRACTAL_Z = 4
-ACL_FORMAT_NCDHW = 30
+ACL_FORMAT_NC1HWC0_C04 = 12
+ACL_FORMAT_HWCN = 16
 ACL_FORMAT_NDHWC = 27
-FORMATS = (ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_ND, ACL_FORMAT_NC1HWC0, ACL_FORMAT_FRACTAL_Z,
-           ACL_FORMAT_NDHWC, ACL_FORMAT_NCDHW)
+ACL_FORMAT_FRACTAL_NZ = 29
+ACL_FORMAT_NCDHW = 30
+ACL_FORMAT_NDC1HWC0 = 32
+ACL_FRACTAL_Z_3D = 33  # (upstream's name has no FORMAT_)
+ACL_FORMAT_NC = 35
+ACL_FORMAT_NCL = 47
+ACL_FORMAT_FRACTAL_NZ_C0_16 = 50
+ACL_FORMAT_FRACTAL_NZ_C0_32 = 51
+ACL_FORMAT_FRACTAL_NZ_C0_2 = 52
+ACL_FORMAT_FRACTAL_NZ_C0_4 = 53
+ACL_FORMAT_FRACTAL_NZ_C0_8 = 54
+FORMAT_NAMES: MappingProxyType[int, str] = MappingProxyType({
+    value: name.removeprefix("ACL_FORMAT_").removeprefix("ACL_") for name, value in dict(globals()).items()
+    if name.startswith(("ACL_FORMAT_", "ACL_FRACTAL_"))})
+FORMATS = tuple(v for v in FORMAT_NAMES if v != ACL_FORMAT_UNDEFINED)
+PRIVATE_FORMATS = frozenset({ACL_FORMAT_UNDEFINED, ACL_FORMAT_NC1HWC0, ACL_FORMAT_FRACTAL_Z, ACL_FORMAT_NC1HWC0_C04,
+                             ACL_FORMAT_FRACTAL_NZ, ACL_FORMAT_NDC1HWC0, ACL_FRACTAL_Z_3D,
+                             *range(ACL_FORMAT_FRACTAL_NZ_C0_16, ACL_FORMAT_FRACTAL_NZ_C0_8 + 1)})
 
 # aclrtMemMallocPolicy
 ACL_MEM_MALLOC_HUGE_FIRST = 0

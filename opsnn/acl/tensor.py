@@ -9,6 +9,7 @@ scalar that exists holds one number of its data type. Nothing here raises on a b
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,6 +17,10 @@ import numpy as np
 from . import constants as c
 from .args import INT64_MIN, UINT64_MAX, is_enum, is_int64, is_uint64
 from .recent_error import fail
+
+
+class AclFormatWarning(UserWarning):
+    """aclCreateTensor was given a private (device-internal) format: recorded, read as ND."""
 
 
 class _Refused(Exception):
@@ -102,8 +107,11 @@ def _tensor(view_dims, data_type, strides, offset, fmt, storage_dims, data_ptr) 
         raise _Refused(f"data_ptr must be a pointer (an unsigned 64-bit integer) or None, got {data_ptr!r}")
     if not is_enum(data_type, c.DATA_TYPES):
         raise _Refused(f"unknown aclDataType {data_type!r}")
-    if not is_enum(fmt, c.FORMATS):
+    if not is_enum(fmt, c.FORMAT_NAMES):
         raise _Refused(f"unknown aclFormat {fmt!r}")
+    if int(fmt) in c.PRIVATE_FORMATS:
+        warnings.warn(f"aclCreateTensor: format {c.FORMAT_NAMES[int(fmt)]} ({int(fmt)}) is private to the device; "
+                      "it is recorded, and the operators read the data as ND", AclFormatWarning, stacklevel=3)
     if len(strides) != len(dims):
         raise _Refused(f"{len(strides)} strides for {len(dims)} view dims")
     if min((*dims, *storage, *strides, int(offset), 0)) < 0:

@@ -125,13 +125,7 @@ def init() -> int:
 def finalize() -> int:
     """acl.finalize; its leak report (a Python warning naming this file's line) goes to stderr as
     the C program's own lines: `opsnn: aclFinalize: ...`."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", acl.AclLeakWarning)
-        status = _acl(acl.finalize())
-    for w in caught:
-        print(f"opsnn: aclFinalize: {w.message}", file=sys.stderr)
-    sys.stderr.flush()
-    return status
+    return _warned_as_stderr("aclFinalize", lambda: _acl(acl.finalize()))
 
 
 def set_device(device_id: int) -> int:
@@ -219,17 +213,31 @@ def memset(ptr: int, max_count: int, value: int, count: int) -> int:
 
 # ---- meta ----------------------------------------------------------------------------------
 
+def _warned_as_stderr(what: str, call):
+    """call(); a Python warning it gives goes to stderr as the C program's own line (`opsnn: what: ...`)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    for w in caught:
+        print(f"opsnn: {what}: {str(w.message).removeprefix(what + ': ')}", file=sys.stderr)
+    if caught:
+        sys.stderr.flush()
+    return result
+
+
 def create_tensor(dims, data_type, strides, offset, fmt, storage, ptr) -> int:
-    tensor = acl.create_tensor(dims, data_type, strides, offset, fmt, storage, ptr)
+    tensor = _warned_as_stderr("aclCreateTensor",
+                               lambda: acl.create_tensor(dims, data_type, strides, offset, fmt, storage, ptr))
     if tensor is None:
-        _fail(f"aclCreateTensor: refused view {list(dims)} strides {strides} offset {offset} dtype {data_type} "
-              f"format {fmt} on storage {list(storage)}")
+        why = acl.get_recent_err_msg().removeprefix("create_tensor: ")
+        _fail(f"aclCreateTensor: {why} (view {list(dims)} strides {strides} offset {offset} dtype {data_type} "
+              f"format {fmt} on storage {list(storage)})")
         return 0
     return HANDLES.add(tensor)
 
 
 def init_tensor(handle: int, description: tuple) -> int:
-    tensor = acl.create_tensor(*description)
+    tensor = _warned_as_stderr("aclInitTensor", lambda: acl.create_tensor(*description))
     if tensor is None:
         _fail(f"aclInitTensor: refused description {description}")
         return aclnn.ACLNN_ERR_PARAM_INVALID

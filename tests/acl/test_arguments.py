@@ -147,6 +147,8 @@ GOOD = dict(view_dims=(2, 3), data_type=acl.ACL_FLOAT, strides=(3, 1), offset=0,
     (dict(data_type=[0]), "unknown aclDataType [0]"),
     (dict(data_type=0.0), "unknown aclDataType 0.0"),
     (dict(fmt=2.0), "unknown aclFormat 2.0"),
+    (dict(fmt=5), "unknown aclFormat 5"),  # a gap in the enum
+    (dict(fmt=55), "unknown aclFormat 55"),
     (dict(strides=(3,)), "1 strides for 2 view dims"),
     (dict(offset=-1), "view_dims, strides, offset and storage_dims must not be negative"),
     (dict(offset=1), "the view [2, 3] (strides [3, 1], offset 1) reaches element 6, past the storage [6]"),
@@ -161,6 +163,24 @@ def test_create_tensor_stores_plain_ints():
                              "data_ptr": np.uint64(0x1000)})
     assert t.view_dims == (2, 3) and type(t.data_type) is int and type(t.data_ptr) is int
     assert acl.create_tensor(**{**GOOD, "data_ptr": None}).data_ptr == 0
+
+
+
+@pytest.mark.parametrize("fmt", [acl.ACL_FORMAT_NC, acl.ACL_FORMAT_NCL, acl.ACL_FORMAT_HWCN, acl.ACL_FORMAT_NDHWC])
+def test_every_public_format_is_recorded_silently(fmt):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert acl.create_tensor(**{**GOOD, "fmt": fmt}).format == fmt
+
+
+@pytest.mark.parametrize("fmt", [acl.ACL_FORMAT_FRACTAL_NZ, acl.ACL_FORMAT_NC1HWC0, acl.ACL_FRACTAL_Z_3D,
+                                 acl.ACL_FORMAT_FRACTAL_NZ_C0_8, acl.ACL_FORMAT_UNDEFINED])
+def test_a_private_format_is_recorded_with_a_warning(fmt):
+    """aclCreateTensor records the format; a private one only warns (spec: the ops read ND data)."""
+    with pytest.warns(acl.AclFormatWarning, match=rf"\({fmt}\) is private to the device"):
+        t = acl.create_tensor(**{**GOOD, "fmt": fmt})
+    assert t.format == fmt
 
 
 # -- destroy ----------------------------------------------------------------------------------

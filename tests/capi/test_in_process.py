@@ -84,3 +84,20 @@ def test_sanitizer_switch_marks_every_kernel_launch(monkeypatch):
         monkeypatch.setenv("OPSNN_SANITIZE", "")
         bridge.finalize()
         bridge._sanitize = False
+
+
+def test_a_private_format_is_recorded_and_warned_on_stderr(lib, capsys):
+    """aclCreateTensor with FRACTAL_NZ: a tensor (its format recorded) and one stderr line of the
+    program's own, not a Python warning naming a file; an unknown format is NULL."""
+    i64 = ctypes.c_int64 * 1
+    dims = i64(4)
+    handle = lib.aclCreateTensor(dims, 1, acl.ACL_FLOAT, None, 0, acl.ACL_FORMAT_FRACTAL_NZ, dims, 1, None)
+    assert handle
+    fmt = ctypes.c_int(-7)
+    assert lib.aclGetFormat(ctypes.c_void_p(handle), ctypes.byref(fmt)) == 0 and fmt.value == 29
+    assert lib.aclDestroyTensor(ctypes.c_void_p(handle)) == 0
+    err = capsys.readouterr().err
+    assert err == ("opsnn: aclCreateTensor: format FRACTAL_NZ (29) is private to the device; it is recorded, "
+                   "and the operators read the data as ND\n")
+    assert not lib.aclCreateTensor(dims, 1, acl.ACL_FLOAT, None, 0, 5, dims, 1, None)
+    assert b"unknown aclFormat 5" in lib.aclGetRecentErrMsg()
