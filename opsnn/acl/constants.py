@@ -93,6 +93,9 @@ ACL_MEMCPY_HOST_TO_DEVICE = 1
 ACL_MEMCPY_DEVICE_TO_HOST = 2
 ACL_MEMCPY_DEVICE_TO_DEVICE = 3
 ACL_MEMCPY_DEFAULT = 4  # the runtime tells host from device by the address
+ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5  # host to device through a staging buffer: here a host-to-device copy
+ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6  # within one device
+ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7  # between devices: the emulated devices share one address space
 
 # Status codes (aclError). 0 is success; the rest name what was refused.
 ACL_SUCCESS = 0

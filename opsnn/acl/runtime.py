@@ -316,6 +316,9 @@ _KINDS = {  # kind -> (source on device, destination on device)
     c.ACL_MEMCPY_HOST_TO_DEVICE: (False, True),
     c.ACL_MEMCPY_DEVICE_TO_HOST: (True, False),
     c.ACL_MEMCPY_DEVICE_TO_DEVICE: (True, True),
+    c.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: (False, True),
+    c.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE: (True, True),
+    c.ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: (True, True),
 }
 
 

@@ -167,6 +167,14 @@ def test_memcpy_kinds(rt):
     assert rt.memcpy(d2 + 8, 8, acl.util.numpy_to_ptr(np.array([-1, -2], np.int32)), 8,
                      acl.ACL_MEMCPY_HOST_TO_DEVICE) == 0
     np.testing.assert_array_equal(download(rt, d2, host)[:4], [0, 1, -1, -2])
+    # the staged and the device-to-device kinds of newer CANN versions: the same copies here
+    assert rt.memcpy(d1, 8, acl.util.numpy_to_ptr(np.array([7, 8], np.int32)), 8,
+                     acl.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) == 0
+    for kind in (acl.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, acl.ACL_MEMCPY_INTER_DEVICE_TO_DEVICE):
+        assert rt.memcpy(d2 + 4 * kind, 8, d1, 8, kind) == 0
+    np.testing.assert_array_equal(download(rt, d2, host)[:10], [0, 1, -1, -2, 4, 5, 7, 7, 8, 9])
+    assert rt.memcpy(d1, 4, acl.util.numpy_to_ptr(host), 4, 8) == acl.ACL_ERROR_INVALID_PARAM  # past the enum
+    assert rt.memcpy(d1, 4, d2, 4, acl.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) == acl.ACL_ERROR_RT_PARAM_INVALID
 
 
 def test_memcpy_misuse_changes_nothing(rt):
