@@ -73,6 +73,9 @@ class Operator:
     example: str | None = None  # file name under <package>/examples/
     scheme_dtypes: tuple[str, ...] = ()  # dtypes one scheme's kernel takes beyond op_def's (ReluGrad's
                                          # int64 on arch35): offered by the CLI, refused by the other scheme
+    # numpy-API functions the folder defines, published as opsnn.<name>: name -> "module:function"
+    # (e.g. {"leaky_relu_backward": "opsnn.activation.leaky_relu_grad.numpy_api:leaky_relu_backward"})
+    python_api: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def op_type(self) -> str:
@@ -115,6 +118,22 @@ def discover() -> dict[str, Operator]:
                     importlib.import_module(f"{root}.{info.name}")
         _DISCOVERED = True  # imports are idempotent, so a race here only repeats them
     return dict(sorted(_OPERATORS.items()))
+
+
+def python_api() -> dict[str, str]:
+    """Every registered operator's numpy-API functions: public name -> "module:function"."""
+    found: dict[str, str] = {}
+    for op in discover().values():
+        for name, target in op.python_api.items():
+            if found.setdefault(name, target) != target:
+                raise ValueError(f"opsnn.{name} is published by two operators")
+    return found
+
+
+def resolve(target: str):
+    """The object a "module:attribute" string names."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def get(name: str) -> Operator:

@@ -71,6 +71,10 @@ class AclnnApi:
     python: str  # phase 2's Python name; phase 1 is python + "_get_workspace_size"
     params: tuple[Param, ...]
     summary: str = ""
+    # the opsnn numpy-API function computing what `out` holds (opsnn.<numpy_api>): it takes the
+    # non-out params in declaration order (tensors as arrays, scalars and attrs as numbers) and
+    # the keywords semantics= and backend=; `opsnn atk` runs cases through it ("" for none)
+    numpy_api: str = ""
 
     def __post_init__(self):
         if not self.name.startswith("aclnn") or not _IDENT.match(self.name):
