@@ -2,6 +2,10 @@
 at import, and the CLI, the emulator backend, the aclnn namespace and the benchmarks find
 operators here instead of naming them.
 
+Operators of installed packages outside opsnn are found through the entry-point group
+`opsnn.operators`: each entry names a module whose import registers them (pyproject.toml:
+`[project.entry-points."opsnn.operators"] myop = "mypkg.myop"`).
+
 An operator folder holds `op_host/`, `op_kernel/`, `op_api/`, `examples/` and `tests/`, and its
 `__init__.py` calls `register(Operator(...))`. Nothing heavy is imported at registration: the
 record names modules, which are imported when a tool first needs them.
@@ -19,9 +23,11 @@ and may raise ValueError/TypeError (a bad request: the CLI prints the message an
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 import pkgutil
 import threading
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +103,7 @@ _OPERATORS: dict[str, Operator] = {}
 _LOCK = threading.Lock()
 _DISCOVERED = False
 OPERATOR_ROOTS = ("opsnn.activation",)  # packages whose sub-packages are operator folders
+ENTRY_POINT_GROUP = "opsnn.operators"  # installed packages' operators: each entry names a module to import
 
 
 def register(op: Operator) -> Operator:
@@ -116,6 +123,12 @@ def discover() -> dict[str, Operator]:
             for info in pkgutil.iter_modules(package.__path__):
                 if info.ispkg:
                     importlib.import_module(f"{root}.{info.name}")
+        for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                entry.load()  # the module registers its operators at import, as a folder here does
+            except Exception as e:  # a broken plug-in must not take every command down with it
+                warnings.warn(f"opsnn: the operator entry point {entry.name} = {entry.value} failed to load: "
+                              f"{type(e).__name__}: {e}", RuntimeWarning, stacklevel=2)
         _DISCOVERED = True  # imports are idempotent, so a race here only repeats them
     return dict(sorted(_OPERATORS.items()))
 

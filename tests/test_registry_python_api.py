@@ -39,3 +39,20 @@ print("ok")
 def test_an_operator_publishes_its_numpy_api():
     done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+
+
+def test_a_broken_entry_point_is_one_warning_and_the_rest_still_loads(tmp_path):
+    info = tmp_path / "broken_ops-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-ops\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[opsnn.operators]\nbroken = no_such_module_here\n")
+    code = ("import warnings; from opsnn import registry\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always'); ops = registry.discover()\n"
+            "print('threshold_grad_v2_d' in ops, [str(x.message) for x in w])")
+    import os
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('True ["opsnn: the operator entry point broken = no_such_module_here failed to '
+                                  'load: ModuleNotFoundError'), done.stdout

@@ -46,7 +46,7 @@ def namespace() -> dict:
 
 def test_the_page_has_its_code_blocks():
     blocks = python_blocks(DOC.read_text())
-    assert len(blocks) == 18
+    assert len(blocks) == 19
     assert blocks[0].startswith("from opsnn.opdef import")
 
 
