@@ -14,10 +14,15 @@ Dask's conventions, followed here: arrays are immutable, so there is no out= and
 variant; numpy arrays and scalars are accepted and wrapped with dask.array.asarray; errors are the
 numpy API's (TypeError / ValueError), as dask's own elementwise functions raise numpy's.
 Importing this module does not import dask (it checks that dask is installed); calling its functions does.
+
+Every other registered operator whose aclnn declaration names its numpy API (AclnnApi.numpy_api,
+e.g. leaky_relu_backward) is opsnn.dask.<that name> too, built from the declaration: its tensor
+parameters are the dask arrays, the rest are passed to every block unchanged.
 """
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import math
 from typing import Any
 
@@ -75,3 +80,47 @@ def threshold(x: Any, threshold: float | int, value: float | int, *, semantics: 
     ind = tuple(range(x.ndim))[::-1]
     return da.blockwise(_block_forward, ind, x, ind, threshold, None, value, None, semantics, None, backend, None,
                         dtype=dtype, meta=np.empty((0,) * x.ndim, dtype), token="opsnn-threshold")
+
+
+def _blockwise(function, name: str, values: list, tensors: list[int], **keywords):
+    """function(*values, **keywords) per output chunk; values[i] for i in tensors are arrays."""
+    import dask.array as da
+
+    values = [da.asarray(v) if i in tensors else v for i, v in enumerate(values)]
+    shape = np.broadcast_shapes(*(_known_shape(values[i], f"argument {i}") for i in tensors))
+    stand_ins = [_stand_in(v) if i in tensors else v for i, v in enumerate(values)]
+    dtype = function(*stand_ins, **keywords).dtype  # dtype and errors now, before any task exists
+    out_ind = tuple(range(len(shape)))[::-1]
+    pairs = []
+    for i, v in enumerate(values):
+        pairs += [v, out_ind[len(out_ind) - v.ndim:]] if i in tensors else [v, None]
+
+    def block(*blocks):
+        return function(*blocks, **keywords)
+
+    return da.blockwise(block, out_ind, *pairs, dtype=dtype, meta=np.empty((0,) * len(shape), dtype),
+                        token=f"opsnn-{name}")
+
+
+def __getattr__(name: str):
+    from opsnn.capi.apis import all_apis
+
+    api = next((a for a in all_apis() if a.numpy_api == name and name not in ("threshold", "threshold_backward")),
+               None)
+    if api is None:
+        raise AttributeError(f"module 'opsnn.dask' has no attribute {name!r}")
+    import opsnn
+
+    function = getattr(opsnn, name)
+    tensors = [i for i, p in enumerate(api.inputs) if p.kind in ("tensor", "ref")]
+
+    def lazy(*args, semantics: str = "torch", backend: str = "auto", **named):
+        bound = inspect.signature(function).bind(*args, **named, semantics=semantics, backend=backend)
+        bound.apply_defaults()
+        keywords = {k: bound.arguments.pop(k) for k in ("semantics", "backend")}
+        bound.arguments.pop("out", None)  # dask arrays are immutable: no out=
+        return _blockwise(function, name, list(bound.arguments.values()), tensors, **keywords)
+
+    lazy.__name__ = lazy.__qualname__ = name
+    lazy.__doc__ = f"opsnn.{name} on dask arrays (or anything dask.array.asarray takes); lazy."
+    return lazy

@@ -75,6 +75,10 @@ class AclnnApi:
     # non-out params in declaration order (tensors as arrays, scalars and attrs as numbers) and
     # the keywords semantics= and backend=; `opsnn atk` runs cases through it ("" for none)
     numpy_api: str = ""
+    # the aten op computing the same under semantics="torch" (e.g. "leaky_relu_backward"): opsnn.torch
+    # registers torch.ops.opsnn.<numpy_api> for it and npu_semantics intercepts aten.<aten> ("": none).
+    # An aten name ending in "_backward" is an elementwise backward, linear in its first tensor.
+    aten: str = ""
 
     def __post_init__(self):
         if not self.name.startswith("aclnn") or not _IDENT.match(self.name):
@@ -82,6 +86,11 @@ class AclnnApi:
         names = [p.name for p in self.params]
         if len(set(names)) != len(names) or {"workspaceSize", "executor"} & set(names):
             raise ValueError(f"{self.name}: parameter names must be distinct and not workspaceSize/executor")
+
+    @property
+    def inputs(self) -> tuple[Param, ...]:
+        """The params the numpy API takes, in order: all but OUT."""
+        return tuple(p for p in self.params if p.kind != OUT)
 
     @property
     def phase1_name(self) -> str:

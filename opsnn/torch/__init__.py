@@ -11,6 +11,10 @@ Importing this module imports torch and registers the operators; `import opsnn` 
     with opsnn.torch.npu_semantics("ascend910b"):   # aten.threshold_backward / aten.threshold on CPU
         loss = model(x).sum(); loss.backward()      # ... computed as the NPU kernel would
 
+Every other registered operator whose aclnn declaration names its numpy API and its aten op
+(e.g. LeakyReluBackward: aten.leaky_relu_backward) gets torch.ops.opsnn.<numpy_api>(..., semantics)
+and opsnn.torch.<numpy_api>, and npu_semantics intercepts its aten op (opsnn/torch/_generic.py).
+
 Where torch's conventions differ from the numpy API, these follow torch: the forward's arguments
 are (input, threshold, value) like torch.nn.functional.threshold, unsupported dtypes raise
 NotImplementedError and other bad input RuntimeError (the numpy API: TypeError / ValueError).
@@ -25,12 +29,32 @@ except ModuleNotFoundError as e:
     raise ImportError("opsnn.torch needs PyTorch: pip install 'opsnn[torch]'") from None
 
 from opsnn.backends import SEMANTICS
-from opsnn.torch import _ops
+from opsnn.torch import _generic, _ops
 from opsnn.torch._convert import from_numpy, to_numpy
 from opsnn.torch._mode import NPU_SEMANTICS, npu_semantics
 
 __all__ = ["NPU_SEMANTICS", "SEMANTICS", "from_numpy", "npu_semantics", "threshold", "threshold_", "threshold_backward",
            "to_numpy"]
+
+
+def __getattr__(name: str):
+    """Every other operator's op (declared by its folder: AclnnApi.numpy_api and .aten), as
+    opsnn.torch.<name>(*inputs, semantics="torch") = torch.ops.opsnn.<name>."""
+    generic = _generic.OPS.get(name)
+    if generic is None:
+        raise AttributeError(f"module 'opsnn.torch' has no attribute {name!r}")
+    op = generic.op
+
+    def call(*inputs, semantics: str = "torch"):
+        return op(*inputs, semantics)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"torch.ops.aten.{generic.api.aten} with opsnn's `semantics` ({generic.api.name}'s numpy API)"
+    return call
+
+
+def __dir__():
+    return sorted({*globals(), *_generic.OPS})
 
 
 def threshold_backward(grad_output: torch.Tensor, self: torch.Tensor, threshold: float | int, *,

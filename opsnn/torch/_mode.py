@@ -6,7 +6,7 @@ from collections import Counter
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from opsnn.torch import _ops
+from opsnn.torch import _generic, _ops
 
 aten = torch.ops.aten
 NPU_SEMANTICS = ("ascend910b", "ascend950")
@@ -43,15 +43,41 @@ class npu_semantics(TorchDispatchMode):  # noqa: N801 - a context manager, named
         if forward:
             self._handlers.update({aten.threshold.default: self._threshold, aten.threshold_.default: self._threshold_,
                                    aten.threshold.out: self._threshold_out})
+        self._tensor_args = {}  # generic ops: how many leading args are tensors that must be CPU-dense
+        for generic in _generic.OPS.values():
+            packet = getattr(aten, generic.api.aten, None)
+            if packet is None or (not forward and not generic.api.aten.endswith("_backward")):
+                continue
+            for overload in packet.overloads():
+                if overload != "default" and not overload.endswith(("out", "grad_input")):
+                    continue  # another signature: torch's own
+                func = getattr(packet, overload)
+                self._handlers[func] = self._generic_handler(generic)
+                self._tensor_args[func] = len(generic.tensors)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         handler = self._handlers.get(func)
-        if handler is None or not _cpu_dense(*args[:2] if func in _BACKWARD_OPS else args[:1],
-                                             *kwargs.values()):
+        leading = self._tensor_args.get(func, 2 if func in _BACKWARD_OPS else 1)
+        if handler is None or not _cpu_dense(*args[:leading], *kwargs.values()):
             return func(*args, **kwargs)
         self.calls[func.name()] += 1
         return handler(*args, **kwargs)
+
+    def _generic_handler(self, generic):
+        """aten.<op>.default -> the generic op; an out overload (grad_input=, out=) -> the same,
+        copied into the one tensor given by keyword."""
+        op = generic.op
+
+        def handle(*args, **kwargs):
+            result = op(*args, self.semantics)
+            if not kwargs:
+                return result
+            (target,) = kwargs.values()
+            target.copy_(result)
+            return target
+
+        return handle
 
     def _backward(self, grad_output, self_, threshold):
         return _ops.threshold_backward(grad_output, self_, threshold, self.semantics)

@@ -8,7 +8,7 @@ _DTYPES = THRESHOLD_GRAD_V2D.input("input_gradient").dtypes  # what aclnn_thresh
 
 APIS = (
     AclnnApi("aclnnThresholdBackward", header="aclnn_threshold_backward", python="threshold_backward",
-             numpy_api="threshold_backward",
+             numpy_api="threshold_backward", aten="threshold_backward",
              summary="out = gradOutput where self > threshold, else 0 (gradOutput and self broadcast)",
              params=(Param("gradOutput", TENSOR, _DTYPES, doc="the incoming gradient"),
                      Param("self", TENSOR, _DTYPES, doc="the forward input"),

@@ -8,6 +8,7 @@ _DTYPES = supported_dtypes("ascend910b")  # what aclnn_threshold checks on 910B
 
 APIS = (
     AclnnApi("aclnnThreshold", header="aclnn_threshold", python="threshold", numpy_api="threshold",
+             aten="threshold",
              summary="out = self where self > threshold, else value",
              params=(Param("self", TENSOR, _DTYPES),
                      Param("threshold", SCALAR, doc="converted to self's dtype"),
