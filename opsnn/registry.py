@@ -23,7 +23,6 @@ and may raise ValueError/TypeError (a bad request: the CLI prints the message an
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import importlib.util
 import pkgutil
 import threading
@@ -123,6 +122,8 @@ def discover() -> dict[str, Operator]:
             for info in pkgutil.iter_modules(package.__path__):
                 if info.ispkg:
                     importlib.import_module(f"{root}.{info.name}")
+        import importlib.metadata  # here: ~20 ms, which `import opsnn` should not pay
+
         for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             try:
                 entry.load()  # the module registers its operators at import, as a folder here does
