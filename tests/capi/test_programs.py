@@ -62,6 +62,32 @@ def test_example_under_ascend950_and_the_sanitizer(compiled):
         assert done.returncode == 0 and printed(done.stdout) == expected_backward(), (env, done.stderr)
 
 
+def test_a_sanitizer_error_from_c_is_a_status_and_a_stderr_line(compiled, tmp_path):
+    """OPSNN_SANITIZE=1 with a broken kernel (a sitecustomize the embedded Python imports patches
+    the 910B kernel to dequeue from an empty queue): aclrtSynchronizeStream is 507015 and the
+    findings are on stderr; the example reports the failed synchronize, as on the NPU."""
+    import sysconfig
+    (tmp_path / "sitecustomize.py").write_text(
+        # it runs before the library adds its venv to sys.path: add it here (with its .pth files)
+        f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n"
+        "import importlib\n"
+        "k = importlib.import_module('opsnn.activation.threshold_grad_v2_d.op_kernel.threshold_grad_v2_d')\n"
+        "compute = k.KernelThresholdGradV2D.Compute\n"
+        "def dequeues_twice(self, progress):\n"
+        "    compute(self, progress)\n"
+        "    self.in_queue_grad.DeQue()  # nothing is queued any more: a queue misuse\n"
+        "k.KernelThresholdGradV2D.Compute = dequeues_twice\n")
+    program = compiled(programs.examples(BACKWARD)[0])
+    done = run(program, {"OPSNN_SANITIZE": "1", "OPSNN_SOC": "", "PYTHONPATH": str(tmp_path)})
+    assert done.returncode != 0
+    assert "opsnn sanitizer: synchronize_stream: task" in done.stderr, done.stderr
+    assert done.stdout.startswith("aclrtSynchronizeStream failed (synchronize_stream: task 'aclnnThresholdBackward' "
+                                  "faulted"), done.stdout  # aclGetRecentErrMsg, read once
+    assert "queue_misuse: core 0 tile 0 DeQue in_queue_grad" in done.stdout
+    clean = run(program, {"OPSNN_SANITIZE": "1", "OPSNN_SOC": ""})  # the same program, the real kernel
+    assert clean.returncode == 0 and printed(clean.stdout) == expected_backward()
+
+
 @pytest.mark.parametrize("env, init, soc", [
     ({}, 0, "Ascend910B2"), ({"OPSNN_SOC": "Ascend950"}, 0, "Ascend950"),
     ({"OPSNN_SOC": "Ascend910B3"}, 0, "Ascend910B3"), ({"OPSNN_SOC": "Ascend310P"}, 100000, "(null)"),

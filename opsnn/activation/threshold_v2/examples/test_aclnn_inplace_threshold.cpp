@@ -12,7 +12,8 @@
 #define REQUIRE(cond, what)                                                        \
     do {                                                                           \
         if (!(cond)) {                                                             \
-            printf("%s failed (%s)\n", what, aclGetRecentErrMsg() ? aclGetRecentErrMsg() : ""); \
+            const char *why = aclGetRecentErrMsg(); /* reading it clears it: once */   \
+            printf("%s failed (%s)\n", what, why ? why : "");                      \
             return 1;                                                              \
         }                                                                          \
     } while (0)
