@@ -131,22 +131,33 @@ def _check_kernel_dtype(grad: np.ndarray, features: np.ndarray, kernel: str) -> 
     return grad.dtype
 
 
+def kernel_slope(dtype: np.dtype, negative_slope, family: str) -> np.floating:
+    """The slope as the kernel multiplies with it, in the type it computes in: float32 (arch35,
+    and 910B float32), float32 of the slope rounded to fp16 / bf16 (910B halves: the product of two
+    halves is exact in float32, so one rounding to the half type is its own multiply), float64 of
+    the float32 attr (AiCpu, float64 tensors)."""
+    slope = as_float32(negative_slope)
+    if np.dtype(dtype) == F64:
+        return np.float64(slope)
+    if family == "ascend910b" and np.dtype(dtype) in _HALVES:
+        return np.float32(round_to(slope, np.dtype(dtype)))
+    if family not in ("ascend910b", "ascend950"):
+        raise ValueError(f"unknown SoC family {family!r}")
+    return slope
+
+
 def leaky_relu_grad_arch35(grad, features, negative_slope) -> np.ndarray:
     """The Ascend950 DAG: U(features > 0 ? float(grad) : float(grad) * float32(slope))."""
     grad, features = np.asarray(grad), np.asarray(features)
     u = _check_kernel_dtype(grad, features, "Ascend950")
-    return leaky(grad, features, as_float32(negative_slope), F32, u)
+    return leaky(grad, features, kernel_slope(u, negative_slope, "ascend950"), F32, u)
 
 
 def leaky_relu_grad_910b(grad, features, negative_slope) -> np.ndarray:
     """The Ascend910B TBE kernel: the slope converted to the tensor type, one multiply in it."""
     grad, features = np.asarray(grad), np.asarray(features)
     u = _check_kernel_dtype(grad, features, "Ascend910B")
-    slope = as_float32(negative_slope)
-    if u in _HALVES:
-        # the product of two halves is exact in float32: one rounding to U is U's own multiply
-        slope = np.float32(round_to(slope, u))
-    return leaky(grad, features, slope, F32, u)
+    return leaky(grad, features, kernel_slope(u, negative_slope, "ascend910b"), F32, u)
 
 
 def leaky_relu_grad_aicpu(grad, features, negative_slope) -> np.ndarray:
@@ -154,7 +165,7 @@ def leaky_relu_grad_aicpu(grad, features, negative_slope) -> np.ndarray:
     grad, features = np.asarray(grad), np.asarray(features)
     if grad.dtype != F64 or features.dtype != F64:
         raise TypeError(f"the AiCpu LeakyReluGrad path here takes float64, got {grad.dtype} and {features.dtype}")
-    return leaky(grad, features, np.float64(as_float32(negative_slope)), F64, F64)
+    return leaky(grad, features, kernel_slope(F64, negative_slope, "ascend950"), F64, F64)
 
 
 def leaky_relu_grad(grad, features, negative_slope, family: str) -> np.ndarray:

@@ -1,0 +1,148 @@
+"""aclnnLeakyReluBackward on the emulated device, the way an application on an Ascend device runs
+it: a private acl runtime (its own device memory), the tensors and the slope scalar, the two
+phases, a synchronize, the result copied back; everything released before returning, on failure
+too. The numpy API's backend="emulator" (ascend semantics only). Ascend950 runs the arch35 DAG
+kernel on the emulator; Ascend910B the TBE kernel's functional model (upstream ships no kernel).
+
+Statuses become exceptions: 161002 about a dtype TypeError, about a shape or a value ValueError,
+anything else RuntimeError, with aclnn's message. (This mirrors opsnn/backends/emulator.py, which
+the operator layer may not import: the backends sit above it.)"""
+from __future__ import annotations
+
+import numpy as np
+
+from opsnn import acl
+from opsnn.acl.constants import DATA_TYPES
+from opsnn.aclnn import get_recent_error
+from opsnn.aclnn import status as st
+
+from .op_api import aclnn_leaky_relu_backward as api
+
+SEMANTICS_SOC = {"ascend910b": "Ascend910B2", "ascend950": "Ascend950"}
+_ACL_TYPE = {name: code for code, (name, _) in DATA_TYPES.items()}
+
+
+class _AclError(RuntimeError):
+    pass
+
+
+def _check(ret: int, what: str) -> None:
+    if ret != acl.ACL_SUCCESS:
+        raise _AclError(f"{what} failed with acl status {ret}: {acl.get_recent_err_msg()}")
+
+
+def _raise_for_aclnn(ret: int) -> None:
+    if ret == st.ACLNN_SUCCESS:
+        return
+    error = get_recent_error()
+    message = f"{st.STATUS_NAMES.get(ret, ret)} ({ret}): {error.message if error else ''}"
+    kind = error.kind if error else None
+    if kind == st.KIND_DTYPE:
+        raise TypeError(message)
+    if kind == st.KIND_SHAPE:
+        raise ValueError(message)
+    raise RuntimeError(message)
+
+
+class Session:
+    """One private runtime with device 0 and a stream; frees what it allocated on exit."""
+
+    def __init__(self, soc: str):
+        self.runtime = acl.Runtime()
+        self.soc = soc
+        self.stream = None
+        self._ptrs: list[int] = []
+        self._objects: list = []
+        self._host: list[np.ndarray] = []
+
+    def __enter__(self):
+        self._previous, _ = acl.rt.get_context()
+        try:
+            _check(self.runtime.init(self.soc), "acl.init")
+            _check(self.runtime.set_device(0), "acl.rt.set_device")
+            self.stream, ret = self.runtime.create_stream()
+            _check(ret, "acl.rt.create_stream")
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        rt = self.runtime
+        for obj in self._objects:
+            (acl.destroy_tensor if isinstance(obj, acl.AclTensor) else acl.destroy_scalar)(obj)
+        for ptr in self._ptrs:
+            rt.free(ptr)
+        if self.stream is not None:
+            rt.destroy_stream(self.stream)
+        if rt.get_soc_name() is not None:
+            rt.reset_device(0)
+            rt.finalize()
+        acl.rt.set_context(self._previous)
+        return False
+
+    def malloc(self, nbytes: int) -> int:
+        ptr, ret = self.runtime.malloc(nbytes, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+        if ret == acl.ACL_ERROR_RT_MEMORY_ALLOCATION:
+            raise MemoryError(f"acl.rt.malloc({nbytes}) failed with acl status {ret}: {acl.get_recent_err_msg()}")
+        _check(ret, f"acl.rt.malloc({nbytes})")
+        self._ptrs.append(ptr)
+        return ptr
+
+    def tensor(self, shape: tuple[int, ...], dtype: np.dtype, host: np.ndarray | None = None):
+        """A dense device tensor (filled from `host` when given): (aclTensor, device pointer)."""
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        ptr = self.malloc(nbytes) if nbytes else 0
+        if host is not None and nbytes:
+            host = np.ascontiguousarray(host)
+            self._host.append(host)
+            _check(self.runtime.memcpy(ptr, nbytes, acl.util.numpy_to_ptr(host), nbytes,
+                                       acl.ACL_MEMCPY_HOST_TO_DEVICE), "acl.rt.memcpy H2D")
+        t = acl.create_tensor(shape, acl.acl_data_type_of(dtype), None, 0, acl.ACL_FORMAT_ND, shape, ptr)
+        if t is None:
+            raise ValueError(f"cannot describe a {dtype}{list(shape)} tensor: {acl.get_recent_err_msg()}")
+        self._objects.append(t)
+        return t, ptr
+
+    def scalar(self, value, dtype_name: str):
+        if dtype_name not in ("bool", "int64", "uint64") and not isinstance(value, float):
+            value = float(value)  # a numpy float scalar: its value, exactly
+        s = acl.create_scalar(value, _ACL_TYPE[dtype_name])
+        if s is None:
+            raise ValueError(f"cannot make a {dtype_name} scalar of {value!r}: {acl.get_recent_err_msg()}")
+        self._objects.append(s)
+        return s
+
+    def download(self, ptr: int, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        out = np.empty(shape, dtype)
+        if out.nbytes:
+            _check(self.runtime.memcpy(acl.util.numpy_to_ptr(out), out.nbytes, ptr, out.nbytes,
+                                       acl.ACL_MEMCPY_DEVICE_TO_HOST), "acl.rt.memcpy D2H")
+        return out
+
+
+def leaky_relu_backward(grad: np.ndarray, x: np.ndarray, slope, slope_dtype: str, self_is_result: bool,
+                        semantics: str, out_dtype: np.dtype, soc: str | None = None) -> np.ndarray:
+    """The two phases on a fresh emulated device of `semantics`' family (or `soc`); numpy in, a
+    fresh array of the broadcast shape and `out_dtype` out."""
+    soc = soc or SEMANTICS_SOC[semantics]
+    grad, x = np.asarray(grad), np.asarray(x)
+    try:
+        shape = np.broadcast_shapes(grad.shape, x.shape)
+    except ValueError:
+        shape = grad.shape  # aclnn refuses the pair and says why
+    try:
+        with Session(soc) as session:
+            grad_t, _ = session.tensor(grad.shape, grad.dtype, grad)
+            x_t, _ = session.tensor(x.shape, x.dtype, x)
+            out_t, out_ptr = session.tensor(shape, np.dtype(out_dtype))
+            slope_s = session.scalar(slope, slope_dtype)
+            size, executor, ret = api.leaky_relu_backward_get_workspace_size(grad_t, x_t, slope_s,
+                                                                             bool(self_is_result), out_t)
+            _raise_for_aclnn(ret)
+            workspace = session.malloc(size) if size else 0
+            _raise_for_aclnn(api.leaky_relu_backward(workspace, size, executor, session.stream))
+            _check(session.runtime.synchronize_stream(session.stream), "acl.rt.synchronize_stream")
+            return session.download(out_ptr, shape, np.dtype(out_dtype))
+    except _AclError as e:
+        raise RuntimeError(str(e)) from None

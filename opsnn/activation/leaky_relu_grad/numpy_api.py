@@ -1,0 +1,139 @@
+"""opsnn.leaky_relu_backward: torch's leaky_relu_backward, and what aclnnLeakyReluBackward returns
+on each SoC, on numpy arrays (published by the registry: Operator.python_api)."""
+from __future__ import annotations
+
+import numbers
+from typing import Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from opsnn.dtypes import bfloat16
+
+from . import ascend_semantics, torch_semantics
+from . import functional_models as fm
+
+SEMANTICS = ("torch", "ascend910b", "ascend950")
+BACKENDS = ("auto", "fast", "emulator", "reference")
+CHUNK = 1 << 16  # elements per step of the fast path: temporaries stay in cache
+
+Semantics: TypeAlias = Literal["torch", "ascend910b", "ascend950"]
+Backend: TypeAlias = Literal["auto", "fast", "emulator", "reference"]
+Scalar: TypeAlias = "int | float | bool | np.number | np.bool_"
+
+
+def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: Scalar = 0.0,
+                        self_is_result: bool = False, *, semantics: Semantics = "torch", backend: Backend = "auto",
+                        out: np.ndarray | None = None) -> np.ndarray:
+    """out = grad where x > 0, else grad * negative_slope, grad and x broadcast together.
+
+    grad, x: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16, opsnn.dtypes.bfloat16).
+    negative_slope: a real number (Python or numpy scalar, or a 0-d array). self_is_result: x
+    holds the forward's result (then the slope must not be negative).
+
+    semantics:
+      "torch"       bit for bit torch.ops.aten.leaky_relu_backward on the CPU: torch's dtype
+                    promotion (0-d operands lift only the category), float types only, halves
+                    computed in float32 and rounded once, the slope as float32 (float64 for
+                    float64; a finite slope beyond float32 is a ValueError), a slope that is not
+                    >= 0 (NaN too) with self_is_result a ValueError.
+      "ascend910b"  what aclnnLeakyReluBackward returns on an Atlas A2 / Ascend910B: float16,
+                    bfloat16, float32, float64 promoted (fp16 with bf16 is fp32); the TBE
+                    kernel rounds the slope to fp16 / bf16 first; float64 via AiCpu.
+      "ascend950"   the same on Ascend950: the AscendC DAG (float32 product, one rounding).
+                    Under both: only a negative slope fails with self_is_result (NaN passes),
+                    rank above 8 is a ValueError, an empty x gives an empty result.
+    backend: "auto" = "fast" (vectorised numpy in cache-sized chunks; not a compiled engine),
+    "reference" (the functional models on whole arrays, functional_models.py), "emulator"
+    (ascend semantics only: aclnnLeakyReluBackward's two phases on an emulated device, the
+    Ascend950 DAG kernel running on the AscendC emulator).
+    out: an array of the result's shape and dtype to write into (it may be grad or x).
+
+    TypeError for dtypes (and non-real slopes), ValueError for shapes and slope values; inputs are
+    never written (unless passed as out). NaN results are NaN under every backend; their payload
+    bits follow docs/nan-payloads.md's multiply rule (not torch's, which varies with its loops)."""
+    _check_names(semantics, backend)
+    slope = _real_scalar(negative_slope)
+    flag = _flag(self_is_result)
+    grad, x = np.asarray(grad), np.asarray(x)
+    if semantics == "torch":
+        if backend == "emulator":
+            raise ValueError('backend="emulator" runs the ascend semantics only')
+        tp = torch_semantics.plan(grad, x, slope, flag)
+        _check_out(out, tp.dtype, tp.shape)
+        if backend == "reference":
+            return _deliver(torch_semantics.compute(grad, x, tp), out)
+        return _fast(grad, x, tp.dtype, tp.slope, fm.F64 if tp.dtype == fm.F64 else fm.F32, out)
+    ap = ascend_semantics.plan(grad, x, slope, flag, semantics)
+    _check_out(out, ap.dtype, ap.shape)
+    if backend == "emulator":
+        from . import emulator
+        return _deliver(emulator.leaky_relu_backward(grad, x, slope, ap.slope_dtype, flag, semantics, ap.dtype), out)
+    if backend == "reference" or ap.empty or 0 in ap.shape:
+        return _deliver(ascend_semantics.compute(grad, x, ap), out)
+    wide = fm.F64 if ap.dtype == fm.F64 else fm.F32
+    return _fast(grad, x, ap.dtype, fm.kernel_slope(ap.dtype, ap.slope, semantics), wide, out)
+
+
+def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtype, out) -> np.ndarray:
+    """The kernel over the output in chunks: cast each input chunk to `dtype`, widen grad to
+    `wide`, compare, multiply, select, narrow straight into the result."""
+    shape = np.broadcast_shapes(grad.shape, x.shape)
+    if grad.shape != shape or x.shape != shape or grad.size <= CHUNK:
+        g, f = np.broadcast_arrays(grad.astype(dtype, copy=False), x.astype(dtype, copy=False))
+        return _deliver(fm.leaky(g, f, slope, wide, dtype), out)
+    target = out if out is not None and out.flags.c_contiguous else np.empty(shape, dtype)
+    g, f, r = np.ravel(grad), np.ravel(x), target.reshape(-1)
+    for start in range(0, r.size, CHUNK):
+        part = slice(start, start + CHUNK)
+        gw = g[part].astype(dtype, copy=False).astype(wide)  # a copy: the inputs stay as given
+        mask = fm.positive(f[part].astype(dtype, copy=False))
+        r[part] = fm.narrow(np.where(mask, gw, fm.multiply(gw, slope)), dtype)
+    return target if out is None or target is out else _deliver(target, out)
+
+
+def _check_names(semantics, backend) -> None:
+    for what, name, known in (("semantics", semantics, SEMANTICS), ("backend", backend, BACKENDS)):
+        if not isinstance(name, str):
+            raise TypeError(f"{what} must be a str (one of {', '.join(known)}), not {type(name).__name__}")
+        if name not in known:
+            raise ValueError(f"unknown {what} {name!r}; known: {', '.join(known)}")
+
+
+def _real_scalar(value):
+    """A Python or numpy real scalar (a 0-d array is read as its element); TypeError otherwise."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if type(value) is bfloat16.type:
+        return value
+    if isinstance(value, complex | np.complexfloating) or not isinstance(value, numbers.Real | np.bool_):
+        raise TypeError(f"negative_slope must be a real number, not {type(value).__name__}")
+    return value
+
+
+def _flag(value) -> bool:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool | np.bool_) or (isinstance(value, numbers.Integral) and int(value) in (0, 1)):
+        return bool(value)
+    raise TypeError(f"self_is_result must be a bool, not {type(value).__name__} {value!r}")
+
+
+def _check_out(out, dtype: np.dtype, shape: tuple[int, ...]) -> None:
+    if out is None:
+        return
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if out.dtype != dtype:
+        raise TypeError(f"out has dtype {out.dtype}, the result is {dtype}")
+    if out.shape != tuple(shape):
+        raise ValueError(f"out has shape {out.shape}, the result is {tuple(shape)}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+
+
+def _deliver(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    if out is None:
+        return result
+    np.copyto(out, result)
+    return out

@@ -1,0 +1,117 @@
+"""What torch.ops.aten.leaky_relu_backward(grad, self, negative_slope, self_is_result) does on the
+CPU (torch 2.x eager), restated for numpy arrays (docs/leaky-relu-grad.md §8). The core never
+imports torch; the tests compare with it.
+
+In torch's order:
+  1. self_is_result with a slope that is not >= 0 (as a double; NaN included) is an error
+  2. the common dtype of (self, grad): torch.result_type, whose 0-d operands only lift the result
+     into a higher category (bool < integer < float); both are cast to it
+  3. shapes broadcast
+  4. the kernel exists for float16, bfloat16, float32, float64 only (integers, bool: not implemented)
+  5. the slope becomes the kernel's scalar: float32 for the three narrower types (a finite value
+     beyond float32's range is an overflow error; inf and NaN pass), float64 for float64
+  6. per element: self > 0 ? grad : grad * slope, halves widened to float32 and rounded back once
+Errors come out as numpy's conventions want them: TypeError for dtypes, ValueError for shapes and
+values (the slope)."""
+from __future__ import annotations
+
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+
+from opsnn.dtypes import bfloat16
+
+from . import functional_models as fm
+
+_BOOL = np.dtype(np.bool_)
+_U8, _I8, _I16, _I32, _I64 = (np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64))
+F16, F32, F64 = fm.F16, fm.F32, fm.F64
+FLOATS = (F16, bfloat16, F32, F64)
+_KNOWN = (_BOOL, _U8, _I8, _I16, _I32, _I64, *FLOATS)
+_INT_RANK = {_U8: 0, _I8: 0, _I16: 1, _I32: 2, _I64: 3}
+_FLOAT_RANK = {F16: 0, bfloat16: 0, F32: 1, F64: 2}
+_FLT_MAX = float(np.finfo(np.float32).max)
+
+
+class TorchPlan(NamedTuple):
+    dtype: np.dtype  # the common dtype: inputs are cast to it, the result has it
+    shape: tuple[int, ...]
+    slope: np.floating  # the kernel's scalar: float32, or float64 for float64
+
+
+def _category(dt: np.dtype) -> int:
+    return 0 if dt == _BOOL else 2 if dt in FLOATS else 1
+
+
+def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
+    """torch.promote_types on the dtypes torch and numpy share here."""
+    if a == b:
+        return a
+    if _BOOL in (a, b):
+        return b if a == _BOOL else a
+    ca, cb = _category(a), _category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    if ca == 2:
+        if {a, b} == {F16, bfloat16}:
+            return F32
+        return a if _FLOAT_RANK[a] > _FLOAT_RANK[b] else b
+    if _U8 in (a, b):  # uint8 with a signed type: the next signed type that holds both
+        other = b if a == _U8 else a
+        return (_I16, _I16, _I32, _I64)[_INT_RANK[other]]
+    return a if _INT_RANK[a] > _INT_RANK[b] else b
+
+
+def result_type(grad: np.ndarray, x: np.ndarray) -> np.dtype:
+    """torch.result_type(self, grad): dimensioned operands decide unless a 0-d one is of a higher
+    category. TypeError for dtypes torch has no counterpart of here (complex, unsigned > 8 bits)."""
+    for a in (grad, x):
+        if a.dtype not in _KNOWN:
+            raise TypeError(f"leaky_relu_backward does not support dtype {a.dtype}")
+    dims = [a.dtype for a in (x, grad) if a.ndim]
+    zeros = [a.dtype for a in (x, grad) if not a.ndim]
+    dim = None if not dims else dims[0] if len(dims) == 1 else promote_types(*dims)
+    zero = None if not zeros else zeros[0] if len(zeros) == 1 else promote_types(*zeros)
+    if dim is None:
+        return zero
+    if zero is None or _category(zero) <= _category(dim):
+        return dim
+    return promote_types(dim, zero)
+
+
+def slope_as_double(slope) -> float:
+    """The slope as torch's Scalar::to<double> (bool -> 0/1, ints correctly rounded)."""
+    return float(np.float64(slope)) if not isinstance(slope, int) else float(slope)
+
+
+def kernel_slope(slope, dtype: np.dtype) -> np.floating:
+    if dtype == F64:
+        return np.float64(slope_as_double(slope))
+    if isinstance(slope, numbers.Integral | np.bool_):
+        return np.float32(int(slope))  # an int64 is always in float32's range
+    value = slope_as_double(slope)
+    if value == value and abs(value) != np.inf and abs(value) > _FLT_MAX:
+        raise ValueError(f"negative_slope {value!r} cannot be converted to float32 without overflow")
+    return np.float32(value)
+
+
+def plan(grad: np.ndarray, x: np.ndarray, slope, self_is_result: bool) -> TorchPlan:
+    if self_is_result and not slope_as_double(slope) >= 0.0:
+        raise ValueError("leaky_relu_backward with self_is_result=True needs a non-negative negative_slope "
+                         f"(got {slope!r}): the in-place forward with a negative slope cannot be differentiated")
+    dtype = result_type(grad, x)
+    try:
+        shape = np.broadcast_shapes(grad.shape, x.shape)
+    except ValueError:
+        raise ValueError(f"shapes {grad.shape} and {x.shape} are not broadcastable") from None
+    if dtype not in FLOATS:
+        raise TypeError(f"leaky_relu_backward is not implemented for {dtype} (torch: floating types only)")
+    return TorchPlan(dtype, shape, kernel_slope(slope, dtype))
+
+
+def compute(grad: np.ndarray, x: np.ndarray, p: TorchPlan) -> np.ndarray:
+    """The kernel on inputs cast to the common dtype (the reference: whole arrays)."""
+    g, f = grad.astype(p.dtype, copy=False), x.astype(p.dtype, copy=False)
+    wide = F64 if p.dtype == F64 else F32
+    return fm.leaky(g, f, p.slope, wide, p.dtype)
