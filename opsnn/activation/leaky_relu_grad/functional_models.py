@@ -73,7 +73,7 @@ def multiply(a: np.ndarray, s) -> np.ndarray:
     t = a.dtype
     s = np.asarray(s, t)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        p = np.multiply(a, s)
+        p = np.asarray(np.multiply(a, s))  # 0-d operands give a scalar: make it an array
     nan = np.isnan(p)
     if nan.any():
         lay = float_layout(t)

@@ -10,12 +10,13 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_leaky_relu_backward.h"
 
-#define CHECK_RET(cond, what)                                                                    \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            printf("%s failed (%s)\n", what, aclGetRecentErrMsg() ? aclGetRecentErrMsg() : ""); \
-            return 1;                                                                            \
-        }                                                                                        \
+#define CHECK_RET(cond, what)                                                                \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            const char *reason = aclGetRecentErrMsg(); /* a read clears it: take it once */  \
+            printf("%s failed (%s)\n", what, reason ? reason : "");                          \
+            return 1;                                                                        \
+        }                                                                                    \
     } while (0)
 
 // Copy `host` to a new device buffer and describe it as a row-major aclTensor of `shape`.

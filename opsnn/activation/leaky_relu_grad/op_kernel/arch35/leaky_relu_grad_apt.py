@@ -3,6 +3,8 @@ element type, the schedule by the key's schMode:
 BroadcastSch<schMode, LeakyReluGradDag<U>>(tiling).Process(gradients, features, backprops)."""
 from __future__ import annotations
 
+import numpy as np
+
 from opsnn.ascendc import CoreContext, GlobalMemory, GmPtr, KernelArg, LaunchReport
 from opsnn.atvoss import broadcast_kernel
 from opsnn.dtypes import dtype_name
@@ -16,8 +18,9 @@ ARG_NAMES = ("gradients", "features", "backprops")
 
 def leaky_relu_grad(ctx: CoreContext, gradients: GmPtr, features: GmPtr, backprops: GmPtr, tiling: bytes, *,
                     dtype, schedule_mode: int) -> None:
-    broadcast_kernel(leaky_relu_grad_dag(dtype_name(dtype)), int(schedule_mode))(ctx, gradients, features,
-                                                                                  backprops, tiling)
+    kernel = broadcast_kernel(leaky_relu_grad_dag(dtype_name(dtype)), int(schedule_mode))
+    with np.errstate(invalid="ignore"):  # see run_kernel
+        kernel(ctx, gradients, features, backprops, tiling)
 
 
 def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype, schedule_mode: int, block_dim: int,
@@ -27,5 +30,9 @@ def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype, schedule_mo
     if isinstance(platform, str):
         platform = get_platform(platform)
     kernel = broadcast_kernel(leaky_relu_grad_dag(dtype_name(dtype)), int(schedule_mode))
-    return launch_kernel(kernel, ARG_NAMES, gm=gm, platform=platform, block_dim=block_dim, tiling=bytes(tiling),
-                         args=args, sanitize=sanitize)
+    # The emulator's tensor-tensor Compare lets numpy warn on a bfloat16 NaN (ml_dtypes compares
+    # raise "invalid value"); the comparison itself is right (False). Silenced here, per thread,
+    # until opsnn.ascendc.compare_tensor does it itself.
+    with np.errstate(invalid="ignore"):
+        return launch_kernel(kernel, ARG_NAMES, gm=gm, platform=platform, block_dim=block_dim,
+                             tiling=bytes(tiling), args=args, sanitize=sanitize)
