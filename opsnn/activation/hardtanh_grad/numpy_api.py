@@ -1,0 +1,235 @@
+"""opsnn.hardtanh_backward: the gradient of hardtanh (nn.Hardtanh, nn.ReLU6) for numpy arrays,
+under torch's semantics or an Ascend SoC's (published through Operator.python_api).
+
+semantics="torch" is torch.ops.aten.hardtanh_backward on CPU, bit for bit:
+  - dtypes: torch's promotion of (grad, x) (a 0-d operand only lifts the category), which must
+    come out floating (float16, bfloat16, float32, float64); integers, bool, complex: TypeError
+  - shapes: broadcast together (numpy rules, ValueError where they do not)
+  - out = 0 where x <= min_val or x >= max_val, else grad's value (its bits: -0.0, inf, NaN
+    payloads move unchanged); a NaN x keeps grad; a NaN bound compares false
+  - float16 / bfloat16 / float32 compare in float32 against the bounds converted to float32
+    (torch's checked conversion: a finite bound beyond float32's range is a ValueError);
+    float64 compares in float64
+semantics="ascend910b" / "ascend950" is aclnnHardtanhBackward on that SoC:
+  - grad and x of one dtype in {float32, float16, bfloat16} (TypeError otherwise), one shape of
+    rank <= 8 (ValueError otherwise: the API does not broadcast)
+  - the bounds read as float32 (aclScalar::ToFloat: beyond float32's range they become +-inf)
+  - ascend950: out-of-range elements are +0.0; ascend910b: 0 * grad (-0.0 for a negative grad,
+    NaN for an inf or NaN grad), as the TBE kernel multiplies
+backend: "auto" / "fast": a vectorised numpy implementation (not a compiled engine);
+"reference": the functional models of functional_models.py; "emulator": the aclnn call on the
+emulated device (ascend semantics only). out: an array of the result's shape and dtype to write
+into (it may be grad or x); the inputs are never written otherwise."""
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from opsnn.dtypes import bfloat16
+
+from . import functional_models as fm
+from .op_api.aclnn_hardtanh_backward import supported_dtypes
+
+SEMANTICS = ("torch", "ascend910b", "ascend950")
+BACKENDS = ("auto", "fast", "reference", "emulator")
+MAX_RANK = 8
+
+_BOOL = np.dtype(np.bool_)
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_INTS = {np.dtype(t): r for t, r in ((np.uint8, 0), (np.int8, 0), (np.int16, 1), (np.int32, 2), (np.int64, 3))}
+_SIGNED = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
+_FLOATS = {_F16: 0, bfloat16: 0, _F32: 1, _F64: 2}
+_HALVES = frozenset((_F16, bfloat16))
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+# -- torch's dtype rules -------------------------------------------------------------------------
+
+def _category(dt: np.dtype) -> int:
+    if dt == _BOOL:
+        return 0
+    if dt in _INTS:
+        return 1
+    if dt in _FLOATS:
+        return 2
+    raise TypeError(f"dtype {dt} is not supported by torch's hardtanh_backward")
+
+
+def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """torch.promote_types over bool, the integer and the floating types."""
+    if a == b:
+        return a
+    ca, cb = _category(a), _category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    if ca == 0:
+        return a
+    if ca == 2:
+        if {a, b} == {_F16, bfloat16}:
+            return _F32
+        return a if _FLOATS[a] > _FLOATS[b] else b
+    u8 = np.dtype(np.uint8)
+    if u8 in (a, b):  # uint8 with a signed type: the next signed width that holds both
+        other = b if a == u8 else a
+        return _SIGNED[max(_INTS[other], 1)]
+    return a if _INTS[a] > _INTS[b] else b
+
+
+def torch_result_dtype(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The dtype torch computes hardtanh_backward(grad, x) in; TypeError where it has no kernel."""
+    dims = [a.dtype for a in (grad, x) if a.ndim]
+    zeros = [a.dtype for a in (grad, x) if not a.ndim]
+    for dt in dims + zeros:
+        _category(dt)
+    dim = _promote(*dims) if len(dims) == 2 else (dims[0] if dims else None)
+    zero = _promote(*zeros) if len(zeros) == 2 else (zeros[0] if zeros else None)
+    if dim is None:
+        dt = zero
+    elif zero is None or _category(dim) == 2:
+        dt = dim
+    elif dim == _BOOL or _category(zero) == 2:  # a 0-d operand of a higher category lifts the result
+        dt = _promote(dim, zero)
+    else:
+        dt = dim
+    if dt not in _FLOATS:
+        raise TypeError(f"hardtanh_backward is not implemented for {dt} (torch: only floating types); "
+                        f"got grad {grad.dtype} and x {x.dtype}")
+    return dt
+
+
+# -- scalars -------------------------------------------------------------------------------------
+
+def _real(value, what: str):
+    """A Python / numpy real number (a 0-d array read as its element); TypeError otherwise."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, np.generic) and value.dtype == bfloat16:
+        return float(value)
+    if isinstance(value, complex | np.complexfloating) or not isinstance(value, numbers.Real | np.bool_):
+        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+    if isinstance(value, numbers.Integral | np.bool_):
+        v = int(value)
+        if not -(2**63) <= v < 2**64:
+            raise ValueError(f"{what} {v} does not fit a 64-bit integer")
+        return v
+    v = float(value)
+    if math.isinf(v) and isinstance(value, np.longdouble) and np.isfinite(value):
+        raise ValueError(f"{what} {value} cannot be converted to float64 without overflow")
+    return v
+
+
+def _int_to(v: int, dtype: np.dtype):
+    return np.array(v, np.int64 if v < 2**63 else np.uint64).astype(dtype)[()]
+
+
+def torch_bound(value, dtype: np.dtype, what: str):
+    """torch's Scalar.to<opmath_t>(): float64 for float64 tensors, else float32 (a finite value
+    beyond float32's range is refused, as c10's checked conversion does)."""
+    if isinstance(value, int):
+        return _int_to(value, _F64 if dtype == _F64 else _F32)
+    if dtype == _F64:
+        return np.float64(value)
+    if math.isfinite(value) and abs(value) > _F32_MAX:
+        raise ValueError(f"{what} {value!r} cannot be converted to float32 without overflow")
+    return np.float32(value)
+
+
+def ascend_bound(value) -> np.float32:
+    """aclScalar::ToFloat: a C++ conversion to float (out of range: +-inf)."""
+    if isinstance(value, int):
+        return _int_to(value, _F32)
+    with np.errstate(over="ignore"):
+        return np.float32(value)
+
+
+# -- the function --------------------------------------------------------------------------------
+
+def _check_names(semantics, backend) -> None:
+    for what, name, known in (("semantics", semantics, SEMANTICS), ("backend", backend, BACKENDS)):
+        if not isinstance(name, str):
+            raise TypeError(f"{what} must be a str (one of {', '.join(known)}), not {type(name).__name__}")
+        if name not in known:
+            raise ValueError(f"unknown {what} {name!r}; known: {', '.join(known)}")
+
+
+def _check_out(out, dtype: np.dtype, shape: tuple[int, ...]) -> None:
+    if out is None:
+        return
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    if out.dtype != dtype:
+        raise TypeError(f"out has dtype {out.dtype}, the result is {dtype}")
+    if out.shape != shape:
+        raise ValueError(f"out has shape {out.shape}, the result is {shape}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+
+
+def _deliver(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    if out is None:
+        return result
+    np.copyto(out, result)
+    return out
+
+
+def _check_ascend(grad: np.ndarray, x: np.ndarray, semantics: str) -> None:
+    """What aclnnHardtanhBackward refuses (161002), as TypeError (dtype) / ValueError (shape)."""
+    allowed = supported_dtypes(semantics)
+    for name, arr in (("grad", grad), ("x", x)):
+        if arr.dtype.name not in allowed and arr.dtype != bfloat16:
+            raise TypeError(f"{semantics}: {name} dtype {arr.dtype} is not supported; supported: {', '.join(allowed)}")
+    if grad.dtype != x.dtype:
+        raise TypeError(f"{semantics}: grad dtype {grad.dtype} differs from x dtype {x.dtype} "
+                        "(aclnnHardtanhBackward does not promote)")
+    for name, arr in (("grad", grad), ("x", x)):
+        if arr.ndim > MAX_RANK:
+            raise ValueError(f"{semantics}: {name} has rank {arr.ndim}, more than {MAX_RANK}")
+    if grad.shape != x.shape:
+        raise ValueError(f"{semantics}: grad shape {grad.shape} differs from x shape {x.shape} "
+                         "(aclnnHardtanhBackward does not broadcast)")
+
+
+def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape, out) -> np.ndarray:
+    xc = x.astype(dtype, copy=False)  # TensorIterator's common dtype first
+    xw = xc.astype(_F32) if dtype in _HALVES else xc  # then the float32 opmath of the reduced types
+    with np.errstate(invalid="ignore"):
+        zero = np.less_equal(xw, lo)
+        zero |= np.greater_equal(xw, hi)
+    result = np.empty(shape, dtype) if out is None else out
+    np.copyto(result, grad.astype(dtype, copy=False))
+    np.copyto(result, dtype.type(0), where=zero)
+    return result
+
+
+def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_val=1.0, *,
+                      semantics: Literal["torch", "ascend910b", "ascend950"] = "torch",
+                      backend: Literal["auto", "fast", "reference", "emulator"] = "auto",
+                      out: np.ndarray | None = None) -> np.ndarray:
+    """out = grad where min_val < x < max_val (or x is NaN), else 0, under `semantics` (see the
+    module doc). grad, x: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16). min_val,
+    max_val: real numbers (Python or numpy scalars, or 0-d arrays)."""
+    _check_names(semantics, backend)
+    lo, hi = _real(min_val, "min_val"), _real(max_val, "max_val")
+    grad, x = np.asarray(grad), np.asarray(x)
+    if semantics == "torch":
+        if backend == "emulator":
+            raise ValueError('backend="emulator" runs the ascend semantics only')
+        dtype = torch_result_dtype(grad, x)
+        shape = np.broadcast_shapes(grad.shape, x.shape)
+        lo_t, hi_t = torch_bound(lo, dtype, "min_val"), torch_bound(hi, dtype, "max_val")
+        _check_out(out, dtype, shape)
+        if backend == "reference":
+            g = np.broadcast_to(grad.astype(dtype, copy=False), shape)
+            xb = np.broadcast_to(x.astype(dtype, copy=False), shape)
+            return _deliver(fm.hardtanh_backward_torch(g, xb, lo_t, hi_t), out)
+        return _fast_torch(grad, x, lo_t, hi_t, dtype, shape, out)
+    _check_ascend(grad, x, semantics)
+    _check_out(out, x.dtype, x.shape)
+    if backend == "emulator":
+        from . import device_run
+        return _deliver(device_run.hardtanh_backward(grad, x, lo, hi, semantics), out)
+    return _deliver(fm.hardtanh_backward_ascend(grad, x, ascend_bound(lo), ascend_bound(hi), semantics), out)
