@@ -23,7 +23,7 @@ MAX_UB_SIZE = 1 << 32  # a UB size must fit the uint32 the platform API reports
 MAX_CORES = 65535  # the most cores a launch can name
 INT64_MAX = 2**63 - 1  # a dimension and an element count must fit aclnn's int64
 DEFAULT_FAMILY = "ascend910b"  # the scheme of a custom platform without --family
-COMMANDS = ("tiling", "sanitize", "example", "info")
+COMMANDS = ("tiling", "sanitize", "example", "info", "atk")
 
 
 class UsageError(Exception):
@@ -424,6 +424,9 @@ def _main(argv=None) -> int:
                         "whether the C lane was built, optional packages, threads, CPU.")
             p.add_argument("--json", action="store_true", help="one JSON object on stdout")
             return info.main(p.parse_args(argv[1:]).json)
+        if command == "atk":  # a case file, not an operator (opsnn/atk.py)
+            from opsnn import atk
+            return atk.main(argv[1:])
         rest = argv[1:]
         name = DEFAULT_OPERATOR
         if rest and not rest[0].startswith("-"):
