@@ -14,7 +14,9 @@ upstream's order:
      shape (161002)
   5. selfIsResult with negativeSlope (as double) < 0 (161002; a NaN slope passes)
   6. the promoted dtype of (gradOutput, self) castable to out's (161002: an integral or bool out)
-  7. self empty: success, workspace 0, nothing launched (only self is tested)
+  7. self empty: success, workspace 0, nothing launched (only self is tested). gradOutput empty
+     with self not: on Ascend950 (fp16/bf16/fp32) the arch35 tiling refuses the 0 dim, 561103;
+     elsewhere nothing to compute, success (docs §H6: neither is verifiable)
   8. Contiguous(gradOutput) -> Cast(promoted) -> Contiguous(self) -> Cast(promoted) -> l0
      LeakyReluGrad(slope as float32) -> Cast(out's dtype) -> ViewCopy(out); an l0 failure is
      561103 (upstream's null result)
@@ -36,7 +38,7 @@ from opsnn.aclnn.l0 import cast, contiguous, view_copy
 from opsnn.aclnn.l0_tensor import L0Tensor
 
 from ..functional_models import promote_type
-from .leaky_relu_grad import leaky_relu_grad
+from .leaky_relu_grad import check_empty_output, leaky_relu_grad
 
 API_NAME = "aclnnLeakyReluBackward"
 
@@ -119,6 +121,10 @@ def _plan(executor: Executor, grad_output, self, negative_slope, self_is_result,
 
     if self.numel == 0:
         return  # nothing to launch, workspace 0
+    if 0 in shape:  # gradOutput empty, self not: upstream goes on (docs §H6)
+        check_empty_output(executor.platform, grad_output.view_dims, self.view_dims, promoted_name,
+                           negative_slope.to_float())
+        return
 
     grad = cast(executor, contiguous(executor, L0Tensor.from_acl(grad_output)), promoted_name)
     feature = cast(executor, contiguous(executor, L0Tensor.from_acl(self)), promoted_name)

@@ -37,6 +37,27 @@ def _inner(message: str) -> s.AclnnError:
     return s.AclnnError(s.ACLNN_ERR_INNER_NULLPTR, s.KIND_INNER, message)
 
 
+def _arch35_tiling(platform: Platform, grad_shape, self_shape, dtype_name: str, negative_slope: float):
+    from ..op_host.arch35 import leaky_relu_grad_tiling
+    try:
+        run_kernel = find_kernel(OP_TYPE, platform.family, LEAKY_RELU_GRAD.supports(platform.family),
+                                 _ARCH35_KERNEL_MODULE)
+        tiling = run_tiling(OP_TYPE, leaky_relu_grad_tiling, (grad_shape, self_shape), dtype_name, negative_slope,
+                            platform)
+    except s.AclnnError as e:  # the launcher list refuses: LeakyReluGrad returns nullptr
+        raise _inner(e.message) from None
+    return run_kernel, tiling
+
+
+def check_empty_output(platform: Platform, grad_shape, self_shape, dtype_name: str, negative_slope: float) -> None:
+    """An empty output with a non-empty self (only gradOutput empty) is not short-circuited
+    upstream: on the arch35 AiCore path the tiling sees the 0 dim and refuses (561103, an
+    inference, docs §H6); the 910B TBE and AiCpu models have nothing to compute, and nothing is
+    recorded (an empty device tensor may have no memory to address)."""
+    if platform.family == "ascend950" and dtype_name in aicore_dtypes(platform):
+        _arch35_tiling(platform, grad_shape, self_shape, dtype_name, negative_slope)
+
+
 def leaky_relu_grad(executor: Executor, grad: L0Tensor, self: L0Tensor, negative_slope: float) -> L0Tensor:
     """Record LeakyReluGrad; returns the output, a dense tensor in a new workspace slot."""
     platform = executor.platform
@@ -55,14 +76,7 @@ def leaky_relu_grad(executor: Executor, grad: L0Tensor, self: L0Tensor, negative
         model = functools.partial(leaky_relu_grad_910b, negative_slope=negative_slope)
         executor.add_step(FunctionalStep(f"{OP_TYPE}(910B TBE model)", model, (grad, self), out))
         return out
-    from ..op_host.arch35 import leaky_relu_grad_tiling
-    try:
-        run_kernel = find_kernel(OP_TYPE, platform.family, LEAKY_RELU_GRAD.supports(platform.family),
-                                 _ARCH35_KERNEL_MODULE)
-        tiling = run_tiling(OP_TYPE, leaky_relu_grad_tiling, (grad.shape, self.shape), grad.dtype_name,
-                            negative_slope, platform)
-    except s.AclnnError as e:  # the launcher list refuses: LeakyReluGrad returns nullptr
-        raise _inner(e.message) from None
+    run_kernel, tiling = _arch35_tiling(platform, grad.shape, self.shape, grad.dtype_name, negative_slope)
     add_kernel_launch(executor, OP_TYPE, run_kernel, block_dim=tiling.block_dim,
                       tiling_data=tiling.tiling_data.to_bytes(), workspace_size=tiling.workspace_size,
                       args=(("gradients", grad), ("features", self), ("backprops", out)),
