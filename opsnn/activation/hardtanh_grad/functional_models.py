@@ -37,7 +37,9 @@ def _uint(dtype: np.dtype) -> np.dtype:
 
 def _widen(a: np.ndarray) -> np.ndarray:
     """float16 / bfloat16 / float32 to float32, exactly (the vector unit's Cast, CAST_NONE)."""
-    return a if a.dtype == _F32 else cast_values(a, _F32, RoundMode.CAST_NONE)
+    if a.dtype == _F32:
+        return a
+    return cast_values(np.ascontiguousarray(a).reshape(-1), _F32, RoundMode.CAST_NONE).reshape(a.shape)
 
 
 def _bound(v) -> np.float32:
@@ -82,7 +84,8 @@ def hardtanh_grad_910b(result: np.ndarray, grad: np.ndarray, min_val=-1.0, max_v
     r = np.where(np.isnan(x), g.view(np.uint32), product.view(np.uint32)).view(_F32)
     if grad.dtype == _F32:
         return r
-    return cast_values(r, grad.dtype, RoundMode.CAST_RINT)  # exact for every value r can hold
+    # exact for every value r can hold
+    return cast_values(r.reshape(-1), grad.dtype, RoundMode.CAST_RINT).reshape(r.shape)
 
 
 KERNELS = {"ascend910b": hardtanh_grad_910b, "ascend950": hardtanh_grad_arch35}
