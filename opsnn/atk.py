@@ -443,20 +443,22 @@ def _call(fn, args, kwargs=None, convert=np.asarray) -> Outcome:
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
-    if a.dtype.kind == "f" or a.dtype == bfloat16:
+    if _floating(a):
         return a.view(np.dtype(f"u{a.dtype.itemsize}"))
     return a
 
 
 def _show(a: np.ndarray, index) -> str:
     v = a[index]
-    if a.dtype.kind == "f" or a.dtype == bfloat16:
+    if _floating(a):
         return f"{float(v)!r} (0x{int(_bits(a)[index]):0{2 * a.itemsize}x})"
     return repr(v.item())
 
 
-def compare(ours: Outcome, theirs: Outcome, what: str, torch_side: bool = False) -> tuple[str, str]:
-    """('equal' | 'refused' | 'mismatch', detail)."""
+def compare(ours: Outcome, theirs: Outcome, what: str, torch_side: bool = False,
+            loose_nan: bool = False) -> tuple[str, str]:
+    """('equal' | 'refused' | 'mismatch', detail). Bit for bit: a NaN equals only a NaN of the same
+    bits, unless loose_nan (any NaN equals any NaN)."""
     if ours.error is not None or theirs.error is not None:
         if ours.error is not None and theirs.error is not None:
             a, b = type(ours.error), type(theirs.error)
@@ -474,8 +476,23 @@ def compare(ours: Outcome, theirs: Outcome, what: str, torch_side: bool = False)
     diff = ba != bb
     count = int(np.count_nonzero(diff))
     first = tuple(int(i) for i in np.argwhere(diff)[0]) if a.ndim else ()
-    return "mismatch", (f"{count} of {a.size} elements differ from {what}; first at {list(first)}: "
-                        f"opsnn {_show(a, first)}, {what} {_show(b, first)}")
+    detail = (f"{count} of {a.size} elements differ from {what}; first at {list(first)}: "
+              f"opsnn {_show(a, first)}, {what} {_show(b, first)}")
+    if _floating(a) and _nan_only(a, b, diff):
+        if loose_nan:
+            return "equal", f"NaN bits differ ({detail}); --loose-nan counts any NaN as equal"
+        return "mismatch", f"NaN bits only: {detail}"
+    return "mismatch", detail
+
+
+def _floating(a: np.ndarray) -> bool:
+    return a.dtype.kind == "f" or a.dtype == bfloat16
+
+
+def _nan_only(a: np.ndarray, b: np.ndarray, diff: np.ndarray) -> bool:
+    """Every differing element is a NaN on both sides."""
+    with np.errstate(all="ignore"):
+        return bool(np.all(np.isnan(a[diff].astype(np.float32)) & np.isnan(b[diff].astype(np.float32))))
 
 
 def _torch_refusal_matches(ours: BaseException, theirs: BaseException) -> bool:
@@ -512,9 +529,11 @@ def _torch_function(torch, name: str):
 
 
 def _to_torch(torch, arr: np.ndarray):
+    if not arr.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
+        arr = arr.copy()
     if arr.dtype == bfloat16:
-        return torch.from_numpy(np.ascontiguousarray(arr).view(np.int16)).view(torch.bfloat16)
-    return torch.from_numpy(np.ascontiguousarray(arr))
+        return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(arr)
 
 
 def _from_torch(torch, t) -> np.ndarray:
@@ -562,8 +581,9 @@ def _base_result(case: Case, status: str, reason: str = "") -> Result:
                   [list(i.shape) if i.shape is not None else None for i in case.inputs], case.max_elements)
 
 
-def run_case(case: Case, seed: int, semantics: str, backend: str) -> Result:
-    """Generate the case's inputs, run them, compare; never raises for what the operator does."""
+def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: bool = False) -> Result:
+    """Generate the case's inputs, run them, compare; never raises for what the operator does.
+    loose_nan: in the comparison with torch, any NaN equals any NaN (the reference's stays bitwise)."""
     import opsnn
     start = time.perf_counter()
     result = _base_result(case, "passed")
@@ -586,7 +606,9 @@ def run_case(case: Case, seed: int, semantics: str, backend: str) -> Result:
         if theirs is None:
             result.checks["torch"] = {"status": "skipped", "detail": why}
         else:
-            status, detail = compare(ours, theirs, "torch", torch_side=True)
+            status, detail = compare(ours, theirs, "torch", torch_side=True, loose_nan=loose_nan)
+            if status == "equal" and detail:
+                result.notes.append(detail)
             result.checks["torch"] = {"status": status, "detail": detail}
     if backend == "reference" and (semantics != "torch" or result.checks["torch"]["status"] == "skipped"):
         # nothing to compare with: the reference's own refusal is still a result worth naming
@@ -608,9 +630,9 @@ def run_case(case: Case, seed: int, semantics: str, backend: str) -> Result:
 
 def _run_one(payload) -> Result:
     """A worker's entry (module level, for the process pool)."""
-    case, seed, semantics, backend = payload
+    case, seed, semantics, backend, loose_nan = payload
     try:
-        return run_case(case, seed, semantics, backend)
+        return run_case(case, seed, semantics, backend, loose_nan)
     except MemoryError:
         result = _base_result(case, "failed", "out of memory")
     except Exception as e:  # a defect in the runner itself still reports the case
@@ -767,7 +789,7 @@ def write_junit(path: str, results: list[Result], meta: dict) -> None:
 
 def run_cases(cases: list[Case], *, seed: int = 0, semantics: str = "torch", backend: str = "fast",
               jobs: int = 1, max_elements: int | None = None, progress: Progress | None = None,
-              memory: int | None = None) -> list[Result]:
+              memory: int | None = None, loose_nan: bool = False) -> list[Result]:
     """Every case's result, in the cases' order (skipped ones with their reason)."""
     if max_elements is None:
         max_elements = DEFAULT_MAX_ELEMENTS_EMULATOR if backend == "emulator" else DEFAULT_MAX_ELEMENTS
@@ -786,21 +808,21 @@ def run_cases(cases: list[Case], *, seed: int = 0, semantics: str = "torch", bac
         if semantics == "torch" and todo:
             _torch()  # imported once here, so that no case's time counts it
         for case in todo:
-            results[case.id] = _run_one((case, seed, semantics, backend))
+            results[case.id] = _run_one((case, seed, semantics, backend, loose_nan))
             if progress:
                 progress.update(results[case.id])
     else:
-        _run_pool(todo, seed, semantics, backend, jobs, results, progress)
+        _run_pool(todo, (seed, semantics, backend, loose_nan), jobs, results, progress)
     return [results[c.id] for c in cases]
 
 
-def _run_pool(todo, seed, semantics, backend, jobs, results, progress) -> None:
+def _run_pool(todo, settings, jobs, results, progress) -> None:
     import concurrent.futures as cf
     import multiprocessing
     # spawn: a fork of a process whose fast engine already started threads could deadlock
     context = multiprocessing.get_context("spawn")
     with cf.ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=context) as pool:
-        futures = {pool.submit(_run_one, (case, seed, semantics, backend)): case for case in todo}
+        futures = {pool.submit(_run_one, (case, *settings)): case for case in todo}
         try:
             for future in cf.as_completed(futures):
                 case = futures[future]
@@ -840,6 +862,9 @@ def _parser() -> argparse.ArgumentParser:
                         f"{DEFAULT_MAX_ELEMENTS}; {DEFAULT_MAX_ELEMENTS_EMULATOR} with --backend emulator)")
     p.add_argument("--json", metavar="FILE", default=None, help="write a JSON report")
     p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report")
+    p.add_argument("--loose-nan", action="store_true",
+                   help="against torch, count any NaN equal to any NaN (torch's vectorised CPU loops change NaN "
+                        "bits; the comparison with the reference stays bit for bit)")
     p.add_argument("-v", "--verbose", action="store_true", help="a line for every case, passed ones too")
     return p
 
@@ -884,14 +909,14 @@ def _main(argv: list[str]) -> int:
     start = time.perf_counter()
     try:
         results = run_cases(cases, seed=args.seed, semantics=semantics, backend=args.backend, jobs=args.jobs,
-                            max_elements=args.max_elements, progress=progress)
+                            max_elements=args.max_elements, progress=progress, loose_nan=args.loose_nan)
     finally:
         progress.close()
     elapsed = time.perf_counter() - start
     meta = {"file": str(args.file), "file_name": Path(args.file).stem,
             "aclnn_names": ",".join(dict.fromkeys(c.aclnn_name for c in cases)), "semantics": semantics,
             "soc": args.soc, "backend": args.backend, "seed": args.seed, "jobs": args.jobs,
-            "max_elements": args.max_elements, "seconds": round(elapsed, 3)}
+            "max_elements": args.max_elements, "loose_nan": args.loose_nan, "seconds": round(elapsed, 3)}
     for r in results:
         if r.status != "passed" or args.verbose:
             label = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[r.status]
