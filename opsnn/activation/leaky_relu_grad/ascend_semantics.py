@@ -55,6 +55,11 @@ def scalar_dtype(value) -> str:
     raise TypeError(f"negative_slope must be a real number, not {type(value).__name__}")
 
 
+def _as_double(value) -> float:
+    """aclScalar::ToDouble of the scalar the value travels as."""
+    return float(value) if isinstance(value, int) else float(np.float64(value))
+
+
 def to_float(value) -> np.float32:
     """aclScalar::ToFloat: a C++ conversion to float (nearest even; beyond range +-inf)."""
     if isinstance(value, numbers.Integral | np.bool_) and not isinstance(value, np.integer):
@@ -71,11 +76,9 @@ def plan(grad: np.ndarray, x: np.ndarray, slope, self_is_result: bool, family: s
         raise ValueError(f"unknown ascend semantics {family!r}; known: {', '.join(FAMILIES)}")
     tensors = supported_dtypes(family)
     for name, a in (("grad", grad), ("x", x)):
-        if a.dtype.name not in tensors and a.dtype != bfloat16:
+        if a.dtype.name not in tensors:  # bfloat16's name is "bfloat16"
             raise TypeError(f"{family}: {name} dtype {a.dtype} is not in aclnnLeakyReluBackward's list "
                             f"[{', '.join(tensors)}]")
-        if a.dtype == bfloat16 and "bfloat16" not in tensors:
-            raise TypeError(f"{family}: {name} dtype bfloat16 is not supported")
     slope_dtype = scalar_dtype(slope)
     if slope_dtype not in supported_scalar_dtypes(family):
         raise TypeError(f"{family}: negative_slope dtype {slope_dtype} is not in aclnnLeakyReluBackward's scalar "
@@ -87,7 +90,7 @@ def plan(grad: np.ndarray, x: np.ndarray, slope, self_is_result: bool, family: s
         shape = np.broadcast_shapes(grad.shape, x.shape)
     except ValueError:
         raise ValueError(f"{family}: shapes {grad.shape} and {x.shape} are not broadcastable") from None
-    if self_is_result and float(np.float64(slope) if not isinstance(slope, int) else slope) < 0:
+    if self_is_result and _as_double(slope) < 0:
         raise ValueError(f"{family}: negative_slope {slope!r} must not be negative when self_is_result is true")
     dtype = fm.promote_type(grad.dtype, x.dtype)
     return AscendPlan(family, dtype, shape, to_float(slope), slope_dtype, x.size == 0)
