@@ -82,7 +82,9 @@ def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtyp
     if grad.shape != shape or x.shape != shape or grad.size <= CHUNK:
         g, f = np.broadcast_arrays(grad.astype(dtype, copy=False), x.astype(dtype, copy=False))
         return _deliver(fm.leaky(g, f, slope, wide, dtype), out)
-    target = out if out is not None and out.flags.c_contiguous else np.empty(shape, dtype)
+    direct = out is not None and out.flags.c_contiguous and all(
+        _same_place(out, a) or not np.may_share_memory(out, a) for a in (grad, x))
+    target = out if direct else np.empty(shape, dtype)  # chunk i is read before it is written
     g, f, r = np.ravel(grad), np.ravel(x), target.reshape(-1)
     for start in range(0, r.size, CHUNK):
         part = slice(start, start + CHUNK)
@@ -90,6 +92,13 @@ def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtyp
         mask = fm.positive(f[part].astype(dtype, copy=False))
         r[part] = fm.narrow(np.where(mask, gw, fm.multiply(gw, slope)), dtype)
     return target if out is None or target is out else _deliver(target, out)
+
+
+def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """a and b are the same elements in the same layout (writing a's chunk only after reading b's
+    is then safe)."""
+    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.strides == b.strides
+            and a.shape == b.shape)
 
 
 def _check_names(semantics, backend) -> None:

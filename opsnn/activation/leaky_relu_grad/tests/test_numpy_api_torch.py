@@ -147,3 +147,19 @@ def test_published_as_opsnn_leaky_relu_backward():
     assert opsnn.leaky_relu_backward is leaky_relu_backward
     assert "leaky_relu_backward" in dir(opsnn)
     assert list(opsnn.leaky_relu_backward([2.0, 3.0], [1.0, -1.0], 0.01)) == [2.0, 0.03]
+
+
+def test_empty_and_overlapping_out():
+    for g_shape, x_shape in (((0, 3), (1, 3)), ((1, 3), (0, 3)), ((0,), ())):
+        g, x = np.ones(g_shape, np.float16), np.ones(x_shape, np.float32)
+        want = torch_leaky_relu_backward(g, x, 0.5, False)
+        assert same(leaky_relu_backward(g, x, 0.5), want)
+    n = 2 * CHUNK + 3
+    base = values(np.dtype(np.float32), (n + 5,), 9)
+    x = values(np.dtype(np.float32), (n,), 10)
+    want = torch_leaky_relu_backward(base[:n].copy(), x, 0.25, False)
+    out = base[5:]  # overlaps grad shifted by 5 elements: must not be written chunk by chunk
+    assert leaky_relu_backward(base[:n], x, 0.25, out=out) is out and same(out, want)
+    g = values(np.dtype(np.float32), (n,), 11)
+    want = torch_leaky_relu_backward(g, x, 0.25, False)
+    assert leaky_relu_backward(g, x, 0.25, out=x) is x and same(x, want)  # out may be x itself
