@@ -17,7 +17,7 @@ the product is computed in, which type the result is narrowed to):
                            and bf16 can differ from arch35 in the last place (and a slope beyond
                            65504 becomes inf in fp16). The bf16 slope rounding is an assumption.
   leaky_relu_grad_aicpu    the AiCpu kernel that takes float64 on every SoC: a double product with
-                           the slope as the float attr "alpha" widened (an assumption, §H4).
+                           the slope as the float attr "alpha" widened (an assumption, docs/leaky-relu-grad.md §9.4).
 
 The compare is features > 0 in the features' own type (widening is exact, so float32 gives the same
 answer): NaN, -0.0 and +0.0 features take the product. The product is arithmetic, so an inf or NaN

@@ -1,5 +1,5 @@
 """What torch.ops.aten.leaky_relu_backward(grad, self, negative_slope, self_is_result) does on the
-CPU (torch 2.x eager), restated for numpy arrays (docs/leaky-relu-grad.md §8). The core never
+CPU (torch 2.x eager), restated for numpy arrays (docs/leaky-relu-grad.md §7). The core never
 imports torch; the tests compare with it.
 
 In torch's order:

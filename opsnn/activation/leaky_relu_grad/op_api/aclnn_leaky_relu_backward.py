@@ -16,7 +16,7 @@ upstream's order:
   6. the promoted dtype of (gradOutput, self) castable to out's (161002: an integral or bool out)
   7. self empty: success, workspace 0, nothing launched (only self is tested). gradOutput empty
      with self not: on Ascend950 (fp16/bf16/fp32) the arch35 tiling refuses the 0 dim, 561103;
-     elsewhere nothing to compute, success (docs §H6: neither is verifiable)
+     elsewhere nothing to compute, success (docs/leaky-relu-grad.md §9.5: neither is verifiable)
   8. Contiguous(gradOutput) -> Cast(promoted) -> Contiguous(self) -> Cast(promoted) -> l0
      LeakyReluGrad(slope as float32) -> Cast(out's dtype) -> ViewCopy(out); an l0 failure is
      561103 (upstream's null result)
@@ -121,7 +121,7 @@ def _plan(executor: Executor, grad_output, self, negative_slope, self_is_result,
 
     if self.numel == 0:
         return  # nothing to launch, workspace 0
-    if 0 in shape:  # gradOutput empty, self not: upstream goes on (docs §H6)
+    if 0 in shape:  # gradOutput empty, self not: upstream goes on (docs/leaky-relu-grad.md §9.5)
         check_empty_output(executor.platform, grad_output.view_dims, self.view_dims, promoted_name,
                            negative_slope.to_float())
         return

@@ -52,7 +52,7 @@ def _arch35_tiling(platform: Platform, grad_shape, self_shape, dtype_name: str, 
 def check_empty_output(platform: Platform, grad_shape, self_shape, dtype_name: str, negative_slope: float) -> None:
     """An empty output with a non-empty self (only gradOutput empty) is not short-circuited
     upstream: on the arch35 AiCore path the tiling sees the 0 dim and refuses (561103, an
-    inference, docs §H6); the 910B TBE and AiCpu models have nothing to compute, and nothing is
+    inference, docs/leaky-relu-grad.md §9.5); the 910B TBE and AiCpu models have nothing to compute, and nothing is
     recorded (an empty device tensor may have no memory to address)."""
     if platform.family == "ascend950" and dtype_name in aicore_dtypes(platform):
         _arch35_tiling(platform, grad_shape, self_shape, dtype_name, negative_slope)

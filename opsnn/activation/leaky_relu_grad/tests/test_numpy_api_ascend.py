@@ -138,7 +138,7 @@ def test_empty(backend):
     r = leaky_relu_backward(np.ones((0, 3), np.float16), np.ones((1, 3), np.float16), semantics="ascend910b",
                             backend=backend)
     assert r.shape == (0, 3)
-    with pytest.raises(RuntimeError, match="561103"):  # the arch35 tiling refuses the 0 dim (docs §H6)
+    with pytest.raises(RuntimeError, match="561103"):  # the arch35 tiling refuses the 0 dim (docs §9.5)
         leaky_relu_backward(np.ones((0, 3), np.float16), np.ones((1, 3), np.float16), semantics="ascend950",
                             backend=backend)
 

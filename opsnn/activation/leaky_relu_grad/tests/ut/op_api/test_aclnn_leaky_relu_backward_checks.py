@@ -156,7 +156,7 @@ def test_out_that_cannot_take_the_promoted_dtype(any_dev):
 
 def test_empty_grad_against_non_empty_self(dev, dev950):
     """Not short-circuited (only self is tested): the 910B model has nothing to compute; the 950
-    tiling refuses the 0 dim, which surfaces as l0's null result (docs §H6: an inference)."""
+    tiling refuses the 0 dim, which surfaces as l0's null result (docs/leaky-relu-grad.md §9.5: an inference)."""
     for d, want in ((dev, 0), (dev950, st.ACLNN_ERR_INNER_NULLPTR)):
         ret = status(d, t(d, (0, 3)), t(d, (1, 3)), d.scalar(0.1), False, t(d, (0, 3)))
         assert ret == want

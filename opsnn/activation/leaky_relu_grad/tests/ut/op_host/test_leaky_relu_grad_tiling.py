@@ -53,7 +53,7 @@ def test_more_refusals():
             leaky_relu_grad_tiling((SHAPE, SHAPE), dtypes, 0.0, UT_PLATFORM)
     with pytest.raises(TilingError):
         leaky_relu_grad_tiling((SHAPE,), "float16", 0.0, UT_PLATFORM)
-    with pytest.raises(TilingError):  # a 0 dim reaches the collapse (docs §H6)
+    with pytest.raises(TilingError):  # a 0 dim reaches the collapse (docs/leaky-relu-grad.md §9.5)
         leaky_relu_grad_tiling(((0, 3), (1, 3)), "float16", 0.0, UT_PLATFORM)
     with pytest.raises(TilingError):
         leaky_relu_grad_tiling(((2, 3), (4, 3)), "float16", 0.0, UT_PLATFORM)
