@@ -404,6 +404,19 @@ def make_inputs(case: Case, seed: int):
     return ours, theirs, notes
 
 
+def input_digest(values: list) -> str:
+    """A short hash of the generated inputs (dtypes, shapes, bytes; scalars by type and value)."""
+    import hashlib
+    h = hashlib.blake2b(digest_size=8)
+    for v in values:
+        if isinstance(v, np.ndarray):
+            h.update(f"{v.dtype.str}{v.shape}".encode())
+            h.update(np.ascontiguousarray(v).tobytes() if v.ndim else v.tobytes())
+        else:
+            h.update(f"{type(v).__name__}:{v!r}".encode())
+    return h.hexdigest()
+
+
 # ---------------------------------------------------------------------------------------------------
 # Running and comparing
 
@@ -569,11 +582,12 @@ class Result:
     refused: bool = False
     checks: dict = field(default_factory=dict)  # against -> {"status", "detail"}
     notes: list = field(default_factory=list)
+    digest: str = ""  # of the generated inputs (input_digest): equal for equal (seed, case)
 
     def to_json(self) -> dict:
         return {"id": self.id, "status": self.status, "reason": self.reason, "dtype": self.dtype,
                 "shapes": self.shapes, "elements": self.elements, "seconds": round(self.seconds, 6),
-                "refused": self.refused, "checks": self.checks, "notes": self.notes}
+                "refused": self.refused, "checks": self.checks, "notes": self.notes, "inputs_digest": self.digest}
 
 
 def _base_result(case: Case, status: str, reason: str = "") -> Result:
@@ -589,6 +603,7 @@ def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: boo
     result = _base_result(case, "passed")
     ours_in, torch_in, notes = make_inputs(case, seed)
     result.notes = notes
+    result.digest = input_digest(ours_in)
     fn = getattr(opsnn, case.api.numpy_api, None)
     if fn is None:
         result.status, result.reason = "failed", f"opsnn has no function {case.api.numpy_api}"
@@ -918,7 +933,7 @@ def _main(argv: list[str]) -> int:
             "soc": args.soc, "backend": args.backend, "seed": args.seed, "jobs": args.jobs,
             "max_elements": args.max_elements, "loose_nan": args.loose_nan, "seconds": round(elapsed, 3)}
     for r in results:
-        if r.status != "passed" or args.verbose:
+        if r.status != "passed" or r.refused or args.verbose:  # an expected refusal is named too
             label = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[r.status]
             text = r.reason or "; ".join(f"{k}: {v['status']}" for k, v in r.checks.items())
             print(f"{label} case {r.id} ({r.dtype} {_shapes_label(r.shapes)}): {text}")
