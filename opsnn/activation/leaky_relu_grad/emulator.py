@@ -105,8 +105,12 @@ class Session:
         return t, ptr
 
     def scalar(self, value, dtype_name: str):
-        if dtype_name not in ("bool", "int64", "uint64") and not isinstance(value, float):
-            value = float(value)  # a numpy float scalar: its value, exactly
+        if dtype_name == "bool":
+            value = bool(value)
+        elif dtype_name.startswith(("int", "uint")):
+            value = int(value)
+        else:
+            value = float(value)  # a numpy float scalar (bfloat16 too): its value, exactly
         s = acl.create_scalar(value, _ACL_TYPE[dtype_name])
         if s is None:
             raise ValueError(f"cannot make a {dtype_name} scalar of {value!r}: {acl.get_recent_err_msg()}")

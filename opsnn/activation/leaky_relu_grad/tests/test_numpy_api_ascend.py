@@ -164,3 +164,15 @@ def test_models_agree_with_the_formula():
     with pytest.raises(TypeError):
         fm.leaky_relu_grad_aicpu(g, x, 0.5)
     assert fm.promote_type(np.float16, bfloat16) == np.float32
+
+
+@pytest.mark.parametrize("slope", [bfloat16.type(0.5), np.int32(1), np.float16(0.25), np.float32(0.1), True,
+                                   np.uint8(2), np.int8(-3), np.int16(-2), 7, np.int64(-2), 2**63 - 1, 0.1])
+def test_every_scalar_dtype_travels_the_same_through_the_emulator(slope):
+    rng = np.random.default_rng(6)
+    for dtype in (np.float16, bfloat16, np.float32, np.float64):
+        g, x = values(rng, dtype, (40,)), values(rng, dtype, (40,))
+        for semantics in FAMILIES:
+            ref = leaky_relu_backward(g, x, slope, semantics=semantics, backend="reference")
+            emu = leaky_relu_backward(g, x, slope, semantics=semantics, backend="emulator")
+            np.testing.assert_array_equal(bits(emu), bits(ref))
