@@ -82,14 +82,27 @@ def result_type(grad: np.ndarray, x: np.ndarray) -> np.dtype:
 
 def slope_as_double(slope) -> float:
     """The slope as torch's Scalar::to<double> (bool -> 0/1, ints correctly rounded)."""
-    return float(np.float64(slope)) if not isinstance(slope, int) else float(slope)
+    if isinstance(slope, numbers.Integral | np.bool_):
+        return float(_int_to(int(slope), F64))
+    return float(np.float64(slope))
+
+
+def _check_int(slope) -> None:
+    """A Python int becomes an int64 (or uint64) torch Scalar; beyond those it cannot."""
+    if isinstance(slope, numbers.Integral) and not -(2**63) <= int(slope) < 2**64:
+        raise ValueError(f"negative_slope {int(slope)} does not fit a 64-bit integer")
+
+
+def _int_to(value: int, dtype: np.dtype):
+    """One correctly rounded conversion, as C's (float)int64 / (double)uint64."""
+    return np.asarray(value, np.int64 if value < 2**63 else np.uint64).astype(dtype)[()]
 
 
 def kernel_slope(slope, dtype: np.dtype) -> np.floating:
+    if isinstance(slope, numbers.Integral | np.bool_):
+        return _int_to(int(slope), F64 if dtype == F64 else F32)  # any int64 is in float32's range
     if dtype == F64:
         return np.float64(slope_as_double(slope))
-    if isinstance(slope, numbers.Integral | np.bool_):
-        return np.float32(int(slope))  # an int64 is always in float32's range
     value = slope_as_double(slope)
     if value == value and abs(value) != np.inf and abs(value) > _FLT_MAX:
         raise ValueError(f"negative_slope {value!r} cannot be converted to float32 without overflow")
@@ -97,6 +110,7 @@ def kernel_slope(slope, dtype: np.dtype) -> np.floating:
 
 
 def plan(grad: np.ndarray, x: np.ndarray, slope, self_is_result: bool) -> TorchPlan:
+    _check_int(slope)
     if self_is_result and not slope_as_double(slope) >= 0.0:
         raise ValueError("leaky_relu_backward with self_is_result=True needs a non-negative negative_slope "
                          f"(got {slope!r}): the in-place forward with a negative slope cannot be differentiated")

@@ -163,3 +163,17 @@ def test_empty_and_overlapping_out():
     g = values(np.dtype(np.float32), (n,), 11)
     want = torch_leaky_relu_backward(g, x, 0.25, False)
     assert leaky_relu_backward(g, x, 0.25, out=x) is x and same(x, want)  # out may be x itself
+
+
+@pytest.mark.parametrize("slope", [2**63, 2**64 - 1, -(2**63), 2**53 + 1, 2**64, -(2**63) - 1, 2**70])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_integer_slopes_at_the_edges(slope, dtype):
+    g = np.array([1.0, -1.0, 3.0], dtype)
+    x = -np.ones(3, dtype)
+    want = torch_leaky_relu_backward(g, x, slope, False)
+    if want is ValueError:
+        assert slope >= 2**64 or slope < -(2**63)
+        with pytest.raises(ValueError, match="64-bit"):
+            leaky_relu_backward(g, x, slope)
+    else:
+        assert same(leaky_relu_backward(g, x, slope), want)

@@ -28,6 +28,8 @@ def torch_leaky_relu_backward(grad, x, slope, self_is_result):
         r = torch.ops.aten.leaky_relu_backward(to_torch(grad), to_torch(x), slope, self_is_result)
     except NotImplementedError:
         return TypeError
+    except OverflowError:  # a Python int beyond int64/uint64: no torch Scalar
+        return ValueError
     except RuntimeError as e:
         text = str(e)
         if "negative slope" in text or "overflow" in text or "size of tensor" in text or "broadcast" in text:
