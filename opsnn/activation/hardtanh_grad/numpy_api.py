@@ -6,7 +6,13 @@ semantics="torch" is torch.ops.aten.hardtanh_backward on CPU, bit for bit:
     come out floating (float16, bfloat16, float32, float64); integers, bool, complex: TypeError
   - shapes: broadcast together (numpy rules, ValueError where they do not)
   - out = 0 where x <= min_val or x >= max_val, else grad's value (its bits: -0.0, inf, NaN
-    payloads move unchanged); a NaN x keeps grad; a NaN bound compares false
+    payloads move unchanged)
+  - a NaN x or a NaN bound: torch's CPU loop answers grad from its scalar body and 0 from its
+    vectorised one, element by element as TensorIterator hands them out (row segments two vectors
+    at a time from their start, the range split over at::get_num_threads() threads from 32768
+    elements); opsnn reproduces that split (functional_models.torch_vector_lanes) for C-contiguous
+    operands, an x86 torch (64 bytes per vectorised step) and torch's default thread count
+    (OMP_NUM_THREADS, else the CPUs this process may use)
   - float16 / bfloat16 / float32 compare in float32 against the bounds converted to float32
     (torch's checked conversion: a finite bound beyond float32's range is a ValueError);
     float64 compares in float64
@@ -199,6 +205,11 @@ def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape,
     with np.errstate(invalid="ignore"):
         zero = np.less_equal(xw, lo)
         zero |= np.greater_equal(xw, hi)
+    bound_nan = bool(np.isnan(lo) or np.isnan(hi))
+    nan_x = None if bound_nan else np.isnan(xw)
+    if bound_nan or nan_x.any():  # torch's vectorised body gives 0 there, its scalar body grad
+        lanes = fm.torch_vector_lanes(grad.shape, x.shape, dtype.itemsize)
+        zero = zero | (lanes if bound_nan else lanes & nan_x)
     result = np.empty(shape, dtype) if out is None else out
     np.copyto(result, grad.astype(dtype, copy=False))
     np.copyto(result, dtype.type(0), where=zero)
@@ -223,9 +234,8 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
         lo_t, hi_t = torch_bound(lo, dtype, "min_val"), torch_bound(hi, dtype, "max_val")
         _check_out(out, dtype, shape)
         if backend == "reference":
-            g = np.broadcast_to(grad.astype(dtype, copy=False), shape)
-            xb = np.broadcast_to(x.astype(dtype, copy=False), shape)
-            return _deliver(fm.hardtanh_backward_torch(g, xb, lo_t, hi_t), out)
+            result = fm.hardtanh_backward_torch(grad.astype(dtype, copy=False), x.astype(dtype, copy=False), lo_t, hi_t)
+            return _deliver(result, out)
         return _fast_torch(grad, x, lo_t, hi_t, dtype, shape, out)
     _check_ascend(grad, x, semantics)
     _check_out(out, x.dtype, x.shape)
