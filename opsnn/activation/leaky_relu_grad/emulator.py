@@ -5,15 +5,19 @@ too. The numpy API's backend="emulator" (ascend semantics only). Ascend950 runs 
 kernel on the emulator; Ascend910B the TBE kernel's functional model (upstream ships no kernel).
 
 Statuses become exceptions: 161002 about a dtype TypeError, about a shape or a value ValueError,
-anything else RuntimeError, with aclnn's message. (This mirrors opsnn/backends/emulator.py, which
-the operator layer may not import: the backends sit above it.)"""
+anything else RuntimeError, with aclnn's message. `run_declared` drives any declared API from its
+AclnnApi record, knowing no operator; it and `Session` mirror opsnn/backends/emulator.py, which the
+operator layer may not import (the backends sit above it), and could move below the operators."""
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from opsnn import acl
 from opsnn.acl.constants import DATA_TYPES
 from opsnn.aclnn import get_recent_error
+from opsnn.aclnn import signature as sig
 from opsnn.aclnn import status as st
 
 from .op_api import aclnn_leaky_relu_backward as api
@@ -125,28 +129,52 @@ class Session:
         return out
 
 
+def run_declared(api: sig.AclnnApi, module, inputs: Sequence, *, out_shape: tuple[int, ...], out_dtype,
+                 scalar_dtypes: Mapping[str, str], soc: str) -> np.ndarray:
+    """Any declared aclnn API with one OUT tensor, driven from its declaration: `inputs` are the
+    non-out params in order (tensors as arrays, uploaded dense; scalars as numbers, made aclScalars
+    of `scalar_dtypes[name]`; attrs converted to their C type), `module` holds the two phases
+    (api.python_phase1, api.python). A fresh array of out_shape / out_dtype comes back."""
+    phase1, phase2 = getattr(module, api.python_phase1), getattr(module, api.python)
+    values = iter(inputs)
+    try:
+        with Session(soc) as session:
+            args, out_ptr = [], None
+            for p in api.params:
+                if p.kind == sig.OUT:
+                    t, out_ptr = session.tensor(tuple(out_shape), np.dtype(out_dtype))
+                    args.append(t)
+                    continue
+                value = next(values)
+                if p.kind == sig.TENSOR:
+                    a = np.asarray(value)
+                    args.append(session.tensor(a.shape, a.dtype, a)[0])
+                elif p.kind == sig.SCALAR:
+                    args.append(session.scalar(value, scalar_dtypes[p.name]))
+                elif p.kind == sig.ATTR:
+                    args.append(sig.ATTR_TYPES[p.c_type][1](value))
+                else:
+                    raise ValueError(f"{api.name}: parameter kind {p.kind} is not driven here")
+            size, executor, ret = phase1(*args)
+            _raise_for_aclnn(ret)
+            workspace = session.malloc(size) if size else 0
+            _raise_for_aclnn(phase2(workspace, size, executor, session.stream))
+            _check(session.runtime.synchronize_stream(session.stream), "acl.rt.synchronize_stream")
+            return session.download(out_ptr, tuple(out_shape), np.dtype(out_dtype))
+    except _AclError as e:
+        raise RuntimeError(str(e)) from None
+
+
 def leaky_relu_backward(grad: np.ndarray, x: np.ndarray, slope, slope_dtype: str, self_is_result: bool,
                         semantics: str, out_dtype: np.dtype, soc: str | None = None) -> np.ndarray:
-    """The two phases on a fresh emulated device of `semantics`' family (or `soc`); numpy in, a
-    fresh array of the broadcast shape and `out_dtype` out."""
-    soc = soc or SEMANTICS_SOC[semantics]
+    """aclnnLeakyReluBackward on a fresh emulated device of `semantics`' family (or `soc`); numpy
+    in, a fresh array of the broadcast shape and `out_dtype` out."""
+    from .op_api.aclnn_signature import APIS
+
     grad, x = np.asarray(grad), np.asarray(x)
     try:
         shape = np.broadcast_shapes(grad.shape, x.shape)
     except ValueError:
         shape = grad.shape  # aclnn refuses the pair and says why
-    try:
-        with Session(soc) as session:
-            grad_t, _ = session.tensor(grad.shape, grad.dtype, grad)
-            x_t, _ = session.tensor(x.shape, x.dtype, x)
-            out_t, out_ptr = session.tensor(shape, np.dtype(out_dtype))
-            slope_s = session.scalar(slope, slope_dtype)
-            size, executor, ret = api.leaky_relu_backward_get_workspace_size(grad_t, x_t, slope_s,
-                                                                             bool(self_is_result), out_t)
-            _raise_for_aclnn(ret)
-            workspace = session.malloc(size) if size else 0
-            _raise_for_aclnn(api.leaky_relu_backward(workspace, size, executor, session.stream))
-            _check(session.runtime.synchronize_stream(session.stream), "acl.rt.synchronize_stream")
-            return session.download(out_ptr, shape, np.dtype(out_dtype))
-    except _AclError as e:
-        raise RuntimeError(str(e)) from None
+    return run_declared(APIS[0], api, (grad, x, slope, bool(self_is_result)), out_shape=shape, out_dtype=out_dtype,
+                        scalar_dtypes={"negativeSlope": slope_dtype}, soc=soc or SEMANTICS_SOC[semantics])
