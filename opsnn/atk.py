@@ -228,6 +228,12 @@ def _is_number(v) -> bool:
 
 def _range_problem(rv) -> str:
     """'' when range_values has a form docs/atk.md describes, else what is wrong."""
+    for v in rv if isinstance(rv, list) else [rv]:
+        if _is_number(v):
+            try:
+                float(v)
+            except OverflowError:
+                return f"{v} is beyond float64's range"
     if isinstance(rv, bool) or _is_number(rv):
         return ""
     if isinstance(rv, str):
@@ -357,7 +363,7 @@ def make_scalar(inp: Input, rng: np.random.Generator):
             value = math.trunc(value)  # as C casts
         if not (isinstance(value, int) and info.min <= value <= info.max):  # NaN, ±inf, out of range
             return value, value, f"{inp.name}: {value} does not fit {inp.dtype}; passed as a Python number"
-        return dt.type(value), value, ""
+        return dt.type(value), int(value), ""  # (torch takes True for a bool, not an int)
     with np.errstate(all="ignore"):
         converted = dt.type(value)
     return converted, float(converted), ""
@@ -611,6 +617,8 @@ def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: boo
         return result
     ours = _call(fn, ours_in, {"semantics": semantics, "backend": backend})
     failures, refusals = [], []
+    if input_digest(ours_in) != result.digest:
+        failures.append(f"the {backend} backend changed its inputs")
     if backend != "reference":
         ref = _call(fn, ours_in, {"semantics": semantics, "backend": "reference"})
         status, detail = compare(ours, ref, "the reference")

@@ -513,3 +513,27 @@ def test_help_lists_the_options(capsys):
 def test_cli_knows_the_command():
     assert "atk" in cli.COMMANDS
     assert math.isfinite(atk.MEMORY_SHARE)
+
+
+def test_a_backend_writing_into_its_inputs_fails(monkeypatch):
+    real = opsnn.threshold_backward
+
+    def scribbling(grad, *a, backend="auto", **k):
+        out = real(grad, *a, backend=backend, **k)
+        if backend != "reference" and grad.size:
+            grad.reshape(-1)[0] = 0
+        return out
+
+    monkeypatch.setattr(opsnn, "threshold_backward", scribbling)
+    r = atk.run_cases(atk.load_cases(TB)[:1], semantics="ascend910b")[0]
+    assert r.status == "failed" and "changed its inputs" in r.reason
+
+
+def test_an_integer_scalar_reaches_torch_as_an_int():
+    v, t, _ = atk.make_scalar(_inp("scalar", "int32", True), atk.case_rng(0, 0))
+    assert type(v) is np.int32 and v == 1 and type(t) is int and t == 1
+
+
+def test_a_number_beyond_float64_is_a_bad_file(capsys, tmp_path):
+    rc, _, err = _run(capsys, _bad(tmp_path, lambda c: c[0]["inputs"][2].update(range_values=10**400)))
+    assert rc == 2 and "case 0" in err and "float64" in err
