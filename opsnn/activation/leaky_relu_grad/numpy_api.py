@@ -8,7 +8,7 @@ from typing import Literal, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from opsnn.dtypes import bfloat16
+from opsnn.dtypes import bfloat16, float_layout
 
 from . import ascend_semantics, torch_semantics
 from . import functional_models as fm
@@ -76,22 +76,36 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
 
 
 def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtype, out) -> np.ndarray:
-    """The kernel over the output in chunks: cast each input chunk to `dtype`, widen grad to
-    `wide`, compare, multiply, select, narrow straight into the result."""
+    """The kernel over the output in chunks: each input chunk cast to `dtype`, grad widened to
+    `wide`; the compare and the select done on the bit patterns (branch-free integer operations,
+    the same answers as the functional models' float compare and np.where); the product with
+    the models' multiply; narrowed straight into the result."""
     shape = np.broadcast_shapes(grad.shape, x.shape)
-    if grad.shape != shape or x.shape != shape or grad.size <= CHUNK:
+    if grad.shape != shape or x.shape != shape:
         g, f = np.broadcast_arrays(grad.astype(dtype, copy=False), x.astype(dtype, copy=False))
         return _deliver(fm.leaky(g, f, slope, wide, dtype), out)
     direct = out is not None and out.flags.c_contiguous and all(
         _same_place(out, a) or not np.may_share_memory(out, a) for a in (grad, x))
     target = out if direct else np.empty(shape, dtype)  # chunk i is read before it is written
     g, f, r = np.ravel(grad), np.ravel(x), target.reshape(-1)
+    wide_bits = float_layout(wide).uint
     for start in range(0, r.size, CHUNK):
         part = slice(start, start + CHUNK)
-        gw = g[part].astype(dtype, copy=False).astype(wide)  # a copy: the inputs stay as given
-        mask = fm.positive(f[part].astype(dtype, copy=False))
-        r[part] = fm.narrow(np.where(mask, gw, fm.multiply(gw, slope)), dtype)
+        gw = g[part].astype(dtype, copy=False).astype(wide, copy=False)
+        product = fm.multiply(gw, slope)  # a new array: the select goes into it
+        keep = _positive(f[part].astype(dtype, copy=False)).astype(wide_bits)
+        np.negative(keep, out=keep)  # all ones where x > 0
+        bits = product.view(wide_bits)
+        bits ^= (bits ^ gw.view(wide_bits)) & keep
+        r[part] = fm.narrow(product, dtype)
     return target if out is None or target is out else _deliver(target, out)
+
+
+def _positive(a: np.ndarray) -> np.ndarray:
+    """a > 0 on the bits: as a signed integer, above zero and at most +inf (NaN and zeros: False)."""
+    lay = float_layout(a.dtype)
+    v = np.ascontiguousarray(a).view(f"i{a.dtype.itemsize}")
+    return (v > 0) & (v <= lay.exponent)
 
 
 def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
