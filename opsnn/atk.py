@@ -495,7 +495,7 @@ def compare(ours: Outcome, theirs: Outcome, what: str, torch_side: bool = False,
         return "equal", ""
     diff = ba != bb
     count = int(np.count_nonzero(diff))
-    first = tuple(int(i) for i in np.argwhere(diff)[0]) if a.ndim else ()
+    first = tuple(int(i) for i in np.unravel_index(int(np.argmax(diff.reshape(-1))), a.shape))
     detail = (f"{count} of {a.size} elements differ from {what}; first at {list(first)}: "
               f"opsnn {_show(a, first)}, {what} {_show(b, first)}")
     if _floating(a) and _nan_only(a, b, diff):
@@ -785,6 +785,12 @@ def write_json(path: str, results: list[Result], meta: dict) -> None:
     Path(path).write_text("\n".join(lines) + "\n]}\n")
 
 
+def _xml(text: str) -> str:
+    """text without the characters XML 1.0 cannot hold (an exception message may have any)."""
+    return "".join(c if c in "\t\n\r" or 0x20 <= ord(c) < 0xD800 or 0xE000 <= ord(c) < 0xFFFE
+                   or 0x10000 <= ord(c) < 0x110000 else "?" for c in text)
+
+
 def write_junit(path: str, results: list[Result], meta: dict) -> None:
     import xml.etree.ElementTree as ET
     passed, failed, skipped = counts(results)
@@ -801,11 +807,11 @@ def write_junit(path: str, results: list[Result], meta: dict) -> None:
         case = ET.SubElement(suite, "testcase", classname=f"atk.{meta['file_name']}",
                              name=f"case {r.id} {r.dtype} {_shapes_label(r.shapes)}", time=f"{r.seconds:.3f}")
         if r.status == "failed":
-            ET.SubElement(case, "failure", message=_short(r.reason, 500)).text = r.reason
+            ET.SubElement(case, "failure", message=_xml(_short(r.reason, 500))).text = _xml(r.reason)
         elif r.status == "skipped":
-            ET.SubElement(case, "skipped", message=r.reason)
+            ET.SubElement(case, "skipped", message=_xml(r.reason))
         elif r.reason or r.notes:
-            ET.SubElement(case, "system-out").text = "; ".join([r.reason, *r.notes]).strip("; ")
+            ET.SubElement(case, "system-out").text = _xml("; ".join([r.reason, *r.notes]).strip("; "))
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
 
 
