@@ -8,6 +8,8 @@ from types import MappingProxyType
 
 import numpy as np
 
+from opsnn.dtypes import bfloat16
+
 from .compare import CMPMODE, compare_scalar_bits
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, read_local, write_local
@@ -15,12 +17,14 @@ from .local_tensor import LocalTensor, read_local, write_local
 
 def compare_values(a: np.ndarray, b, mode: CMPMODE) -> np.ndarray:
     if isinstance(b, np.ndarray) and b.ndim:
-        if mode is CMPMODE.NE:
-            out = np.not_equal(a, b)
-            if a.dtype.kind == "f":
-                out &= ~(np.isnan(a) | np.isnan(b))
-            return out
-        return _ORDERED_TT[mode](a, b)
+        # a NaN compares false, NE included; ml_dtypes warns "invalid value" on bfloat16 NaNs
+        with np.errstate(invalid="ignore"):
+            if mode is CMPMODE.NE:
+                out = np.not_equal(a, b)
+                if a.dtype.kind == "f" or a.dtype == bfloat16:
+                    out &= ~(np.isnan(a) | np.isnan(b))
+                return out
+            return _ORDERED_TT[mode](a, b)
     return compare_scalar_bits(a, b, mode)
 
 

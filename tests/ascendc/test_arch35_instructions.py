@@ -238,3 +238,19 @@ def test_float32_to_half_ignores_the_callers_floating_point_traps():
             expected = v.astype(np.float16)
         finite = np.isfinite(expected)
         np.testing.assert_array_equal(out[finite].view(np.uint16), expected[finite].view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, bfloat16], ids=str)
+def test_tensor_compare_with_nan_is_false_ne_included_every_float_type(dtype):
+    """bfloat16 too (its numpy kind is not 'f'; NE of two NaNs was true), and without warnings."""
+    import warnings
+
+    from opsnn.ascendc.compare import CMPMODE
+    from opsnn.ascendc.compare_tensor import compare_values
+    a = np.array([np.nan, 1.0, np.nan, -0.0], np.float32).astype(dtype)
+    b = np.array([np.nan, 1.0, 2.0, 0.0], np.float32).astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert compare_values(a, b, CMPMODE.NE).tolist() == [False, False, False, False]
+        assert compare_values(a, b, CMPMODE.EQ).tolist() == [False, True, False, True]
+        assert compare_values(a, b, CMPMODE.LE).tolist() == [False, True, False, True]
