@@ -199,6 +199,17 @@ def _check_ascend(grad: np.ndarray, x: np.ndarray, semantics: str) -> None:
                          "(aclnnHardtanhBackward does not broadcast)")
 
 
+def _zero_where(zero: np.ndarray, grad: np.ndarray, shape, out: np.ndarray | None) -> np.ndarray:
+    """grad's bits where `zero` is clear, +0 where set, broadcast to `shape`: an AND with a mask
+    of all ones or all zeros (a select without np.where's per-element branching)."""
+    u = np.dtype(f"u{grad.dtype.itemsize}")
+    mask = np.broadcast_to(zero, shape).astype(u)  # 1 where zero
+    mask -= u.type(1)  # 0 where zero, all ones elsewhere (unsigned wrap)
+    result = np.empty(shape, grad.dtype) if out is None else out
+    np.bitwise_and(mask, np.broadcast_to(grad, shape).view(u), out=result.view(u))
+    return result
+
+
 def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape, out) -> np.ndarray:
     xc = x.astype(dtype, copy=False)  # TensorIterator's common dtype first
     xw = xc.astype(_F32) if dtype in _HALVES else xc  # then the float32 opmath of the reduced types
@@ -206,14 +217,42 @@ def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape,
         zero = np.less_equal(xw, lo)
         zero |= np.greater_equal(xw, hi)
     bound_nan = bool(np.isnan(lo) or np.isnan(hi))
-    nan_x = None if bound_nan else np.isnan(xw)
-    if bound_nan or nan_x.any():  # torch's vectorised body gives 0 there, its scalar body grad
+    if bound_nan or (xw.size and np.isnan(xw.min())):  # torch's vectorised body gives 0 there, its scalar body grad
         lanes = fm.torch_vector_lanes(grad.shape, x.shape, dtype.itemsize)
-        zero = zero | (lanes if bound_nan else lanes & nan_x)
-    result = np.empty(shape, dtype) if out is None else out
-    np.copyto(result, grad.astype(dtype, copy=False))
-    np.copyto(result, dtype.type(0), where=zero)
-    return result
+        zero = np.broadcast_to(zero, shape) | (lanes if bound_nan else lanes & np.broadcast_to(np.isnan(xw), shape))
+    return _zero_where(zero, grad.astype(dtype, copy=False), shape, out)
+
+
+def _fast_arch35(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, out) -> np.ndarray:
+    """functional_models.hardtanh_grad_arch35, the same bits, faster."""
+    xw = x if x.dtype == _F32 else x.astype(_F32)
+    with np.errstate(invalid="ignore"):
+        keep = np.less(xw, hi)
+        keep &= np.greater(xw, lo)
+        keep |= np.isnan(xw)
+    return _zero_where(~keep, grad, x.shape, out)
+
+
+def _fast_910b(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, out) -> np.ndarray:
+    """functional_models.hardtanh_grad_910b, the same bits, faster: for a finite grad the TBE
+    kernel's in_range * grad is grad or a zero of grad's sign; the other elements (inf, NaN grad)
+    go through the model itself."""
+    xw = x if x.dtype == _F32 else x.astype(_F32)
+    with np.errstate(invalid="ignore"):
+        keep = np.less(xw, hi)
+        keep &= np.greater(xw, lo)
+        keep |= np.isnan(xw)
+    u = np.dtype(f"u{grad.dtype.itemsize}")
+    mask = (~keep).astype(u)
+    mask -= u.type(1)  # all ones where kept, 0 elsewhere
+    mask |= u.type(1 << (8 * u.itemsize - 1))  # out of range: the sign bit survives (0 * grad)
+    with np.errstate(invalid="ignore"):
+        special = np.flatnonzero(~np.isfinite(grad))
+    picked = (x.reshape(-1)[special], grad.reshape(-1)[special]) if special.size else None  # before out is written
+    result = np.bitwise_and(mask, grad.view(u)).view(grad.dtype)
+    if picked is not None:
+        result.reshape(-1)[special] = fm.hardtanh_grad_910b(*picked, lo, hi)
+    return _deliver(result, out)
 
 
 def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_val=1.0, *,
@@ -242,4 +281,7 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
     if backend == "emulator":
         from . import device_run
         return _deliver(device_run.hardtanh_backward(grad, x, lo, hi, semantics), out)
-    return _deliver(fm.hardtanh_backward_ascend(grad, x, ascend_bound(lo), ascend_bound(hi), semantics), out)
+    lo32, hi32 = ascend_bound(lo), ascend_bound(hi)
+    if backend in ("auto", "fast"):
+        return (_fast_arch35 if semantics == "ascend950" else _fast_910b)(grad, x, lo32, hi32, out)
+    return _deliver(fm.hardtanh_backward_ascend(grad, x, lo32, hi32, semantics), out)

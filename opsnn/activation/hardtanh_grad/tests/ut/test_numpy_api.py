@@ -147,3 +147,36 @@ def test_torch_semantics_backends_agree_without_torch():
 def test_lists_and_python_scalars():
     assert opsnn.hardtanh_backward([1.0, 2.0, 3.0], [-2.0, 0.0, 2.0]).tolist() == [0.0, 2.0, 0.0]
     assert opsnn.hardtanh_backward(2.0, 0.5).shape == ()
+
+
+@pytest.mark.parametrize("dtype", DTYPES + (np.float64,))
+def test_fast_equals_reference_on_every_bit_pattern(dtype):
+    """Random bit patterns (every NaN payload, signalling ones included, denormals, infinities),
+    bounds among them: the fast paths give the functional models' bits."""
+    rng = np.random.default_rng(11)
+    u = np.dtype(f"u{np.dtype(dtype).itemsize}")
+    g = rng.integers(0, np.iinfo(u).max, 4099, dtype=u, endpoint=True).view(dtype)
+    x = rng.integers(0, np.iinfo(u).max, 4099, dtype=u, endpoint=True).view(dtype)
+    specials = np.array([-1.0, 1.0, 0.5, -0.0, np.nan, np.inf, -np.inf], np.float32).astype(dtype)
+    x[::7] = specials[rng.integers(0, 7, x[::7].size)]
+    semantics = ("torch",) if dtype == np.float64 else ("torch", *ASCEND)
+    for sem in semantics:
+        for lo, hi in ((-1.0, 1.0), (0.0, 6.0), (float("nan"), 1.0), (3.0, -3.0)):
+            fast = opsnn.hardtanh_backward(g, x, lo, hi, semantics=sem, backend="fast")
+            ref = opsnn.hardtanh_backward(g, x, lo, hi, semantics=sem, backend="reference")
+            np.testing.assert_array_equal(bits(fast), bits(ref), err_msg=f"{sem} {lo} {hi}")
+
+
+@pytest.mark.parametrize("semantics", ("torch", *ASCEND))
+def test_strided_out_and_inputs(semantics):
+    base_g = sample(np.float32, (6, 8), 12)
+    base_x = sample(np.float32, (6, 8), 13)
+    g, x = base_g[::2, ::2], base_x.T[::2, ::2].T  # non-contiguous views, shape (3, 4)
+    g[0, 0] = np.inf
+    want = opsnn.hardtanh_backward(np.ascontiguousarray(g), np.ascontiguousarray(x), semantics=semantics,
+                                   backend="reference")
+    holder = np.full((3, 8), 7, np.float32)
+    out = holder[:, ::2]
+    assert opsnn.hardtanh_backward(g, x, semantics=semantics, out=out) is out
+    np.testing.assert_array_equal(bits(out), bits(want))
+    assert (holder[:, 1::2] == 7).all()
