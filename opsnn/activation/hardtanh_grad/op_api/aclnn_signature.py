@@ -8,7 +8,7 @@ _DTYPES = supported_dtypes("ascend910b")  # what aclnn_hardtanh_backward checks 
 
 APIS = (
     AclnnApi("aclnnHardtanhBackward", header="aclnn_hardtanh_backward", python="hardtanh_backward",
-             numpy_api="hardtanh_backward",
+             numpy_api="hardtanh_backward", aten="hardtanh_backward",
              summary="out = gradOutput where min < self < max (or self is NaN), else 0",
              params=(Param("gradOutput", TENSOR, _DTYPES, doc="the incoming gradient; self's dtype and shape"),
                      Param("self", TENSOR, _DTYPES, doc="the forward input"),
