@@ -85,7 +85,7 @@ def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
     return a if _INTS[a] > _INTS[b] else b
 
 
-def torch_result_dtype(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
+def torch_result_dtype(grad: np.ndarray, x: np.ndarray) -> np.dtype:
     """The dtype torch computes hardtanh_backward(grad, x) in; TypeError where it has no kernel."""
     dims = [a.dtype for a in (grad, x) if a.ndim]
     zeros = [a.dtype for a in (grad, x) if not a.ndim]

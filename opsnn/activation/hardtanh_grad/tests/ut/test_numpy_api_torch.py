@@ -193,3 +193,17 @@ def test_one_thread_changes_the_split(monkeypatch):
     monkeypatch.setenv("OMP_NUM_THREADS", "2")  # [0, 35001) and [35001, 70001), each its own tail
     lanes = fm.torch_vector_lanes((70001,), (70001,), 4)
     assert np.flatnonzero(~lanes).tolist() == [*range(34992, 35001), *range(69993, 70001)]
+
+
+@pytest.mark.parametrize(("gdtype", "xdtype", "gshape", "xshape"), [
+    (np.float16, np.float32, (1000,), (1000,)), (np.float32, np.float16, (), (3, 40)),
+    (bfloat16, np.float16, (5, 33), (33,)), (np.int16, bfloat16, (40000,), (40000,)),
+    (np.float64, np.float32, (7, 9), (9,))])
+def test_nan_x_with_promotion(gdtype, xdtype, gshape, xshape):
+    """Promotion makes cast copies of the inputs; the loop split is that of the common dtype."""
+    rng = np.random.default_rng(3)
+    g = (rng.standard_normal(gshape) * 3).astype(gdtype)
+    x = np.array(rng.standard_normal(xshape) * 3, np.float32)
+    x[np.asarray(rng.random(xshape) < 0.5)] = np.nan
+    for backend in BACKENDS:
+        check(g, x.astype(xdtype), -1.0, 1.0, backend)
