@@ -91,6 +91,19 @@ def hardtanh_grad_910b(result: np.ndarray, grad: np.ndarray, min_val=-1.0, max_v
     return cast_values(r.reshape(-1), grad.dtype, RoundMode.CAST_RINT).reshape(r.shape)
 
 
+def hardtanh_grad_golden(result: np.ndarray, grad: np.ndarray, min_val=-1.0, max_val=1.0) -> np.ndarray:
+    """Upstream's test golden (tests/assets/golden.py), restated: float16 / bfloat16 widened to
+    float32, zero where result <= min or result >= max (float32 compares against the float32
+    bounds; NaN keeps grad), back to the input dtype. Equal to the arch35 kernel's bits except
+    that a NaN grad travels through float32 on the way."""
+    result, grad = np.asarray(result), np.asarray(grad)
+    r = result.astype(_F32)
+    g = grad.astype(_F32)
+    with np.errstate(invalid="ignore"):
+        zero = (r <= _bound(min_val)) | (r >= _bound(max_val))
+    return np.where(zero, np.float32(0), g).astype(grad.dtype)
+
+
 KERNELS = {"ascend910b": hardtanh_grad_910b, "ascend950": hardtanh_grad_arch35}
 
 

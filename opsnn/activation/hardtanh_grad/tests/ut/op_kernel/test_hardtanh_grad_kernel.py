@@ -95,3 +95,35 @@ def test_bad_launches():
         run(r, r, 0, 1, block_dim=2)
     with pytest.raises(EmulatorError, match="tiling key"):
         run(r, r, 0, 1, key=1)
+
+
+# upstream's ST rows (tests/st/arch35/ttk_kernel_hardtanh_grad_st.csv) that are small enough here;
+# inputs drawn from the rows' ranges (-1, 1) with the listed specials mixed in
+ST_ROWS = [
+    ("hardtanh_grad_fuzz_57", "bfloat16", (1,), 0.0, -975.75),  # min > max
+    ("hardtanh_grad_fp16_001", "bfloat16", (1,), -0.5, 0.8),
+    ("hardtanh_grad_fuzz_71", "float16", (23, 25), 511.06, -523.07),  # min > max
+    ("hardtanh_grad_fuzz_43", "bfloat16", (30, 8, 22, 21, 11), -502.3696188281812, 0.0),
+]
+
+
+@pytest.mark.parametrize(("name", "dtype", "shape", "lo", "hi"), ST_ROWS, ids=[r[0] for r in ST_ROWS])
+def test_st_rows_against_upstreams_golden(name, dtype, shape, lo, hi):
+    from opsnn.activation.hardtanh_grad.functional_models import hardtanh_grad_golden
+    rng = np.random.default_rng(len(name))
+    n = int(np.prod(shape))
+    pool = np.array([np.nan, -0.0, np.inf], np.float32)
+
+    def draw():
+        v = rng.uniform(-1, 1, n).astype(np.float32)
+        pick = rng.random(n) < 0.2
+        v[pick] = pool[rng.integers(0, 3, int(pick.sum()))]
+        return v.astype(DTYPES[dtype]).reshape(shape)
+    r, g = draw(), draw()
+    got = run(r.reshape(-1), g.reshape(-1), lo, hi)
+    assert got.report.ok and got.report.findings == []
+    golden = hardtanh_grad_golden(r, g, lo, hi).reshape(-1)
+    y = got.outputs["y"]
+    nan = np.isnan(y.astype(np.float32)) & np.isnan(golden.astype(np.float32))
+    np.testing.assert_array_equal(bits(y)[~nan], bits(golden)[~nan])
+    assert (np.isnan(y.astype(np.float32)) == np.isnan(golden.astype(np.float32))).all()
