@@ -407,7 +407,7 @@ def test_memory_skips_are_named():
 
 def test_emulator_default_limit_is_smaller(tmp_path):
     big = _cases(TB)[:1]
-    big[0]["inputs"][0]["shape"] = big[0]["inputs"][1]["shape"] = [1 << 21]
+    big[0]["inputs"][0]["shape"] = big[0]["inputs"][1]["shape"] = [atk.DEFAULT_MAX_ELEMENTS_EMULATOR + 1]
     cases = atk.load_cases(_write(tmp_path, big))
     r = atk.run_cases(cases, semantics="ascend910b", backend="emulator")[0]
     assert r.status == "skipped" and str(atk.DEFAULT_MAX_ELEMENTS_EMULATOR) in r.reason
