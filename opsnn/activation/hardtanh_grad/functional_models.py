@@ -130,19 +130,36 @@ TORCH_GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE: below it TensorIterator ru
 TORCH_STEP_BYTES = 64  # two 32-byte vectors per step of vectorized_loop
 
 
-def torch_threads() -> int:
-    """at::get_num_threads() as torch starts it (OpenMP): OMP_NUM_THREADS, else the CPUs this
-    process may run on. (A torch.set_num_threads() in the caller's process is not seen.)"""
+def _env_threads(name: str) -> int:
     try:
-        n = int(os.environ.get("OMP_NUM_THREADS", ""))
-        if n > 0:
-            return n
+        n = int(os.environ.get(name, ""))
     except ValueError:
-        pass
+        return 0
+    return max(n, 0)
+
+
+def _physical_cores() -> int:
+    """The physical cores among the CPUs this process may run on (SMT siblings counted once)."""
     try:
-        return len(os.sched_getaffinity(0))
+        cpus = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+    cores = set()
+    for cpu in cpus:
+        try:
+            topology = f"/sys/devices/system/cpu/cpu{cpu}/topology/"
+            with open(topology + "physical_package_id") as f1, open(topology + "core_id") as f2:
+                cores.add((f1.read().strip(), f2.read().strip()))
+        except OSError:
+            return len(cpus)
+    return len(cores) or len(cpus)
+
+
+def torch_threads() -> int:
+    """at::get_num_threads() as torch starts it: OMP_NUM_THREADS, else MKL_NUM_THREADS, else the
+    physical cores (torch's default pool size; MKL's thread count agrees). A
+    torch.set_num_threads() in the caller's process is not seen."""
+    return _env_threads("OMP_NUM_THREADS") or _env_threads("MKL_NUM_THREADS") or _physical_cores()
 
 
 def _operand_strides(shape: tuple[int, ...], out_shape: tuple[int, ...]) -> list[int]:

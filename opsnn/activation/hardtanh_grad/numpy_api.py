@@ -12,7 +12,7 @@ semantics="torch" is torch.ops.aten.hardtanh_backward on CPU, bit for bit:
     at a time from their start, the range split over at::get_num_threads() threads from 32768
     elements); opsnn reproduces that split (functional_models.torch_vector_lanes) for C-contiguous
     operands, an x86 torch (64 bytes per vectorised step) and torch's default thread count
-    (OMP_NUM_THREADS, else the CPUs this process may use)
+    (OMP_NUM_THREADS, else MKL_NUM_THREADS, else the physical cores this process may use)
   - float16 / bfloat16 / float32 compare in float32 against the bounds converted to float32
     (torch's checked conversion: a finite bound beyond float32's range is a ValueError);
     float64 compares in float64
