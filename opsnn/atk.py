@@ -591,16 +591,19 @@ class Result:
     checks: dict = field(default_factory=dict)  # against -> {"status", "detail"}
     notes: list = field(default_factory=list)
     digest: str = ""  # of the generated inputs (input_digest): equal for equal (seed, case)
+    aclnn_name: str = ""
 
     def to_json(self) -> dict:
-        return {"id": self.id, "status": self.status, "reason": self.reason, "dtype": self.dtype,
+        return {"id": self.id, "aclnn_name": self.aclnn_name, "status": self.status, "reason": self.reason,
+                "dtype": self.dtype,
                 "shapes": self.shapes, "elements": self.elements, "seconds": round(self.seconds, 6),
                 "refused": self.refused, "checks": self.checks, "notes": self.notes, "inputs_digest": self.digest}
 
 
 def _base_result(case: Case, status: str, reason: str = "") -> Result:
     return Result(case.id, status, reason, case.dtype_label,
-                  [list(i.shape) if i.shape is not None else None for i in case.inputs], case.max_elements)
+                  [list(i.shape) if i.shape is not None else None for i in case.inputs], case.max_elements,
+                  aclnn_name=case.aclnn_name)
 
 
 def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: bool = False) -> Result:
@@ -940,18 +943,21 @@ def _main(argv: list[str]) -> int:
             shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
             raise BadFile(f"--cases names ids the file does not have: {shown}")
         cases = [c for c in cases if c.id in wanted]
+    max_elements = args.max_elements
+    if max_elements is None:
+        max_elements = DEFAULT_MAX_ELEMENTS_EMULATOR if args.backend == "emulator" else DEFAULT_MAX_ELEMENTS
     progress = Progress(len(cases))
     start = time.perf_counter()
     try:
         results = run_cases(cases, seed=args.seed, semantics=semantics, backend=args.backend, jobs=args.jobs,
-                            max_elements=args.max_elements, progress=progress, loose_nan=args.loose_nan)
+                            max_elements=max_elements, progress=progress, loose_nan=args.loose_nan)
     finally:
         progress.close()
     elapsed = time.perf_counter() - start
     meta = {"file": str(args.file), "file_name": Path(args.file).stem,
             "aclnn_names": ",".join(dict.fromkeys(c.aclnn_name for c in cases)), "semantics": semantics,
             "soc": args.soc, "backend": args.backend, "seed": args.seed, "jobs": args.jobs,
-            "max_elements": args.max_elements, "loose_nan": args.loose_nan, "seconds": round(elapsed, 3)}
+            "max_elements": max_elements, "loose_nan": args.loose_nan, "seconds": round(elapsed, 3)}
     for r in results:
         if r.status != "passed" or r.refused or args.verbose:  # an expected refusal is named too
             label = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[r.status]
