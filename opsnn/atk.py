@@ -34,6 +34,7 @@ DEFAULT_MAX_ELEMENTS = 1 << 24  # per tensor, fast and reference backends
 DEFAULT_MAX_ELEMENTS_EMULATOR = 1 << 22  # the emulators take ~0.1 s per M elements (measured), a little more than fast
 CHUNK = 1 << 22  # elements generated per rng call: fixed, so a case's inputs never depend on the machine
 WORKER_BYTES = 1 << 28  # a process with opsnn, numba and torch loaded, beyond its arrays
+MAX_IDS = 1_000_000  # --cases names at most this many ids
 MEMORY_SHARE = 0.8  # of the memory available (per job) a case may be estimated to need
 
 # ATK dtype names (and the long names) -> numpy dtype; the short name is the one reports use
@@ -193,7 +194,7 @@ def _parse_input(item, param: Param, where: str) -> Input:
     name = item.get("name", param.name)
     where = f"{where} ({name})"
     kind = item.get("type")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise BadFile(f"{where}.type: {kind!r} is not one of {', '.join(KINDS)}")
     if param.kind not in KINDS[kind]:
         want = next(k for k, kinds in KINDS.items() if param.kind in kinds) if any(
@@ -203,7 +204,7 @@ def _parse_input(item, param: Param, where: str) -> Input:
     dtype = item.get("dtype")
     if isinstance(dtype, str):
         dtype = _ALIASES.get(dtype.lower(), dtype.lower())
-    if dtype not in DTYPES:
+    if not isinstance(dtype, str) or dtype not in DTYPES:
         raise BadFile(f"{where}.dtype: unknown dtype {item.get('dtype')!r}; known: {', '.join(DTYPES)}")
     shape = item.get("shape")
     if kind == "tensor":
@@ -267,6 +268,8 @@ def parse_ids(text: str) -> set[int]:
             raise ValueError(f"bad --cases {text!r}: {part!r} is not an id or a range a-b") from None
         if a < 0 or b < a:
             raise ValueError(f"bad --cases {text!r}: {part!r} is not a range of ids")
+        if b - a >= MAX_IDS or len(ids) + b - a >= MAX_IDS:
+            raise ValueError(f"bad --cases {text!r}: more than {MAX_IDS} ids")
         ids.update(range(a, b + 1))
     if not ids:
         raise ValueError(f"bad --cases {text!r}: no ids")

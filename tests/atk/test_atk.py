@@ -294,6 +294,9 @@ BAD = {
     "id": (lambda c: c[1].pop("id"), ["index 1", "id"]),
     "duplicate id": (lambda c: c[2].update(id=0), ["case 0", "id", "twice"]),
     "not a case": (lambda c: c.append(3), ["index 3", "object"]),
+    "dtype list": (lambda c: c[0]["inputs"][0].update(dtype=["fp32"]), ["case 0", "dtype"]),
+    "type list": (lambda c: c[0]["inputs"][0].update(type=["tensor"]), ["case 0", "type"]),
+    "inputs": (lambda c: c[0].update(inputs={"x": 1}), ["case 0", "inputs"]),
 }
 
 
@@ -495,7 +498,7 @@ def test_progress_bar_only_on_a_terminal():
 
 def test_parse_ids():
     assert atk.parse_ids("0-2, 5,9-9") == {0, 1, 2, 5, 9}
-    for bad in ("", "x", "3-1", "-2"):
+    for bad in ("", "x", "3-1", "-2", "0-99999999999"):
         with pytest.raises(ValueError):
             atk.parse_ids(bad)
 
