@@ -572,11 +572,13 @@ def run_torch(case: Case, values: list) -> tuple[Outcome | None, str]:
     torch = _torch()
     if torch is None:
         return None, "torch is not importable"
-    if not case.torch_name:
-        return None, "the case names no torch function (field 'name')"
-    fn = _torch_function(torch, case.torch_name)
+    # the case's `name`, else the aten op the declaration names (AclnnApi.aten)
+    name = case.torch_name or (f"torch.ops.aten.{case.api.aten}" if case.api.aten else "")
+    if not name:
+        return None, "the case names no torch function (field 'name') and its API declares no aten op"
+    fn = _torch_function(torch, name)
     if fn is None:
-        return None, f"torch has no {case.torch_name}"
+        return None, f"torch has no {name}"
     args = [_to_torch(torch, v) if isinstance(v, np.ndarray) else v for v in values]
     return _call(fn, args, convert=lambda t: _from_torch(torch, t)), ""
 

@@ -540,3 +540,10 @@ def test_an_integer_scalar_reaches_torch_as_an_int():
 def test_a_number_beyond_float64_is_a_bad_file(capsys, tmp_path):
     rc, _, err = _run(capsys, _bad(tmp_path, lambda c: c[0]["inputs"][2].update(range_values=10**400)))
     assert rc == 2 and "case 0" in err and "float64" in err
+
+
+def test_without_a_name_the_declared_aten_op_is_compared(tmp_path):
+    cases = _cases(TB)[:2]
+    del cases[0]["name"]
+    r = atk.run_cases(atk.load_cases(_write(tmp_path, cases)))
+    assert [x.checks["torch"]["status"] for x in r] == ["equal", "equal"]
