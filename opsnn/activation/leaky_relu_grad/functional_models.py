@@ -113,12 +113,14 @@ def positive(features: np.ndarray) -> np.ndarray:
         return features > 0
 
 
-def leaky(grad: np.ndarray, features: np.ndarray, slope, compute: np.dtype, out: np.dtype) -> np.ndarray:
+def leaky(grad: np.ndarray, features: np.ndarray, slope, compute: np.dtype, out: np.dtype,
+          product=multiply) -> np.ndarray:
     """narrow(features > 0 ? wide(grad) : wide(grad) * slope): grad widened to `compute` (exact),
-    slope a scalar already of `compute`, result narrowed to `out`; grad and features broadcast."""
+    slope a scalar already of `compute`, result narrowed to `out`; grad and features broadcast.
+    `product`: the multiply (the device's NaN rule by default; torch semantics pass the host's)."""
     grad, features = np.broadcast_arrays(np.asarray(grad), np.asarray(features))
     g = grad.astype(compute)
-    r = np.where(positive(features), g, multiply(g, slope))
+    r = np.where(positive(features), g, product(g, slope))
     return narrow(r, out)
 
 

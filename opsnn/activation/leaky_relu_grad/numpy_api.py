@@ -61,9 +61,10 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
             raise ValueError('backend="emulator" runs the ascend semantics only')
         tp = torch_semantics.plan(grad, x, slope, flag)
         _check_out(out, tp.dtype, tp.shape)
-        if backend == "reference":
+        if backend == "reference" or tp.dtype == bfloat16:  # bfloat16: NaNs by torch's loop split
             return _deliver(torch_semantics.compute(grad, x, tp), out)
-        return _fast(grad, x, tp.dtype, tp.slope, fm.F64 if tp.dtype == fm.F64 else fm.F32, out)
+        return _fast(grad, x, tp.dtype, tp.slope, fm.F64 if tp.dtype == fm.F64 else fm.F32, out,
+                     torch_semantics.host_multiply)
     ap = ascend_semantics.plan(grad, x, slope, flag, semantics)
     _check_out(out, ap.dtype, ap.shape)
     if backend == "emulator":
@@ -75,7 +76,8 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
     return _fast(grad, x, ap.dtype, fm.kernel_slope(ap.dtype, ap.slope, semantics), wide, out)
 
 
-def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtype, out) -> np.ndarray:
+def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtype, out,
+          product=fm.multiply) -> np.ndarray:
     """The kernel over the output in chunks: each input chunk cast to `dtype`, grad widened to
     `wide`; the compare and the select done on the bit patterns (branch-free integer operations,
     the same answers as the functional models' float compare and np.where); the product with
@@ -83,7 +85,7 @@ def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtyp
     shape = np.broadcast_shapes(grad.shape, x.shape)
     if grad.shape != shape or x.shape != shape:
         g, f = np.broadcast_arrays(grad.astype(dtype, copy=False), x.astype(dtype, copy=False))
-        return _deliver(fm.leaky(g, f, slope, wide, dtype), out)
+        return _deliver(fm.leaky(g, f, slope, wide, dtype, product), out)
     direct = out is not None and out.flags.c_contiguous and all(
         _same_place(out, a) or not np.may_share_memory(out, a) for a in (grad, x))
     target = out if direct else np.empty(shape, dtype)  # chunk i is read before it is written
@@ -92,12 +94,12 @@ def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtyp
     for start in range(0, r.size, CHUNK):
         part = slice(start, start + CHUNK)
         gw = g[part].astype(dtype, copy=False).astype(wide, copy=False)
-        product = fm.multiply(gw, slope)  # a new array: the select goes into it
+        product_ = product(gw, slope)  # a new array: the select goes into it
         keep = _positive(f[part].astype(dtype, copy=False)).astype(wide_bits)
         np.negative(keep, out=keep)  # all ones where x > 0
-        bits = product.view(wide_bits)
+        bits = product_.view(wide_bits)
         bits ^= (bits ^ gw.view(wide_bits)) & keep
-        r[part] = fm.narrow(product, dtype)
+        r[part] = fm.narrow(product_, dtype)
     return target if out is None or target is out else _deliver(target, out)
 
 

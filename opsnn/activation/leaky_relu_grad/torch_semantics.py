@@ -10,7 +10,12 @@ In torch's order:
   4. the kernel exists for float16, bfloat16, float32, float64 only (integers, bool: not implemented)
   5. the slope becomes the kernel's scalar: float32 for the three narrower types (a finite value
      beyond float32's range is an overflow error; inf and NaN pass), float64 for float64
-  6. per element: self > 0 ? grad : grad * slope, halves widened to float32 and rounded back once
+  6. per element: self > 0 ? grad : grad * slope, halves widened to float32 and rounded back once,
+     with this CPU's multiply (torch runs the same instruction): inf * 0 is the CPU's default NaN
+     (x86: negative, 0xFFC00000), a NaN operand comes out quieted
+  7. bfloat16 NaN results depend on which loop computed the element (hardtanh_grad's
+     torch_vector_lanes reproduces the split): the vectorised body writes 0xFFFF for any NaN, the
+     scalar one 0x7FC0 for a NaN product and the grad's own bits where it keeps the grad
 Errors come out as numpy's conventions want them: TypeError for dtypes, ValueError for shapes and
 values (the slope)."""
 from __future__ import annotations
@@ -22,6 +27,7 @@ import numpy as np
 
 from opsnn.dtypes import bfloat16
 
+from ..hardtanh_grad.functional_models import torch_vector_lanes
 from . import functional_models as fm
 
 _BOOL = np.dtype(np.bool_)
@@ -124,8 +130,31 @@ def plan(grad: np.ndarray, x: np.ndarray, slope, self_is_result: bool) -> TorchP
     return TorchPlan(dtype, shape, kernel_slope(slope, dtype))
 
 
+def host_multiply(a: np.ndarray, s) -> np.ndarray:
+    """a * s as this CPU multiplies: what torch's kernel computes on it (step 6)."""
+    with np.errstate(all="ignore"):
+        return np.asarray(np.multiply(a, np.asarray(s, a.dtype)))
+
+
 def compute(grad: np.ndarray, x: np.ndarray, p: TorchPlan) -> np.ndarray:
     """The kernel on inputs cast to the common dtype (the reference: whole arrays)."""
     g, f = grad.astype(p.dtype, copy=False), x.astype(p.dtype, copy=False)
     wide = F64 if p.dtype == F64 else F32
-    return fm.leaky(g, f, p.slope, wide, p.dtype)
+    result = fm.leaky(g, f, p.slope, wide, p.dtype, product=host_multiply)
+    if p.dtype == bfloat16 and result.size:
+        result = _bfloat16_nans(grad, x, g, f, result)
+    return result
+
+
+def _bfloat16_nans(grad, x, g, f, result) -> np.ndarray:
+    """Step 7 on the NaN elements of a bfloat16 result."""
+    bits = result.view(np.uint16)
+    nan = (bits & 0x7FFF) > 0x7F80
+    if not nan.any():
+        return result
+    same = grad.dtype == x.dtype == bfloat16 and grad.flags.c_contiguous and x.flags.c_contiguous
+    lanes = torch_vector_lanes(grad.shape, x.shape, 2) if same else np.zeros(result.shape, bool)
+    g_bits, kept = np.broadcast_arrays(g.view(np.uint16), fm.positive(f))
+    scalar = np.where(kept, g_bits, np.uint16(0x7FC0))
+    bits[nan] = np.where(lanes, np.uint16(0xFFFF), scalar)[nan]
+    return result

@@ -177,3 +177,20 @@ def test_integer_slopes_at_the_edges(slope, dtype):
             leaky_relu_backward(g, x, slope)
     else:
         assert same(leaky_relu_backward(g, x, slope), want)
+
+
+@pytest.mark.parametrize("n", [3, 15, 16, 17, 64, 1000, 70_000])
+@pytest.mark.parametrize("dtype", FLOATS, ids=str)
+def test_nan_bits_are_torchs_on_this_cpu(dtype, n):
+    """inf * 0 is the CPU's default NaN (x86: 0xFFC00000, negative), not a NaN with the grad's sign;
+    bfloat16 NaNs follow torch's loop split (0xFFFF from the vectorised body, 0x7FC0 or the kept
+    grad from the scalar one). Exact bits, every element."""
+    rng = np.random.default_rng(n)
+    specials = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1.5, -2.5], np.float32)
+    g, x = rng.choice(specials, n).astype(dtype), rng.choice(specials, n).astype(dtype)
+    for slope in (0.0, -0.0, 0.01, np.inf):
+        want = torch_leaky_relu_backward(g, x, slope, False)
+        for backend in ("fast", "reference"):
+            got = leaky_relu_backward(g, x, slope, backend=backend)
+            bits = f"u{got.dtype.itemsize}"
+            assert np.array_equal(got.view(bits), want.view(bits)), (backend, slope)
