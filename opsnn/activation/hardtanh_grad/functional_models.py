@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 
 import numpy as np
 
@@ -156,9 +157,13 @@ def _physical_cores() -> int:
 
 
 def torch_threads() -> int:
-    """at::get_num_threads() as torch starts it: OMP_NUM_THREADS, else MKL_NUM_THREADS, else the
-    physical cores (torch's default pool size; MKL's thread count agrees). A
-    torch.set_num_threads() in the caller's process is not seen."""
+    """at::get_num_threads(): torch's own answer where torch is already loaded in this process (a
+    torch.set_num_threads() seen, and the environment as torch read it at its start: a library
+    may change OMP_NUM_THREADS later, as dask's distributed does), else as torch would start it:
+    OMP_NUM_THREADS, else MKL_NUM_THREADS, else the physical cores. torch is never imported here."""
+    torch = sys.modules.get("torch")
+    if torch is not None and callable(getattr(torch, "get_num_threads", None)):
+        return int(torch.get_num_threads())
     return _env_threads("OMP_NUM_THREADS") or _env_threads("MKL_NUM_THREADS") or _physical_cores()
 
 
