@@ -4,6 +4,7 @@ loops disagree on NaN payloads), including where torch refuses."""
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -184,15 +185,17 @@ def test_nan_x_follows_torchs_vector_and_scalar_loops(dtype, gshape, xshape):
 
 
 def test_one_thread_changes_the_split(monkeypatch):
-    """With OMP_NUM_THREADS=1 the whole range is one segment (checked against the model only:
-    torch in this process keeps its thread count)."""
+    """With one thread the whole range is one segment (checked against the model only: torch in
+    this process keeps its thread count); without torch loaded, OMP_NUM_THREADS says how many."""
     from opsnn.activation.hardtanh_grad import functional_models as fm
-    monkeypatch.setenv("OMP_NUM_THREADS", "1")
-    lanes = fm.torch_vector_lanes((70001,), (70001,), 4)
+    lanes = fm.torch_vector_lanes((70001,), (70001,), 4, threads=1)
     assert lanes[:70000].all() and not lanes[70000]
-    monkeypatch.setenv("OMP_NUM_THREADS", "2")  # [0, 35001) and [35001, 70001), each its own tail
-    lanes = fm.torch_vector_lanes((70001,), (70001,), 4)
+    # [0, 35001) and [35001, 70001), each its own tail
+    lanes = fm.torch_vector_lanes((70001,), (70001,), 4, threads=2)
     assert np.flatnonzero(~lanes).tolist() == [*range(34992, 35001), *range(69993, 70001)]
+    monkeypatch.delitem(sys.modules, "torch")  # as a process without torch sees it
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert fm.torch_threads() == 1
 
 
 @pytest.mark.parametrize(("gdtype", "xdtype", "gshape", "xshape"), [
