@@ -17,6 +17,7 @@ from .global_tensor import GlobalTensor, GmPtr
 from .gm import GlobalMemory, GMError
 from .launch import KernelArg, LaunchReport, Padding, launch
 from .local_tensor import LocalTensor
+from .mask_logic import And, Or
 from .pipe import QuePosition, TBuf, TPipe, TQue
 from .rounding import RoundMode
 from .select import SELMODE, Select
@@ -28,5 +29,5 @@ __all__ = [
     "GetBlockNum", "GlobalMemory", "GlobalTensor", "GmPtr", "KernelArg", "LaunchReport", "LocalTensor", "Mul",
     "Padding", "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "launch",
     # Ascend950 (arch35) instructions the atvoss schedules use
-    "Broadcast", "Compare", "DataCopyNd", "DataCopyPad", "GetValue", "SelectTensors",
+    "And", "Broadcast", "Compare", "DataCopyNd", "DataCopyPad", "GetValue", "Or", "SelectTensors",
 ]

@@ -65,6 +65,7 @@ from .broadcast_tiling import BroadcastBaseTiling, BroadcastTilingResult
 from .collapse import Collapsed, dimension_collapse
 from .dag import (
     CMP,
+    And,
     Cast,
     Compare,
     Const,
@@ -76,6 +77,7 @@ from .dag import (
     InputInfo,
     Mul,
     Node,
+    Or,
     RoundMode,
     ScalarIn,
     Select,
@@ -89,9 +91,9 @@ from .structs import BroadcastBaseTilingData, BroadcastOneDimTilingData, EleBase
 from .tiling_key import BRC_SCH_MODES, TplBool, TplDtype, TplUint, brc_tiling_key, tiling_key
 
 __all__ = [
-    "BRC_SCH_MODES", "CMP", "BroadcastBaseTiling", "BroadcastBaseTilingData", "BroadcastOneDimTilingData",
+    "BRC_SCH_MODES", "CMP", "And", "BroadcastBaseTiling", "BroadcastBaseTilingData", "BroadcastOneDimTilingData",
     "BroadcastTilingResult", "Cast", "Collapsed", "Compare", "Const", "CopyIn", "CopyInBrc", "CopyOut", "Dag",
-    "Duplicate", "EleBaseTilingData", "ElewiseBaseTiling", "InputInfo", "Mul", "Node", "RoundMode", "ScalarIn",
+    "Duplicate", "EleBaseTilingData", "ElewiseBaseTiling", "InputInfo", "Mul", "Node", "Or", "RoundMode", "ScalarIn",
     "Select", "TilingError", "ToFloat", "TplBool", "TplDtype", "TplUint", "Var", "brc_tiling_key",
     "broadcast_kernel", "dimension_collapse", "elementwise_kernel", "launch_broadcast", "launch_elementwise",
     "tiling_key",

@@ -6,7 +6,7 @@ from functools import cache
 
 import numpy as np
 
-from opsnn.ascendc import CMPMODE, Compare, EmulatorError, LocalTensor, SelectTensors
+from opsnn.ascendc import CMPMODE, And, Compare, EmulatorError, LocalTensor, Or, SelectTensors
 from opsnn.ascendc.cast import cast_values
 from opsnn.ascendc.cast_arch35 import Cast
 from opsnn.ascendc.local_tensor import close_local, open_local
@@ -156,6 +156,9 @@ def _scalar_op(f: Node, args: list):
     raise EmulatorError(f"{f.op} is not a scalar op here")
 
 
+_LOGIC = {"And": And, "Or": Or}
+
+
 def _bind(f: Node, dst: LocalTensor, args: list) -> tuple:
     """(function, arguments before the count): what _tensor_op would call, resolved once."""
     op = f.op
@@ -172,6 +175,8 @@ def _bind(f: Node, dst: LocalTensor, args: list) -> tuple:
         return Compare, (dst, a, b, mode)
     if op == "Select":
         return SelectTensors, (dst, args[0], args[1], args[2])
+    if op in _LOGIC:
+        return _LOGIC[op], (dst, args[0], args[1])
     if op == "Mul":
         a, b = args
         if not isinstance(a, LocalTensor):
@@ -196,6 +201,8 @@ def _tensor_op(f: Node, dst: LocalTensor, args: list, n: int) -> None:
         Compare(dst, a, b, mode, n)
     elif op == "Select":
         SelectTensors(dst, args[0], args[1], args[2], n)
+    elif op in _LOGIC:
+        _LOGIC[op](dst, args[0], args[1], n)
     elif op == "Mul":
         a, b = args
         if not isinstance(a, LocalTensor):

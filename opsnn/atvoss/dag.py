@@ -20,8 +20,8 @@ from .errors import DagError
 
 CMP = CMPMODE  # upstream's CMPMODE: LT, GT, EQ, LE, GE, NE
 
-__all__ = ["CMP", "Cast", "Compare", "Const", "CopyIn", "CopyInBrc", "CopyOut", "Dag", "Duplicate", "InputInfo",
-           "Mul", "Node", "RoundMode", "ScalarIn", "Select", "ToFloat", "Var"]
+__all__ = ["CMP", "And", "Cast", "Compare", "Const", "CopyIn", "CopyInBrc", "CopyOut", "Dag", "Duplicate",
+           "InputInfo", "Mul", "Node", "Or", "RoundMode", "ScalarIn", "Select", "ToFloat", "Var"]
 
 _DTYPES = dict(BY_NAME, int16=np.dtype(np.int16))
 
@@ -134,10 +134,30 @@ def Compare(a: Node | Holder, b: Node | Holder, mode: CMPMODE) -> Node:  # noqa:
     return Node("Compare", (a, b), "uint8", (mode,))
 
 
+_MASKS = ("Compare", "And", "Or")  # the ops whose result is a packed uint8 bit mask
+
+
+def And(a: Node, b: Node) -> Node:  # noqa: N802 - upstream name (And<uint8_t>)
+    """Both conditions: the bitwise AND of two masks."""
+    return _logic("And", a, b)
+
+
+def Or(a: Node, b: Node) -> Node:  # noqa: N802 - upstream name (Or<uint8_t>)
+    """Either condition: the bitwise OR of two masks."""
+    return _logic("Or", a, b)
+
+
+def _logic(op: str, a: Node, b: Node) -> Node:
+    for m in (a, b):
+        if not isinstance(m, Node) or m.op not in _MASKS:
+            raise DagError(f"{op} combines masks (Compare, And, Or), not {getattr(m, 'op', m)!r}")
+    return Node(op, (a, b), "uint8")
+
+
 def Select(mask: Node, src0: Node | Holder, src1: Node | Holder) -> Node:  # noqa: N802
     """src0 where the mask is set, src1 elsewhere (values move as bit patterns)."""
-    if not isinstance(mask, Node) or mask.op != "Compare":
-        raise DagError("Select's mask must be a Compare node")
+    if not isinstance(mask, Node) or mask.op not in _MASKS:
+        raise DagError("Select's mask must be a Compare, And or Or node")
     if src0.dtype != src1.dtype:
         raise DagError(f"Select of {src0.dtype} and {src1.dtype}")
     return Node("Select", (mask, src0, src1), src0.dtype)

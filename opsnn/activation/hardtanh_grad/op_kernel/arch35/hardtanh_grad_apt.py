@@ -9,14 +9,12 @@ from functools import cache
 
 from opsnn.ascendc import CoreContext, DataCopyPad, EmulatorError, GlobalMemory, KernelArg, LaunchReport
 from opsnn.atvoss import Dag, TilingError
-from opsnn.atvoss.buffers import plan_buffers
 from opsnn.atvoss.sch_common import CoreSetup, run_launch
 from opsnn.platform import Platform, get_platform
 
 from .hardtanh_grad_dag import hardtanh_grad_dag
 from .hardtanh_grad_struct import decode_tiling_key
 from .hardtanh_grad_tilingdata import HardtanhGradTilingData
-from .mask_ops import MaskTileRunner
 
 ARG_NAMES = ("result", "grad", "y", "workspace")
 
@@ -25,15 +23,13 @@ ARG_NAMES = ("result", "grad", "y", "workspace")
 def hardtanh_grad_kernel(dag: Dag):
     """kernel(ctx, result, grad, y, tiling_bytes) for opsnn.ascendc.launch."""
     buffer_num = dag.buffer_num()
-    plan = plan_buffers(dag)
 
     def kernel(ctx: CoreContext, *args) -> None:
         *ptrs, tiling = args
         data = HardtanhGradTilingData.from_bytes(tiling)
         td = data.base
-        core = CoreSetup(ctx, dag, ptrs, td.ub_former, buffer_num)
-        runner = MaskTileRunner(dag, plan, core.runner.ub, core.slot_bytes, data.scalar_data)
-        core.runner = runner  # copy_out reads the tiles from here
+        core = CoreSetup(ctx, dag, ptrs, td.ub_former, buffer_num, data.scalar_data)
+        runner = core.runner
         b = ctx.GetBlockIdx()
         last = b == td.block_num - 1
         loops = td.ub_loop_of_tail_block if last else td.ub_loop_of_former_block

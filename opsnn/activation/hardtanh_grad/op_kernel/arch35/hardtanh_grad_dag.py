@@ -9,14 +9,13 @@ Inputs by index: 0 = result (the forward input, aclnn's self), 1 = grad (gradOut
 min_val, Var 1 max_val (float32, from the bytes after the 80-byte base struct). One DAG per
 dtype; the buffer accounting gives 10 buffers for float16/bfloat16 and 9 for float32.
 
-atvoss has no And / Or node and its Select insists on a Compare mask, so the two mask nodes and
-the Select are built as plain `Node`s here; the accounting reads only op names and operands.
-Running them needs the instructions in mask_ops.py."""
+And, Or and the unordered NE (the NaN test) are atvoss's and the emulator's own (opsnn.atvoss,
+opsnn.ascendc.mask_logic, compare_tensor)."""
 from __future__ import annotations
 
 from types import MappingProxyType
 
-from opsnn.atvoss import CMP, Cast, Compare, Const, CopyIn, CopyOut, Dag, Node, RoundMode, Var
+from opsnn.atvoss import CMP, And, Cast, Compare, Const, CopyIn, CopyOut, Dag, Or, RoundMode, Select, Var
 
 DTYPES = ("bfloat16", "float16", "float32")
 MIN_VAR, MAX_VAR = 0, 1  # scalar_data slots
@@ -24,17 +23,12 @@ RESULT, GRAD = 0, 1  # input indices
 _CPP = {"float16": "half", "bfloat16": "bfloat16_t", "float32": "float"}
 
 
-def _mask(op: str, a: Node, b: Node) -> Node:
-    """And<uint8_t> / Or<uint8_t> of two masks."""
-    return Node(op, (a, b), "uint8")
-
-
 def _build(t: str) -> Dag:
     x = Cast(CopyIn(RESULT, t), "float32", RoundMode.CAST_NONE)
     below_max = Compare(x, Var(MAX_VAR), CMP.LT)
     above_min = Compare(x, Var(MIN_VAR), CMP.GT)
-    keep = _mask("Or", _mask("And", below_max, above_min), Compare(x, x, CMP.NE))
-    y = Node("Select", (keep, CopyIn(GRAD, t), Const(0.0, t)), t)
+    keep = Or(And(below_max, above_min), Compare(x, x, CMP.NE))
+    y = Select(keep, CopyIn(GRAD, t), Const(0.0, t))
     return Dag(f"HardtanhGradDag<{_CPP[t]}, float>", [CopyOut(y, 0)])
 
 

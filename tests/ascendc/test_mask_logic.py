@@ -1,9 +1,8 @@
-"""The instructions this folder adds for its DAG: And / Or on packed masks and the IEEE
-not-equal Compare (NaN != NaN), through UB as the sanitizer sees it."""
+"""And / Or on packed masks and the unordered NE Compare (NaN != NaN) of the arch35 emulator,
+through UB as the sanitizer sees it (HardtanhGrad's DAG: in range AND, OR is NaN)."""
 import numpy as np
 
-from opsnn.activation.hardtanh_grad.op_kernel.arch35.mask_ops import And, CompareNotEqual, Or
-from opsnn.ascendc import CMPMODE, Compare, GlobalMemory, TBuf, TPipe
+from opsnn.ascendc import CMPMODE, And, Compare, GlobalMemory, Or, TBuf, TPipe
 from opsnn.ascendc.core import CoreContext
 from opsnn.platform import get_platform
 
@@ -45,7 +44,7 @@ def test_and_or_on_packed_masks():
     n = DATA.size
     Compare(lt, x, np.float32(1), CMPMODE.LT, n)
     Compare(gt, x, np.float32(0), CMPMODE.GT, n)
-    CompareNotEqual(ne, x, x, n)
+    Compare(ne, x, x, CMPMODE.NE, n)
     And(both, lt, gt, n)
     Or(keep, both, ne, n)
     with np.errstate(invalid="ignore"):
@@ -63,13 +62,17 @@ def test_and_of_an_unwritten_mask_is_reported():
     assert {f.kind for f in _errors(core)} == {"ub_read_before_write"}
 
 
-def test_shared_compare_ne_agrees_with_compare_not_equal():
-    """The shared arch35 Compare's NE is unordered now, as CompareNotEqual (kept here) is."""
-    core, buffer = _core()
-    x = buffer("x", np.float32, 32)
-    _fill(x, np.array([np.nan, 1], np.float32))
-    mask = buffer("m", np.uint8, 32)
-    Compare(mask, x, x, CMPMODE.NE, 2)
-    assert _bits(mask, 2).tolist() == [True, False]
-    CompareNotEqual(mask, x, x, 2)
-    assert _bits(mask, 2).tolist() == [True, False]
+def test_atvoss_mask_nodes_combine_masks_only():
+    import pytest
+
+    from opsnn.atvoss import CMP, And, Compare, Const, CopyIn, Or, Select
+    from opsnn.atvoss.dag import DagError
+    x = CopyIn(0, "float32")
+    lt, gt = Compare(x, Const(1.0, "float32"), CMP.LT), Compare(x, Const(0.0, "float32"), CMP.GT)
+    keep = Or(And(lt, gt), Compare(x, x, CMP.NE))
+    assert (keep.op, keep.dtype) == ("Or", "uint8")
+    assert Select(keep, x, Const(0.0, "float32")).op == "Select"
+    with pytest.raises(DagError, match="combines masks"):
+        And(lt, x)
+    with pytest.raises(DagError, match="mask must be a Compare, And or Or"):
+        Select(x, x, x)
