@@ -4,16 +4,18 @@ compiled-code cache, then again in processes that load what the first ones cache
 every order of issue 20's three cache writers (and the three at once), each on a fresh cache,
 followed by the checker of cache_process.py.
 
-usage: python tests/robustness/fuzz.py [--seconds S] [--seed N] [--no-cache-orders] [--cache DIR]
+usage: python tests/robustness/fuzz.py [--seconds S] [--seed N] [--no-cache-orders] [--engines auto,c,numba,numpy]
 
-A case: the backward or the forward; semantics torch / ascend910b / ascend950; every dtype (every
-bit pattern of the 8- and 16-bit ones in some cases); grad and feature of different dtypes
-(torch's promotion); layouts: same shape, row / column / scalar broadcast, 0-d, empty,
-transposed, strided, reversed, out= (contiguous or not) and out aliasing an input; thresholds of
-every kind (ints, floats, +-0.0, +-inf, NaN, values taken from the data). Each worker process
-pins one fast engine (auto, c, numba, numpy) and runs each case on `auto`, `fast`, `reference`
-and, for the ascend semantics at small sizes, `emulator`: all must agree with the reference, or
-all raise the same exception type. A failure prints the case and its seed and exits 1."""
+A case: the backward or the forward (or, in 3 of 10 cases, a call of another declared operator's
+numpy API, LeakyReluBackward or HardtanhBackward, built from its declaration); semantics torch /
+ascend910b / ascend950; every dtype (every bit pattern of the 8- and 16-bit ones in some cases);
+grad and feature of different dtypes (torch's promotion); layouts: same shape, row / column / scalar
+broadcast, 0-d, empty, transposed, strided, reversed, out= (contiguous or not) and out aliasing an
+input; thresholds of every kind (ints, floats, +-0.0, +-inf, NaN, values taken from the data). Each
+worker process pins one fast engine (auto, c, numba, numpy) and runs each case on `auto`, `fast`,
+`reference` and, for the ascend semantics at small sizes, `emulator`: all must agree with the
+reference, or all raise the same exception type. A failure prints the case and its seed and exits 1.
+Workers turn numpy's RuntimeWarnings into errors: a warning reaching a user is a defect too."""
 from __future__ import annotations
 
 import argparse
@@ -143,8 +145,66 @@ def make_case(rng):
     return case
 
 
+def declared_apis() -> list:
+    """Every declared operator API with a numpy function other than the two above (LeakyReluBackward,
+    HardtanhBackward, and whatever is registered later): fuzzed from its declaration alone."""
+    from opsnn.capi.apis import all_apis
+    return [a for a in all_apis() if a.numpy_api and a.numpy_api not in ("threshold", "threshold_backward")]
+
+
+def make_declared_case(rng, api):
+    """A random call of a declared API: its tensors (one dtype, mostly floats, a random layout),
+    scalars of every kind, bool attrs; semantics and out= as for the threshold cases."""
+    import numpy as np
+    floats = ("float16", "bfloat16", "float32", "float64")
+    dtype = _dtype(str(rng.choice(floats if rng.random() < 0.85 else DTYPES)))
+    n_hint = int(rng.choice([1, 7, 64, 1000, 5000, 70_000]))
+    tensors = [p for p in api.inputs if p.kind == "tensor"]
+    if len(tensors) == 2:
+        a, b, layout = _layout(rng, dtype, dtype, n_hint)
+        arrays = [a, b]
+    else:
+        arrays, layout = [_values(rng, dtype, (n_hint,)) for _ in tensors], "same"
+    args, arrays = [], iter(arrays)
+    for p in api.inputs:
+        if p.kind == "tensor":
+            args.append(next(arrays))
+        elif p.kind == "attr" and p.c_type == "bool":
+            args.append(bool(rng.random() < 0.5))
+        else:
+            args.append(_threshold(rng, args[-1] if args and isinstance(args[-1], np.ndarray) else np.zeros(0)))
+    return {"api": api.numpy_api, "args": args, "semantics": str(rng.choice(SEMANTICS)), "layout": layout,
+            "out": str(rng.choice(["none", "none", "contiguous"]))}
+
+
+def _run_declared(case, backend):
+    import numpy as np
+
+    import opsnn
+    fn = getattr(opsnn, case["api"])
+    args = [a.copy(order="K") if isinstance(a, np.ndarray) and case["layout"] not in ("transposed", "strided",
+                                                                                       "reversed") else a
+            for a in case["args"]]
+    before = [a.tobytes() for a in args if isinstance(a, np.ndarray)]
+    kw = {"semantics": case["semantics"], "backend": backend}
+    try:
+        if case["out"] == "contiguous":
+            kw["out"] = np.empty_like(fn(*args, **kw))
+        result = fn(*args, **kw)
+        if "out" in kw and result is not kw["out"]:
+            return False, "out= given but another array returned"
+        if [a.tobytes() for a in args if isinstance(a, np.ndarray)] != before:
+            return False, "an input was changed"
+        return True, (result.dtype.str, result.shape, np.ascontiguousarray(result).view(np.uint8).tobytes())
+    except Exception as e:  # noqa: BLE001 (compared across backends)
+        return True, type(e).__name__
+
+
 def describe(case) -> str:
     import numpy as np
+    if "api" in case:
+        shown = [f"{a.dtype}{a.shape}" if isinstance(a, np.ndarray) else repr(a) for a in case["args"]]
+        return f"{case['api']} {case['semantics']} {case['layout']} out={case['out']}: {', '.join(shown)}"
     g, f = case["grad"], case["feature"]
     what = "threshold" if case["forward"] else "threshold_backward"
     scalars = f"threshold={case['threshold']!r}" + (f", value={case['value']!r}" if case["forward"] else "")
@@ -191,13 +251,15 @@ def _run(case, backend):
 def check_case(case, emulate: bool) -> str | None:
     """None where every backend agrees with the reference; else what differs."""
     import numpy as np
-    want = _run(case, "reference")
+    run = _run_declared if "api" in case else _run
+    want = run(case, "reference")
     backends = ["auto", "fast"]
-    size = max(np.size(case["grad"]), np.size(case["feature"]))
+    arrays = case["args"] if "api" in case else (case["grad"], case["feature"])
+    size = max(np.size(a) for a in arrays if isinstance(a, np.ndarray))
     if emulate and case["semantics"] != "torch" and size <= EMULATED_MAX:
         backends.append("emulator")
     for backend in backends:
-        got = _run(case, backend)
+        got = run(case, backend)
         if not got[0]:
             return f"{backend}: {got[1]}"
         if got != want:
@@ -215,14 +277,19 @@ def check_case(case, emulate: bool) -> str | None:
 def worker(seed: int, seconds: float, engine: str) -> int:
     """Random cases until the time is up; the counts as one JSON line; 1 on a failure."""
     os.environ["OPSNN_FAST_ENGINE"] = engine
+    import warnings
+
     import numpy as np
+    warnings.simplefilter("error", RuntimeWarning)  # a numpy warning reaching a user is a defect too
     deadline = time.monotonic() + seconds
     cases = 0
+    apis = declared_apis()
     for index in itertools.count():
         if time.monotonic() >= deadline:
             break
         rng = np.random.default_rng([seed, index])
-        case = make_case(rng)
+        case = make_declared_case(rng, apis[int(rng.integers(len(apis)))]) if apis and rng.random() < 0.3 \
+            else make_case(rng)
         try:
             problem = check_case(case, emulate=rng.random() < 0.3)
         except Exception:  # noqa: BLE001 (the fuzz itself must not hide a crash)

@@ -243,7 +243,7 @@ def _fast_910b(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, 
         keep &= np.greater(xw, lo)
         keep |= np.isnan(xw)
     u = np.dtype(f"u{grad.dtype.itemsize}")
-    mask = (~keep).astype(u)
+    mask = np.asarray((~keep).astype(u))  # an array even for 0-d inputs: the wrap below is silent
     mask -= u.type(1)  # all ones where kept, 0 elsewhere
     mask |= u.type(1 << (8 * u.itemsize - 1))  # out of range: the sign bit survives (0 * grad)
     with np.errstate(invalid="ignore"):

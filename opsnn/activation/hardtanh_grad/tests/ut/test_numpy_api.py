@@ -180,3 +180,15 @@ def test_strided_out_and_inputs(semantics):
     assert opsnn.hardtanh_backward(g, x, semantics=semantics, out=out) is out
     np.testing.assert_array_equal(bits(out), bits(want))
     assert (holder[:, 1::2] == 7).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=str)
+def test_zero_d_inputs_warn_nothing(dtype):
+    """0-d grad and x on the 910B fast path: the mask arithmetic wraps silently (it warned
+    'overflow encountered in scalar subtract'; found by make fuzz)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kept = opsnn.hardtanh_backward(np.array(2.0, dtype), np.array(0.5, dtype), -1, 1, semantics="ascend910b")
+        dropped = opsnn.hardtanh_backward(np.array(-2.0, dtype), np.array(5.0, dtype), -1, 1, semantics="ascend910b")
+    assert kept == 2.0 and dropped == 0.0 and np.signbit(dropped)  # 0 * -2: -0.0 on the 910B kernel
