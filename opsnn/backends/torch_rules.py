@@ -17,6 +17,7 @@ import numpy as np
 
 from opsnn.backends.scalars import real_scalar
 from opsnn.dtypes import bfloat16, finfo
+from opsnn.op_common.torch_promotion import result_type
 
 _BOOL = np.dtype(np.bool_)
 _U8, _I8, _I16, _I32, _I64 = (np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64))
@@ -28,47 +29,6 @@ KERNEL_DTYPES = frozenset(_KNOWN[1:])
 REDUCED_FLOATS = frozenset((_F16, bfloat16))
 FLOATS = frozenset((_F16, bfloat16, _F32, _F64))
 
-_INT_RANK = {_U8: 0, _I8: 0, _I16: 1, _I32: 2, _I64: 3}
-_SIGNED_BY_RANK = (_I8, _I16, _I32, _I64)
-_FLOAT_RANK = {_F16: 0, bfloat16: 0, _F32: 1, _F64: 2}
-
-
-def _category(dt: np.dtype) -> int:
-    return 0 if dt == _BOOL else (2 if dt in FLOATS else 1)
-
-
-def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
-    """torch.promote_types on the dtypes above."""
-    if a == b:
-        return a
-    if a == _BOOL:
-        return b
-    if b == _BOOL:
-        return a
-    ca, cb = _category(a), _category(b)
-    if ca != cb:
-        return a if ca > cb else b
-    if ca == 2:
-        if {a, b} == {_F16, bfloat16}:
-            return _F32  # neither holds the other
-        return a if _FLOAT_RANK[a] > _FLOAT_RANK[b] else b
-    # integers: uint8 with a signed type needs the next signed width up
-    ra, rb = _INT_RANK[a], _INT_RANK[b]
-    if _U8 in (a, b):
-        other_rank = rb if a == _U8 else ra
-        return _SIGNED_BY_RANK[max(other_rank, 1)]
-    return a if ra > rb else b
-
-
-def _combine(higher: np.dtype | None, lower: np.dtype | None) -> np.dtype | None:
-    """c10 combine_categories: dimensioned operands win unless a 0-d one is of a higher category."""
-    if higher is None:
-        return lower
-    if lower is None or _category(higher) == 2:
-        return higher
-    if higher == _BOOL or _category(lower) == 2:
-        return promote_types(higher, lower)
-    return higher
 
 
 def check_known(dt: np.dtype) -> None:
@@ -85,13 +45,7 @@ def result_dtype(grad: np.ndarray, feature: np.ndarray) -> np.dtype:
         return g
     check_known(g)
     check_known(f)
-    dim = zero = None
-    for arr in (grad, feature):
-        if arr.ndim == 0:
-            zero = arr.dtype if zero is None else promote_types(zero, arr.dtype)
-        else:
-            dim = arr.dtype if dim is None else promote_types(dim, arr.dtype)
-    dt = _combine(dim, zero)
+    dt = result_type(grad, feature)
     if dt == _BOOL:
         raise TypeError("threshold_backward is not implemented for bool (torch: threshold_cpu for 'Bool')")
     return dt

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from opsnn.dtypes import bfloat16
+from opsnn.op_common import torch_promotion
 
 from . import functional_models as fm
 from .op_api.aclnn_hardtanh_backward import supported_dtypes
@@ -46,8 +47,6 @@ MAX_RANK = 8
 
 _BOOL = np.dtype(np.bool_)
 _F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
-_INTS = {np.dtype(t): r for t, r in ((np.uint8, 0), (np.int8, 0), (np.int16, 1), (np.int32, 2), (np.int64, 3))}
-_SIGNED = (np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
 _FLOATS = {_F16: 0, bfloat16: 0, _F32: 1, _F64: 2}
 _HALVES = frozenset((_F16, bfloat16))
 _F32_MAX = float(np.finfo(np.float32).max)
@@ -55,52 +54,12 @@ _F32_MAX = float(np.finfo(np.float32).max)
 
 # -- torch's dtype rules -------------------------------------------------------------------------
 
-def _category(dt: np.dtype) -> int:
-    if dt == _BOOL:
-        return 0
-    if dt in _INTS:
-        return 1
-    if dt in _FLOATS:
-        return 2
-    raise TypeError(f"dtype {dt} is not supported by torch's hardtanh_backward")
-
-
-def _promote(a: np.dtype, b: np.dtype) -> np.dtype:
-    """torch.promote_types over bool, the integer and the floating types."""
-    if a == b:
-        return a
-    ca, cb = _category(a), _category(b)
-    if ca != cb:
-        return a if ca > cb else b
-    if ca == 0:
-        return a
-    if ca == 2:
-        if {a, b} == {_F16, bfloat16}:
-            return _F32
-        return a if _FLOATS[a] > _FLOATS[b] else b
-    u8 = np.dtype(np.uint8)
-    if u8 in (a, b):  # uint8 with a signed type: the next signed width that holds both
-        other = b if a == u8 else a
-        return _SIGNED[max(_INTS[other], 1)]
-    return a if _INTS[a] > _INTS[b] else b
-
-
 def torch_result_dtype(grad: np.ndarray, x: np.ndarray) -> np.dtype:
     """The dtype torch computes hardtanh_backward(grad, x) in; TypeError where it has no kernel."""
-    dims = [a.dtype for a in (grad, x) if a.ndim]
-    zeros = [a.dtype for a in (grad, x) if not a.ndim]
-    for dt in dims + zeros:
-        _category(dt)
-    dim = _promote(*dims) if len(dims) == 2 else (dims[0] if dims else None)
-    zero = _promote(*zeros) if len(zeros) == 2 else (zeros[0] if zeros else None)
-    if dim is None:
-        dt = zero
-    elif zero is None or _category(dim) == 2:
-        dt = dim
-    elif dim == _BOOL or _category(zero) == 2:  # a 0-d operand of a higher category lifts the result
-        dt = _promote(dim, zero)
-    else:
-        dt = dim
+    for a in (grad, x):
+        if a.dtype not in torch_promotion.KNOWN:
+            raise TypeError(f"dtype {a.dtype} is not supported by torch's hardtanh_backward")
+    dt = torch_promotion.result_type(grad, x)
     if dt not in _FLOATS:
         raise TypeError(f"hardtanh_backward is not implemented for {dt} (torch: only floating types); "
                         f"got grad {grad.dtype} and x {x.dtype}")

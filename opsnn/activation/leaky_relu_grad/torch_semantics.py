@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from opsnn.dtypes import bfloat16
+from opsnn.op_common import torch_promotion
 
 from ..hardtanh_grad.functional_models import torch_vector_lanes
 from . import functional_models as fm
@@ -35,8 +36,6 @@ _U8, _I8, _I16, _I32, _I64 = (np.dtype(t) for t in (np.uint8, np.int8, np.int16,
 F16, F32, F64 = fm.F16, fm.F32, fm.F64
 FLOATS = (F16, bfloat16, F32, F64)
 _KNOWN = (_BOOL, _U8, _I8, _I16, _I32, _I64, *FLOATS)
-_INT_RANK = {_U8: 0, _I8: 0, _I16: 1, _I32: 2, _I64: 3}
-_FLOAT_RANK = {F16: 0, bfloat16: 0, F32: 1, F64: 2}
 _FLT_MAX = float(np.finfo(np.float32).max)
 
 
@@ -46,44 +45,13 @@ class TorchPlan(NamedTuple):
     slope: np.floating  # the kernel's scalar: float32, or float64 for float64
 
 
-def _category(dt: np.dtype) -> int:
-    return 0 if dt == _BOOL else 2 if dt in FLOATS else 1
-
-
-def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
-    """torch.promote_types on the dtypes torch and numpy share here."""
-    if a == b:
-        return a
-    if _BOOL in (a, b):
-        return b if a == _BOOL else a
-    ca, cb = _category(a), _category(b)
-    if ca != cb:
-        return a if ca > cb else b
-    if ca == 2:
-        if {a, b} == {F16, bfloat16}:
-            return F32
-        return a if _FLOAT_RANK[a] > _FLOAT_RANK[b] else b
-    if _U8 in (a, b):  # uint8 with a signed type: the next signed type that holds both
-        other = b if a == _U8 else a
-        return (_I16, _I16, _I32, _I64)[_INT_RANK[other]]
-    return a if _INT_RANK[a] > _INT_RANK[b] else b
-
-
 def result_type(grad: np.ndarray, x: np.ndarray) -> np.dtype:
     """torch.result_type(self, grad): dimensioned operands decide unless a 0-d one is of a higher
     category. TypeError for dtypes torch has no counterpart of here (complex, unsigned > 8 bits)."""
     for a in (grad, x):
         if a.dtype not in _KNOWN:
             raise TypeError(f"leaky_relu_backward does not support dtype {a.dtype}")
-    dims = [a.dtype for a in (x, grad) if a.ndim]
-    zeros = [a.dtype for a in (x, grad) if not a.ndim]
-    dim = None if not dims else dims[0] if len(dims) == 1 else promote_types(*dims)
-    zero = None if not zeros else zeros[0] if len(zeros) == 1 else promote_types(*zeros)
-    if dim is None:
-        return zero
-    if zero is None or _category(zero) <= _category(dim):
-        return dim
-    return promote_types(dim, zero)
+    return torch_promotion.result_type(x, grad)
 
 
 def slope_as_double(slope) -> float:

@@ -1,0 +1,68 @@
+"""torch's type promotion (CPU eager), restated once for every operator's torch semantics: the
+common dtype of two dtypes (`torch.promote_types`) and of several arrays (`torch.result_type`,
+whose zero-dim rule lets a 0-d operand only lift the result into a higher category: bool <
+integer < float). On the dtypes torch and numpy share; the callers check their own dtypes first
+(each operator says in its own words what it refuses)."""
+from __future__ import annotations
+
+import numpy as np
+
+from opsnn.dtypes import bfloat16
+
+BOOL = np.dtype(np.bool_)
+_U8, _I8, _I16, _I32, _I64 = (np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64))
+_F16, _F32, _F64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
+INTEGERS = frozenset((_U8, _I8, _I16, _I32, _I64))
+FLOATS = frozenset((_F16, bfloat16, _F32, _F64))
+KNOWN = frozenset((BOOL, *INTEGERS, *FLOATS))
+_INT_RANK = {_U8: 0, _I8: 0, _I16: 1, _I32: 2, _I64: 3}
+_SIGNED_BY_RANK = (_I8, _I16, _I32, _I64)
+_FLOAT_RANK = {_F16: 0, bfloat16: 0, _F32: 1, _F64: 2}
+
+
+def category(dt: np.dtype) -> int:
+    """0 bool, 1 integer, 2 floating (KeyError for a dtype outside KNOWN)."""
+    if dt == BOOL:
+        return 0
+    if dt in FLOATS:
+        return 2
+    if dt in INTEGERS:
+        return 1
+    raise KeyError(f"{dt} is not one of torch's real dtypes here")
+
+
+def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
+    """torch.promote_types."""
+    if a == b:
+        return a
+    if a == BOOL:
+        return b
+    if b == BOOL:
+        return a
+    ca, cb = category(a), category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    if ca == 2:
+        if {a, b} == {_F16, bfloat16}:
+            return _F32  # neither holds the other
+        return a if _FLOAT_RANK[a] > _FLOAT_RANK[b] else b
+    if _U8 in (a, b):  # uint8 with a signed type: the next signed width that holds both
+        other = b if a == _U8 else a
+        return _SIGNED_BY_RANK[max(_INT_RANK[other], 1)]
+    return a if _INT_RANK[a] > _INT_RANK[b] else b
+
+
+def result_type(*arrays: np.ndarray) -> np.dtype:
+    """torch.result_type: the dimensioned operands' common dtype, unless the 0-d ones' is of a
+    higher category (or the dimensioned ones are all bool), which then promotes with it."""
+    dim = zero = None
+    for a in arrays:
+        if a.ndim:
+            dim = a.dtype if dim is None else promote_types(dim, a.dtype)
+        else:
+            zero = a.dtype if zero is None else promote_types(zero, a.dtype)
+    if dim is None:
+        return zero
+    if zero is None or category(zero) <= category(dim):
+        return dim
+    return promote_types(dim, zero)
