@@ -10,7 +10,7 @@ semantics="torch" is torch.ops.aten.hardtanh_backward on CPU, bit for bit:
   - a NaN x or a NaN bound: torch's CPU loop answers grad from its scalar body and 0 from its
     vectorised one, element by element as TensorIterator hands them out (row segments two vectors
     at a time from their start, the range split over at::get_num_threads() threads from 32768
-    elements); opsnn reproduces that split (functional_models.torch_vector_lanes) for C-contiguous
+    elements); opsnn reproduces that split (op_common/torch_loops.torch_vector_lanes) for C-contiguous
     operands, an x86 torch (64 bytes per vectorised step) and torch's default thread count
     (OMP_NUM_THREADS, else MKL_NUM_THREADS, else the physical cores this process may use)
   - float16 / bfloat16 / float32 compare in float32 against the bounds converted to float32

@@ -13,8 +13,8 @@ In torch's order:
   6. per element: self > 0 ? grad : grad * slope, halves widened to float32 and rounded back once,
      with this CPU's multiply (torch runs the same instruction): inf * 0 is the CPU's default NaN
      (x86: negative, 0xFFC00000), a NaN operand comes out quieted
-  7. bfloat16 NaN results depend on which loop computed the element (hardtanh_grad's
-     torch_vector_lanes reproduces the split): the vectorised body writes 0xFFFF for any NaN, the
+  7. bfloat16 NaN results depend on which loop computed the element (op_common/torch_loops
+     reproduces the split): the vectorised body writes 0xFFFF for any NaN, the
      scalar one 0x7FC0 for a NaN product and the grad's own bits where it keeps the grad
 Errors come out as numpy's conventions want them: TypeError for dtypes, ValueError for shapes and
 values (the slope)."""
@@ -27,8 +27,8 @@ import numpy as np
 
 from opsnn.dtypes import bfloat16
 from opsnn.op_common import torch_promotion
+from opsnn.op_common.torch_loops import torch_vector_lanes
 
-from ..hardtanh_grad.functional_models import torch_vector_lanes
 from . import functional_models as fm
 
 _BOOL = np.dtype(np.bool_)

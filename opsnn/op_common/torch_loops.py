@@ -1,0 +1,118 @@
+"""torch's binary elementwise CPU loop, as far as bits depend on it: which elements go through the
+vectorised body and which through the scalar one. Kernels whose two bodies disagree (NaN handling
+in hardtanh_backward; NaN narrowing to bfloat16 in leaky_relu_backward) need it to match torch bit
+for bit. TensorIterator coalesces the dims, splits the range over threads (GRAIN_SIZE), and runs
+each inner row segment two vectors at a time from its start, the remainder scalar. Measured on
+torch 2.13, x86 (the AVX2 build of the kernels runs on AVX2 and AVX512 machines: 64 bytes per
+vectorised step). torch is never imported here; its thread count is read from it where loaded."""
+from __future__ import annotations
+
+import math
+import os
+import sys
+
+import numpy as np
+
+TORCH_GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE: below it TensorIterator runs on one thread
+TORCH_STEP_BYTES = 64  # two 32-byte vectors per step of vectorized_loop
+
+
+def _env_threads(name: str) -> int:
+    try:
+        n = int(os.environ.get(name, ""))
+    except ValueError:
+        return 0
+    return max(n, 0)
+
+
+def _physical_cores() -> int:
+    """The physical cores among the CPUs this process may run on (SMT siblings counted once)."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+    cores = set()
+    for cpu in cpus:
+        try:
+            topology = f"/sys/devices/system/cpu/cpu{cpu}/topology/"
+            with open(topology + "physical_package_id") as f1, open(topology + "core_id") as f2:
+                cores.add((f1.read().strip(), f2.read().strip()))
+        except OSError:
+            return len(cpus)
+    return len(cores) or len(cpus)
+
+
+def torch_threads() -> int:
+    """at::get_num_threads(): torch's own answer where torch is already loaded in this process (a
+    torch.set_num_threads() seen, and the environment as torch read it at its start: a library
+    may change OMP_NUM_THREADS later, as dask's distributed does), else as torch would start it:
+    OMP_NUM_THREADS, else MKL_NUM_THREADS, else the physical cores. torch is never imported here."""
+    torch = sys.modules.get("torch")
+    if torch is not None and callable(getattr(torch, "get_num_threads", None)):
+        return int(torch.get_num_threads())
+    return _env_threads("OMP_NUM_THREADS") or _env_threads("MKL_NUM_THREADS") or _physical_cores()
+
+
+def _operand_strides(shape: tuple[int, ...], out_shape: tuple[int, ...]) -> list[int]:
+    """Element strides of a C-contiguous operand broadcast to out_shape (0 on broadcast dims)."""
+    shape = (1,) * (len(out_shape) - len(shape)) + tuple(shape)
+    strides, step = [], 1
+    for d, o in zip(reversed(shape), reversed(out_shape), strict=True):
+        strides.append(0 if d == 1 and o != 1 else step)
+        step *= d
+    return strides[::-1]
+
+
+def torch_vector_lanes(grad_shape, x_shape, itemsize: int, threads: int | None = None) -> np.ndarray:
+    """Bool array of the broadcast shape: True where torch's CPU loop runs the vectorised body
+    for hardtanh_backward(grad, x) with C-contiguous operands of one dtype of `itemsize` bytes."""
+    out_shape = tuple(np.broadcast_shapes(tuple(grad_shape), tuple(x_shape)))
+    numel = math.prod(out_shape)
+    lanes = np.zeros(numel, dtype=bool)
+    if numel < 2:
+        return lanes.reshape(out_shape)
+    # TensorIterator's view: dims fastest first, then coalesced
+    shape = list(out_shape[::-1])
+    strides = [_operand_strides(s, out_shape)[::-1] for s in (out_shape, tuple(grad_shape), tuple(x_shape))]
+    prev = 0
+    for dim in range(1, len(shape)):
+        if shape[prev] == 1 or shape[dim] == 1 or all(st[prev] * shape[prev] == st[dim] for st in strides):
+            if shape[prev] == 1:
+                for st in strides:
+                    st[prev] = st[dim]
+            shape[prev] *= shape[dim]
+        else:
+            prev += 1
+            shape[prev] = shape[dim]
+            for st in strides:
+                st[prev] = st[dim]
+    inner = shape[0]
+    out_s, *in_s = (st[0] for st in strides)
+    contiguous = out_s == 1 and all(s == 1 for s in in_s)
+    one_scalar = out_s == 1 and sorted(in_s) == [0, 1]  # VectorizedLoop2d's single stride-0 operand
+    if not (contiguous or one_scalar):
+        return lanes.reshape(out_shape)  # basic_loop: every element scalar
+    step = max(TORCH_STEP_BYTES // itemsize, 1)
+    threads = torch_threads() if threads is None else max(int(threads), 1)
+    if numel < TORCH_GRAIN_SIZE or threads == 1:
+        ranges = [(0, numel)]
+    else:
+        tasks = min(threads, -(-numel // TORCH_GRAIN_SIZE))
+        size = -(-numel // tasks)
+        ranges = [(b, min(numel, b + size)) for b in range(0, numel, size)]
+    # whole rows: the first floor(inner / step) * step columns; then the rows a range cuts
+    col = np.arange(numel, dtype=np.int64) % inner
+    lanes[:] = col < inner // step * step
+    for begin, end in ranges:
+        pos = begin
+        while pos < end:
+            c = pos % inner
+            seg = min(inner - c, end - pos)
+            if c or seg != inner:  # a segment that is not a whole row: its own vector prefix
+                lanes[pos:pos + seg] = False
+                lanes[pos:pos + seg // step * step] = True
+                pos += seg
+            else:  # whole rows up to the range's last one
+                whole = (end - pos) // inner
+                pos += max(whole, 1) * inner
+    return lanes.reshape(out_shape)
