@@ -24,7 +24,7 @@ import numpy as np
 import torch
 
 import opsnn
-from opsnn.capi.apis import all_apis
+from opsnn.aclnn.declarations import all_apis
 from opsnn.dtypes import bfloat16
 
 SIZES = {"4K": 4 << 10, "64K": 64 << 10, "1M": 1 << 20, "16M": 16 << 20}

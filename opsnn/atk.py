@@ -109,7 +109,7 @@ class Case:
 def find_api(aclnn_name: str) -> AclnnApi:
     """The declaration named `aclnn_name` among every registered operator's (BadFile if none)."""
     from opsnn import registry
-    from opsnn.capi.apis import operator_apis
+    from opsnn.aclnn.declarations import operator_apis
     broken = []
     known = []
     for op in registry.discover().values():

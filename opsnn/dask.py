@@ -103,7 +103,7 @@ def _blockwise(function, name: str, values: list, tensors: list[int], **keywords
 
 
 def __getattr__(name: str):
-    from opsnn.capi.apis import all_apis
+    from opsnn.aclnn.declarations import all_apis
 
     api = next((a for a in all_apis() if a.numpy_api == name and name not in ("threshold", "threshold_backward")),
                None)

@@ -348,7 +348,7 @@ def _api_pair(api: sig.AclnnApi):
 def apis(names: tuple[str, ...]) -> list:
     """(phase1, phase2) for each API name the library was generated with; None for one no
     operator declares any more (its calls then fail with 561000)."""
-    from .apis import all_apis
+    from opsnn.aclnn.declarations import all_apis
 
     declared = {a.name: a for a in all_apis()}
     return [_api_pair(declared[n]) if n in declared else None for n in names]

@@ -18,8 +18,9 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from opsnn.aclnn.declarations import all_apis
+
 from . import codegen
-from .apis import all_apis
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 LIBRARY = "libascendcl.so"
@@ -63,8 +64,7 @@ def _generated(apis, origins) -> tuple[dict[str, str], str]:
 
 def _origins(apis) -> dict[str, str]:
     from opsnn import registry
-
-    from .apis import operator_apis
+    from opsnn.aclnn.declarations import operator_apis
     out = {}
     for op in registry.discover().values():
         for api in operator_apis(op):

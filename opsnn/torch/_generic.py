@@ -14,7 +14,7 @@ import torch
 
 from opsnn import registry
 from opsnn.aclnn import signature as sig
-from opsnn.capi.apis import all_apis
+from opsnn.aclnn.declarations import all_apis
 from opsnn.torch._convert import from_numpy, to_numpy
 from opsnn.torch._ops import _check_semantics, _result, _stand_in, _torch_errors
 

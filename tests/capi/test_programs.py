@@ -49,7 +49,7 @@ def test_examples_print_the_numpy_api(compiled, source, std):
 
 
 def test_every_operator_with_an_aclnn_api_has_a_cpp_example():
-    from opsnn.capi.apis import operator_apis
+    from opsnn.aclnn.declarations import operator_apis
     for op in registry.discover().values():
         if operator_apis(op):
             assert programs.examples(op), op.name

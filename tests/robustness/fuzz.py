@@ -148,7 +148,7 @@ def make_case(rng):
 def declared_apis() -> list:
     """Every declared operator API with a numpy function other than the two above (LeakyReluBackward,
     HardtanhBackward, and whatever is registered later): fuzzed from its declaration alone."""
-    from opsnn.capi.apis import all_apis
+    from opsnn.aclnn.declarations import all_apis
     return [a for a in all_apis() if a.numpy_api and a.numpy_api not in ("threshold", "threshold_backward")]
 
 

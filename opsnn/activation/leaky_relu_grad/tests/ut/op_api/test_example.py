@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from opsnn import cli, registry
+from opsnn.aclnn.declarations import operator_apis
 from opsnn.capi import programs
-from opsnn.capi.apis import operator_apis
 
 LINES = [f"result[{i}] is: {v:f}" for i, v in enumerate([2, 3, 4, 5])]
 

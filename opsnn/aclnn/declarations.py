@@ -1,5 +1,6 @@
 """Every registered operator's aclnn signatures, found by convention: the module
-`<operator package>.op_api.aclnn_signature` and its tuple `APIS` (opsnn/aclnn/signature.py)."""
+`<operator package>.op_api.aclnn_signature` and its tuple `APIS` (opsnn/aclnn/signature.py): what
+the C ABI, opsnn.torch, opsnn.dask, opsnn atk and the emulator backend read."""
 from __future__ import annotations
 
 import importlib
