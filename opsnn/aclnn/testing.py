@@ -118,3 +118,29 @@ def bits(a: np.ndarray) -> np.ndarray:
     """The raw bits, so that NaN == NaN and -0.0 != +0.0 in comparisons."""
     a = np.ascontiguousarray(a)
     return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.itemsize])
+
+
+def device_fixtures(device_cls=Device):
+    """The op_api tests' pytest fixtures for a Device subclass, for a conftest to bind:
+    `dev, dev950, any_dev = device_fixtures(Device)`. dev is an Ascend910B2, dev950 an Ascend950,
+    any_dev each in turn; every one checks at teardown that the test leaked no device resource."""
+    import pytest  # here: the package itself never needs it
+
+    def device(soc):
+        d = device_cls(soc)
+        yield d
+        assert d.close() == [], "the test leaked device resources"
+
+    @pytest.fixture
+    def dev():
+        yield from device("Ascend910B2")
+
+    @pytest.fixture
+    def dev950():
+        yield from device("Ascend950")
+
+    @pytest.fixture(params=["Ascend910B2", "Ascend950"])
+    def any_dev(request):
+        yield from device(request.param)
+
+    return dev, dev950, any_dev

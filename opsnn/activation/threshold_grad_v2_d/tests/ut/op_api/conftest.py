@@ -1,20 +1,5 @@
-import pytest
+from opsnn.aclnn.testing import device_fixtures
 
 from .aclnn_harness import Device
 
-
-def _device(soc):
-    dev = Device(soc)
-    yield dev
-    assert dev.close() == [], "the test leaked device resources"
-
-
-@pytest.fixture
-def dev():
-    """An Ascend910B2 device (the default SoC)."""
-    yield from _device("Ascend910B2")
-
-
-@pytest.fixture
-def dev950():
-    yield from _device("Ascend950")
+dev, dev950, any_dev = device_fixtures(Device)  # Ascend910B2 (the default SoC), Ascend950, each in turn
