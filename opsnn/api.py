@@ -6,9 +6,9 @@ from typing import Literal, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from opsnn.backends import SEMANTICS, express
-from opsnn.backends.plan import Plan, plan_backward, plan_forward
-from opsnn.backends.scalars import real_scalar
+from opsnn.backends import express
+from opsnn.backends.plan import plan_backward, plan_forward
+from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
 
 BACKENDS = ("auto", "fast", "emulator", "reference")
 
@@ -34,22 +34,22 @@ def threshold_backward(grad: npt.ArrayLike, feature: npt.ArrayLike, threshold: S
         result = express.threshold_backward(grad, feature, threshold, semantics, out)
         if result is not None:
             return result
-    _check_names(semantics, backend)  # every check below runs before any backend or plan memo sees a value
+    check_names(semantics, backend, BACKENDS)  # every check below runs before any backend or plan memo sees a value
     threshold = real_scalar(threshold)
     grad, feature = np.asarray(grad), np.asarray(feature)
     plan = plan_backward(grad, feature, threshold, semantics)
-    _check_out(out, plan)
+    check_out(out, plan.dtype, plan.shape)
     if backend in ("auto", "fast"):
         from opsnn.backends import fast
         return fast.threshold_backward(grad, feature, plan, out)
     if backend == "reference":
         from opsnn.backends import reference
-        return _deliver(reference.threshold_backward(grad, feature, plan), out)
+        return deliver(reference.threshold_backward(grad, feature, plan), out)
     if semantics == "torch":
         raise ValueError('backend="emulator" runs the ascend semantics only')
     from opsnn.backends.emulator import threshold_backward as emulated
     result = np.asarray(emulated(grad, feature, threshold, semantics))
-    return _deliver(result, out)
+    return deliver(result, out)
 
 
 def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.ndarray | None = None,
@@ -68,51 +68,23 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
         result = express.threshold(x, threshold, value, out)
         if result is not None:
             return result
-    _check_names(semantics, backend)
+    check_names(semantics, backend, BACKENDS)
     threshold, value = real_scalar(threshold), real_scalar(value, "value")
     x = np.asarray(x)
     if semantics != "torch":
         from opsnn.activation.threshold_v2 import ascend_semantics
         ascend_semantics.check_call(x, threshold, value, semantics)
-        _check_out(out, Plan(semantics, x.dtype, x.shape, None))
+        check_out(out, x.dtype, x.shape)
         if backend == "emulator":
             from opsnn.backends.emulator import threshold as emulated
-            return _deliver(np.asarray(emulated(x, threshold, value, semantics)), out)
-        return _deliver(ascend_semantics.threshold(x, threshold, value, semantics), out)
+            return deliver(np.asarray(emulated(x, threshold, value, semantics)), out)
+        return deliver(ascend_semantics.threshold(x, threshold, value, semantics), out)
     if backend == "emulator":
         raise ValueError('backend="emulator" runs the ascend semantics only')
     plan = plan_forward(x, threshold, value)
-    _check_out(out, plan)
+    check_out(out, plan.dtype, plan.shape)
     if backend == "reference":
         from opsnn.backends import reference
-        return _deliver(reference.threshold(x, plan), out)
+        return deliver(reference.threshold(x, plan), out)
     from opsnn.backends import fast
     return fast.threshold(x, plan, out)
-
-
-def _check_names(semantics, backend) -> None:
-    for what, name, known in (("semantics", semantics, SEMANTICS), ("backend", backend, BACKENDS)):
-        if not isinstance(name, str):
-            raise TypeError(f"{what} must be a str (one of {', '.join(known)}), not {type(name).__name__}")
-        if name not in known:
-            raise ValueError(f"unknown {what} {name!r}; known: {', '.join(known)}")
-
-
-def _check_out(out, plan: Plan) -> None:
-    if out is None:
-        return
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
-    if out.dtype != plan.dtype:
-        raise TypeError(f"out has dtype {out.dtype}, the result is {plan.dtype}")
-    if out.shape != plan.shape:
-        raise ValueError(f"out has shape {out.shape}, the result is {plan.shape}")
-    if not out.flags.writeable:
-        raise ValueError("out is read-only")
-
-
-def _deliver(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
-    if out is None:
-        return result
-    np.copyto(out, result)
-    return out

@@ -2,4 +2,4 @@
 
 Kept light on purpose: importing opsnn must not import numba, torch or the emulator.
 """
-SEMANTICS = ("torch", "ascend910b", "ascend950")
+from opsnn.op_common.api_args import SEMANTICS  # noqa: F401 (the backends' callers read it here)

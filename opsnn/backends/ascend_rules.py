@@ -6,8 +6,8 @@ import numpy as np
 
 from opsnn.activation.threshold_grad_v2_d.functional_models import is_relu_threshold  # noqa: F401 - the routing rule, re-read by plan
 from opsnn.activation.threshold_grad_v2_d.op_host import THRESHOLD_GRAD_V2D
-from opsnn.backends.scalars import real_scalar
 from opsnn.dtypes import BY_NAME
+from opsnn.op_common.api_args import real_scalar
 
 MAX_RANK = 8
 

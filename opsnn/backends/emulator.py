@@ -15,7 +15,7 @@ import numpy as np
 from opsnn import acl, aclnn
 from opsnn.aclnn.declarations import operator_apis
 from opsnn.aclnn.device_run import SEMANTICS_SOC, run_declared
-from opsnn.backends.scalars import real_scalar
+from opsnn.op_common.api_args import real_scalar
 from opsnn.platform import get_platform
 from opsnn.registry import get
 

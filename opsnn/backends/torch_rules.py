@@ -15,8 +15,8 @@ import numbers
 
 import numpy as np
 
-from opsnn.backends.scalars import real_scalar
 from opsnn.dtypes import bfloat16, finfo
+from opsnn.op_common.api_args import real_scalar
 from opsnn.op_common.torch_promotion import result_type
 
 _BOOL = np.dtype(np.bool_)

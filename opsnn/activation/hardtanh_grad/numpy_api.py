@@ -37,11 +37,11 @@ import numpy.typing as npt
 
 from opsnn.dtypes import bfloat16
 from opsnn.op_common import torch_promotion
+from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
 
 from . import functional_models as fm
 from .op_api.aclnn_hardtanh_backward import supported_dtypes
 
-SEMANTICS = ("torch", "ascend910b", "ascend950")
 BACKENDS = ("auto", "fast", "reference", "emulator")
 MAX_RANK = 8
 
@@ -69,22 +69,14 @@ def torch_result_dtype(grad: np.ndarray, x: np.ndarray) -> np.dtype:
 # -- scalars -------------------------------------------------------------------------------------
 
 def _real(value, what: str):
-    """A Python / numpy real number (a 0-d array read as its element); TypeError otherwise."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, np.generic) and value.dtype == bfloat16:
-        return float(value)
-    if isinstance(value, complex | np.complexfloating) or not isinstance(value, numbers.Real | np.bool_):
-        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+    """A real scalar (opsnn.op_common.api_args.real_scalar) as a Python int (within 64 bits) or float."""
+    value = real_scalar(value, what)
     if isinstance(value, numbers.Integral | np.bool_):
         v = int(value)
         if not -(2**63) <= v < 2**64:
             raise ValueError(f"{what} {v} does not fit a 64-bit integer")
         return v
-    v = float(value)
-    if math.isinf(v) and isinstance(value, np.longdouble) and np.isfinite(value):
-        raise ValueError(f"{what} {value} cannot be converted to float64 without overflow")
-    return v
+    return float(value)
 
 
 def _int_to(v: int, dtype: np.dtype):
@@ -112,34 +104,6 @@ def ascend_bound(value) -> np.float32:
 
 
 # -- the function --------------------------------------------------------------------------------
-
-def _check_names(semantics, backend) -> None:
-    for what, name, known in (("semantics", semantics, SEMANTICS), ("backend", backend, BACKENDS)):
-        if not isinstance(name, str):
-            raise TypeError(f"{what} must be a str (one of {', '.join(known)}), not {type(name).__name__}")
-        if name not in known:
-            raise ValueError(f"unknown {what} {name!r}; known: {', '.join(known)}")
-
-
-def _check_out(out, dtype: np.dtype, shape: tuple[int, ...]) -> None:
-    if out is None:
-        return
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
-    if out.dtype != dtype:
-        raise TypeError(f"out has dtype {out.dtype}, the result is {dtype}")
-    if out.shape != shape:
-        raise ValueError(f"out has shape {out.shape}, the result is {shape}")
-    if not out.flags.writeable:
-        raise ValueError("out is read-only")
-
-
-def _deliver(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
-    if out is None:
-        return result
-    np.copyto(out, result)
-    return out
-
 
 def _check_ascend(grad: np.ndarray, x: np.ndarray, semantics: str) -> None:
     """What aclnnHardtanhBackward refuses (161002), as TypeError (dtype) / ValueError (shape)."""
@@ -211,7 +175,7 @@ def _fast_910b(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, 
     result = np.bitwise_and(mask, grad.view(u)).view(grad.dtype)
     if picked is not None:
         result.reshape(-1)[special] = fm.hardtanh_grad_910b(*picked, lo, hi)
-    return _deliver(result, out)
+    return deliver(result, out)
 
 
 def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_val=1.0, *,
@@ -221,7 +185,7 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
     """out = grad where min_val < x < max_val (or x is NaN), else 0, under `semantics` (see the
     module doc). grad, x: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16). min_val,
     max_val: real numbers (Python or numpy scalars, or 0-d arrays)."""
-    _check_names(semantics, backend)
+    check_names(semantics, backend, BACKENDS)
     lo, hi = _real(min_val, "min_val"), _real(max_val, "max_val")
     grad, x = np.asarray(grad), np.asarray(x)
     if semantics == "torch":
@@ -230,17 +194,17 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
         dtype = torch_result_dtype(grad, x)
         shape = np.broadcast_shapes(grad.shape, x.shape)
         lo_t, hi_t = torch_bound(lo, dtype, "min_val"), torch_bound(hi, dtype, "max_val")
-        _check_out(out, dtype, shape)
+        check_out(out, dtype, shape)
         if backend == "reference":
             result = fm.hardtanh_backward_torch(grad.astype(dtype, copy=False), x.astype(dtype, copy=False), lo_t, hi_t)
-            return _deliver(result, out)
+            return deliver(result, out)
         return _fast_torch(grad, x, lo_t, hi_t, dtype, shape, out)
     _check_ascend(grad, x, semantics)
-    _check_out(out, x.dtype, x.shape)
+    check_out(out, x.dtype, x.shape)
     if backend == "emulator":
         from . import device_run
-        return _deliver(device_run.hardtanh_backward(grad, x, lo, hi, semantics), out)
+        return deliver(device_run.hardtanh_backward(grad, x, lo, hi, semantics), out)
     lo32, hi32 = ascend_bound(lo), ascend_bound(hi)
     if backend in ("auto", "fast"):
         return (_fast_arch35 if semantics == "ascend950" else _fast_910b)(grad, x, lo32, hi32, out)
-    return _deliver(fm.hardtanh_backward_ascend(grad, x, lo32, hi32, semantics), out)
+    return deliver(fm.hardtanh_backward_ascend(grad, x, lo32, hi32, semantics), out)

@@ -9,11 +9,11 @@ import numpy as np
 import numpy.typing as npt
 
 from opsnn.dtypes import bfloat16, float_layout
+from opsnn.op_common.api_args import check_names, check_out, deliver
 
 from . import ascend_semantics, torch_semantics
 from . import functional_models as fm
 
-SEMANTICS = ("torch", "ascend910b", "ascend950")
 BACKENDS = ("auto", "fast", "emulator", "reference")
 CHUNK = 1 << 16  # elements per step of the fast path: temporaries stay in cache
 
@@ -52,7 +52,7 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
     TypeError for dtypes (and non-real slopes), ValueError for shapes and slope values; inputs are
     never written (unless passed as out). NaN results are NaN under every backend; their payload
     bits follow docs/nan-payloads.md's multiply rule (not torch's, which varies with its loops)."""
-    _check_names(semantics, backend)
+    check_names(semantics, backend, BACKENDS)
     slope = _real_scalar(negative_slope)
     flag = _flag(self_is_result)
     grad, x = np.asarray(grad), np.asarray(x)
@@ -60,18 +60,18 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
         if backend == "emulator":
             raise ValueError('backend="emulator" runs the ascend semantics only')
         tp = torch_semantics.plan(grad, x, slope, flag)
-        _check_out(out, tp.dtype, tp.shape)
+        check_out(out, tp.dtype, tp.shape)
         if backend == "reference" or tp.dtype == bfloat16:  # bfloat16: NaNs by torch's loop split
-            return _deliver(torch_semantics.compute(grad, x, tp), out)
+            return deliver(torch_semantics.compute(grad, x, tp), out)
         return _fast(grad, x, tp.dtype, tp.slope, fm.F64 if tp.dtype == fm.F64 else fm.F32, out,
                      torch_semantics.host_multiply)
     ap = ascend_semantics.plan(grad, x, slope, flag, semantics)
-    _check_out(out, ap.dtype, ap.shape)
+    check_out(out, ap.dtype, ap.shape)
     if backend == "emulator":
         from . import emulator
-        return _deliver(emulator.leaky_relu_backward(grad, x, slope, ap.slope_dtype, flag, semantics, ap.dtype), out)
+        return deliver(emulator.leaky_relu_backward(grad, x, slope, ap.slope_dtype, flag, semantics, ap.dtype), out)
     if backend == "reference" or ap.empty or 0 in ap.shape:
-        return _deliver(ascend_semantics.compute(grad, x, ap), out)
+        return deliver(ascend_semantics.compute(grad, x, ap), out)
     wide = fm.F64 if ap.dtype == fm.F64 else fm.F32
     return _fast(grad, x, ap.dtype, fm.kernel_slope(ap.dtype, ap.slope, semantics), wide, out)
 
@@ -85,7 +85,7 @@ def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtyp
     shape = np.broadcast_shapes(grad.shape, x.shape)
     if grad.shape != shape or x.shape != shape:
         g, f = np.broadcast_arrays(grad.astype(dtype, copy=False), x.astype(dtype, copy=False))
-        return _deliver(fm.leaky(g, f, slope, wide, dtype, product), out)
+        return deliver(fm.leaky(g, f, slope, wide, dtype, product), out)
     direct = out is not None and out.flags.c_contiguous and all(
         _same_place(out, a) or not np.may_share_memory(out, a) for a in (grad, x))
     target = out if direct else np.empty(shape, dtype)  # chunk i is read before it is written
@@ -100,7 +100,7 @@ def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtyp
         bits = product_.view(wide_bits)
         bits ^= (bits ^ gw.view(wide_bits)) & keep
         r[part] = fm.narrow(product_, dtype)
-    return target if out is None or target is out else _deliver(target, out)
+    return target if out is None or target is out else deliver(target, out)
 
 
 def _positive(a: np.ndarray) -> np.ndarray:
@@ -117,16 +117,10 @@ def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
             and a.shape == b.shape)
 
 
-def _check_names(semantics, backend) -> None:
-    for what, name, known in (("semantics", semantics, SEMANTICS), ("backend", backend, BACKENDS)):
-        if not isinstance(name, str):
-            raise TypeError(f"{what} must be a str (one of {', '.join(known)}), not {type(name).__name__}")
-        if name not in known:
-            raise ValueError(f"unknown {what} {name!r}; known: {', '.join(known)}")
-
-
 def _real_scalar(value):
-    """A Python or numpy real scalar (a 0-d array is read as its element); TypeError otherwise."""
+    """A Python or numpy real scalar (a 0-d array is read as its element); TypeError otherwise.
+    Unlike api_args.real_scalar a bfloat16 scalar stays one (the ascend semantics make its
+    aclScalar BF16) and a long double is not range-checked."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if type(value) is bfloat16.type:
@@ -142,23 +136,3 @@ def _flag(value) -> bool:
     if isinstance(value, bool | np.bool_) or (isinstance(value, numbers.Integral) and int(value) in (0, 1)):
         return bool(value)
     raise TypeError(f"self_is_result must be a bool, not {type(value).__name__} {value!r}")
-
-
-def _check_out(out, dtype: np.dtype, shape: tuple[int, ...]) -> None:
-    if out is None:
-        return
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
-    if out.dtype != dtype:
-        raise TypeError(f"out has dtype {out.dtype}, the result is {dtype}")
-    if out.shape != tuple(shape):
-        raise ValueError(f"out has shape {out.shape}, the result is {tuple(shape)}")
-    if not out.flags.writeable:
-        raise ValueError("out is read-only")
-
-
-def _deliver(result: np.ndarray, out: np.ndarray | None) -> np.ndarray:
-    if out is None:
-        return result
-    np.copyto(out, result)
-    return out
