@@ -2,7 +2,9 @@
 
 Core b starts at element b * block_former and runs ub_loop_of_former_block tiles of ub_former
 elements (ub_loop_of_tail_block on the last core), the last one ub_tail_of_*_block elements;
-tiles alternate between the ping and pong buffers. Scalar inputs start at element 0."""
+tiles alternate between the ping and pong buffers. Scalar inputs start at element 0. Bytes an
+operator appends to the tiling after the base struct are the DAG's Vars (its scalar data: the
+SetVar of the op's kernel entry, e.g. HardtanhGrad's min_val / max_val)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -24,7 +26,7 @@ def elementwise_kernel(dag: Dag):
     def kernel(ctx: CoreContext, *args) -> None:
         *ptrs, tiling = args
         td = EleBaseTilingData.from_bytes(tiling)
-        core = CoreSetup(ctx, dag, ptrs, td.ub_former, buffer_num)
+        core = CoreSetup(ctx, dag, ptrs, td.ub_former, buffer_num, bytes(tiling[EleBaseTilingData.SIZE:]))
         b = ctx.GetBlockIdx()
         last = b == td.block_num - 1
         loops = td.ub_loop_of_tail_block if last else td.ub_loop_of_former_block

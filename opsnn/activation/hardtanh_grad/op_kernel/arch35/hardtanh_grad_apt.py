@@ -1,15 +1,13 @@
 """The HardtanhGrad arch35 kernel entry (upstream op_kernel/hardtanh_grad_apt.cpp): the tiling
 key's dType must be HardtanhGrad_TPL; the element type picks the DAG; min_val / max_val become
-the DAG's Vars 0 and 1 (SetVar); atvoss's ElementwiseSch runs it: core b from element
+the DAG's Vars 0 and 1 (SetVar: the bytes after the base struct); atvoss's ElementwiseSch runs it: core b from element
 b * blockFormer, its block's loop count of ubFormer tiles (the last one its tail), ping / pong by
 tile parity, every copy exact (DataCopyPad), so nothing past a tensor is touched."""
 from __future__ import annotations
 
-from functools import cache
-
-from opsnn.ascendc import CoreContext, DataCopyPad, EmulatorError, GlobalMemory, KernelArg, LaunchReport
-from opsnn.atvoss import Dag, TilingError
-from opsnn.atvoss.sch_common import CoreSetup, run_launch
+from opsnn.ascendc import EmulatorError, GlobalMemory, KernelArg, LaunchReport
+from opsnn.atvoss import TilingError, elementwise_kernel
+from opsnn.atvoss.sch_common import run_launch
 from opsnn.platform import Platform, get_platform
 
 from .hardtanh_grad_dag import hardtanh_grad_dag
@@ -17,35 +15,6 @@ from .hardtanh_grad_struct import decode_tiling_key
 from .hardtanh_grad_tilingdata import HardtanhGradTilingData
 
 ARG_NAMES = ("result", "grad", "y", "workspace")
-
-
-@cache  # one kernel object per DAG
-def hardtanh_grad_kernel(dag: Dag):
-    """kernel(ctx, result, grad, y, tiling_bytes) for opsnn.ascendc.launch."""
-    buffer_num = dag.buffer_num()
-
-    def kernel(ctx: CoreContext, *args) -> None:
-        *ptrs, tiling = args
-        data = HardtanhGradTilingData.from_bytes(tiling)
-        td = data.base
-        core = CoreSetup(ctx, dag, ptrs, td.ub_former, buffer_num, data.scalar_data)
-        runner = core.runner
-        b = ctx.GetBlockIdx()
-        last = b == td.block_num - 1
-        loops = td.ub_loop_of_tail_block if last else td.ub_loop_of_former_block
-        tail = td.ub_tail_of_tail_block if last else td.ub_tail_of_former_block
-        base = b * td.block_former
-        for t in range(loops):
-            ctx.begin_tile(t)
-            n = tail if t == loops - 1 else td.ub_former
-            parity, offset = t & 1, base + t * td.ub_former
-            for f in core.copy_ins:
-                DataCopyPad(runner.tensor(f, parity), core.inputs[f.index][offset], n)
-            runner.run(parity, n)
-            core.copy_out(parity, offset, n)
-        ctx.end_tiles()
-
-    return kernel
 
 
 def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype: str, tiling_key: int, block_dim: int,
@@ -64,7 +33,8 @@ def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype: str, tiling
         dag = hardtanh_grad_dag(dtype)
     except (TilingError, KeyError) as e:
         raise EmulatorError(f"no HardtanhGrad kernel for key {tiling_key}, dtype {dtype}: {e}") from None
-    return run_launch(hardtanh_grad_kernel(dag), dag, gm=gm, platform=platform, block_dim=block_dim, tiling=raw,
+    return run_launch(elementwise_kernel(dag), dag, gm=gm, platform=platform, block_dim=block_dim, tiling=raw,
                       inputs=[result, grad], outputs=[y], sanitize=sanitize)
+
 
 
