@@ -61,7 +61,7 @@ and a schedule. Facts and formulas: docs/arch35-atvoss.md.
         opsnn.ascendc.launch, `kernel(ctx, *gm_ptrs, tiling_bytes)`.
 """
 from .broadcast_sch import broadcast_kernel, launch_broadcast
-from .broadcast_tiling import BroadcastBaseTiling, BroadcastTilingResult
+from .broadcast_tiling import BroadcastBaseTiling, BroadcastTilingResult, KeyedBroadcastTiling
 from .collapse import Collapsed, dimension_collapse
 from .dag import (
     CMP,
@@ -91,10 +91,10 @@ from .structs import BroadcastBaseTilingData, BroadcastOneDimTilingData, EleBase
 from .tiling_key import BRC_SCH_MODES, TplBool, TplDtype, TplUint, brc_tiling_key, tiling_key
 
 __all__ = [
-    "BRC_SCH_MODES", "CMP", "And", "BroadcastBaseTiling", "BroadcastBaseTilingData", "BroadcastOneDimTilingData",
-    "BroadcastTilingResult", "Cast", "Collapsed", "Compare", "Const", "CopyIn", "CopyInBrc", "CopyOut", "Dag",
-    "Duplicate", "EleBaseTilingData", "ElewiseBaseTiling", "InputInfo", "Mul", "Node", "Or", "RoundMode", "ScalarIn",
-    "Select", "TilingError", "ToFloat", "TplBool", "TplDtype", "TplUint", "Var", "brc_tiling_key",
-    "broadcast_kernel", "dimension_collapse", "elementwise_kernel", "launch_broadcast", "launch_elementwise",
-    "tiling_key",
+    "And", "BRC_SCH_MODES", "BroadcastBaseTiling", "BroadcastBaseTilingData", "BroadcastOneDimTilingData",
+    "BroadcastTilingResult", "CMP", "Cast", "Collapsed", "Compare", "Const", "CopyIn", "CopyInBrc", "CopyOut",
+    "Dag", "Duplicate", "EleBaseTilingData", "ElewiseBaseTiling", "InputInfo", "KeyedBroadcastTiling", "Mul",
+    "Node", "Or", "RoundMode", "ScalarIn", "Select", "TilingError", "ToFloat", "TplBool", "TplDtype", "TplUint",
+    "Var", "brc_tiling_key", "broadcast_kernel", "dimension_collapse", "elementwise_kernel", "launch_broadcast",
+    "launch_elementwise", "tiling_key",
 ]

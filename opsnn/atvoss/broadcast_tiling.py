@@ -46,6 +46,36 @@ class BroadcastTilingResult:
         return replace(self, tiling_data=self.tiling_data.with_scalars(*values))
 
 
+@dataclass(frozen=True)
+class KeyedBroadcastTiling:
+    """An operator's arch35 broadcast tiling: atvoss's result with the op's tiling key and dtype,
+    and the fields the CLI, the plots and the launch read through it. Operators subclass it to
+    add the scalar attr they wrote into scalar_data."""
+    tiling: BroadcastTilingResult
+    tiling_key: int
+    dtype: str
+
+    @property
+    def block_dim(self) -> int:
+        return self.tiling.block_dim
+
+    @property
+    def schedule_mode(self) -> int:
+        return self.tiling.schedule_mode
+
+    @property
+    def workspace_size(self) -> int:
+        return self.tiling.workspace_size
+
+    @property
+    def tiling_data(self):
+        return self.tiling.tiling_data
+
+    @property
+    def output_shape(self) -> tuple[int, ...]:
+        return self.tiling.collapsed.output_dims
+
+
 class BroadcastBaseTiling:
     def __init__(self, dag: Dag, platform: Platform, extra_size: int = 0, extra_buffer_num: int = 0):
         self.dag = dag

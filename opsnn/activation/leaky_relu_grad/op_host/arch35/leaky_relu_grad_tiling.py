@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from opsnn.atvoss import BroadcastBaseTiling, BroadcastTilingResult, TilingError
+from opsnn.atvoss import BroadcastBaseTiling, KeyedBroadcastTiling, TilingError
 from opsnn.dtypes import dtype_name
 from opsnn.platform import Platform, get_platform
 
@@ -23,31 +23,8 @@ from ..leaky_relu_grad_def import DEFAULT_NEGATIVE_SLOPE
 
 
 @dataclass(frozen=True)
-class LeakyReluGradTilingResult:
-    tiling: BroadcastTilingResult
-    tiling_key: int
-    dtype: str
+class LeakyReluGradTilingResult(KeyedBroadcastTiling):
     negative_slope: float  # as stored in scalar_data: a float32 value
-
-    @property
-    def block_dim(self) -> int:
-        return self.tiling.block_dim
-
-    @property
-    def schedule_mode(self) -> int:
-        return self.tiling.schedule_mode
-
-    @property
-    def workspace_size(self) -> int:
-        return self.tiling.workspace_size
-
-    @property
-    def tiling_data(self):
-        return self.tiling.tiling_data
-
-    @property
-    def output_shape(self) -> tuple[int, ...]:
-        return self.tiling.collapsed.output_dims
 
 
 def as_attr_float(value) -> np.float32:

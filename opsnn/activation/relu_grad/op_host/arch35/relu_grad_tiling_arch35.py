@@ -8,10 +8,9 @@ are the same."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 
-from opsnn.atvoss import BroadcastBaseTiling, BroadcastTilingResult, TilingError, brc_tiling_key
+from opsnn.atvoss import BroadcastBaseTiling, KeyedBroadcastTiling, TilingError, brc_tiling_key
 from opsnn.dtypes import dtype_name
 from opsnn.platform import Platform, get_platform
 
@@ -21,27 +20,7 @@ DTYPE_TPL = MappingProxyType({"float16": 1, "bfloat16": 2, "float32": 3, "int32"
                               "int64": 7})
 
 
-@dataclass(frozen=True)
-class ReluGradArch35Tiling:
-    tiling: BroadcastTilingResult
-    tiling_key: int
-    dtype: str
-
-    @property
-    def block_dim(self) -> int:
-        return self.tiling.block_dim
-
-    @property
-    def schedule_mode(self) -> int:
-        return self.tiling.schedule_mode
-
-    @property
-    def workspace_size(self) -> int:
-        return self.tiling.workspace_size
-
-    @property
-    def tiling_data(self):
-        return self.tiling.tiling_data
+ReluGradArch35Tiling = KeyedBroadcastTiling  # the result, key and dtype; no scalar attr
 
 
 def tiling_arch35(input_shapes: Sequence[Sequence[int]], dtype, platform: Platform | str | None = None,

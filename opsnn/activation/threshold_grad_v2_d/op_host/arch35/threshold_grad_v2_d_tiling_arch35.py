@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from opsnn.atvoss import BroadcastBaseTiling, BroadcastTilingResult, TilingError, brc_tiling_key
+from opsnn.atvoss import BroadcastBaseTiling, KeyedBroadcastTiling, TilingError, brc_tiling_key
 from opsnn.dtypes import dtype_name
 from opsnn.platform import Platform, get_platform
 
@@ -19,31 +19,8 @@ DEFAULT_THRESHOLD = THRESHOLD_GRAD_V2D_ARCH35.attr("threshold").default
 
 
 @dataclass(frozen=True)
-class Arch35TilingResult:
-    tiling: BroadcastTilingResult
-    tiling_key: int
-    dtype: str
+class Arch35TilingResult(KeyedBroadcastTiling):
     threshold: float  # as stored: float32
-
-    @property
-    def block_dim(self) -> int:
-        return self.tiling.block_dim
-
-    @property
-    def schedule_mode(self) -> int:
-        return self.tiling.schedule_mode
-
-    @property
-    def workspace_size(self) -> int:
-        return self.tiling.workspace_size
-
-    @property
-    def tiling_data(self):
-        return self.tiling.tiling_data
-
-    @property
-    def output_shape(self) -> tuple[int, ...]:
-        return self.tiling.collapsed.output_dims
 
 
 def tiling_arch35(input_shapes: Sequence[Sequence[int]], dtypes, threshold: float | None = None,
