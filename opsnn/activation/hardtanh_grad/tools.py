@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from opsnn.dtypes import to_numpy
+from opsnn.op_common import elementwise_report
 from opsnn.op_common.kernel_run import ExactRun, random_values
 from opsnn.registry import ToolRequest
 
@@ -52,26 +53,10 @@ class Report:
                  f"platform {p.name}: ub_size={p.ub_size} aiv_cores={p.aiv_cores}"]
         lines += [f"  {key:<24} {value}" for key, value in self.json_dict().items()]
         lines.append(f"  {'upstream_words':<24} {r.tiling_data.words().strip()}")
-        lines.append("per-core plan (elements):")
-        lines.append(f"  {'core':>4} {'block':>6} {'start':>12} {'end':>12} {'tiles':>6} {'tile':>7} {'tail':>7}")
-        for row in self.core_rows():
-            lines.append(f"  {row['core']:>4} {row['role']:>6} {row['start']:>12} "
-                         f"{row['end']:>12} {row['tile_num']:>6} {row['tile_data_num']:>7} {row['tail_num']:>7}")
-        return lines
+        return lines + elementwise_report.plan_lines(self.core_rows())
 
     def core_rows(self) -> list[dict]:
-        """Each core's share as ElementwiseSch derives it: core b from b * block_former."""
-        d = self.result.tiling_data.base
-        rows = []
-        for b in range(d.block_num):
-            last = b == d.block_num - 1
-            start = b * d.block_former
-            rows.append({"core": b, "big": not last, "role": "tail" if last else "former", "start": start,
-                         "end": start + (d.dim0 - start if last else d.block_former),
-                         "tile_num": d.ub_loop_of_tail_block if last else d.ub_loop_of_former_block,
-                         "tail_num": d.ub_tail_of_tail_block if last else d.ub_tail_of_former_block,
-                         "tile_data_num": d.ub_former, "pad_bytes": 0})
-        return rows
+        return elementwise_report.core_rows(self.result.tiling_data.base)
 
 
 def tiling_report(request: ToolRequest) -> Report:
