@@ -60,3 +60,18 @@ def check_shape(t: AclTensor, name: str, expected: tuple[int, ...], what: str) -
 
 __all__ = ["MAX_DIM", "AclScalar", "AclTensor", "broadcast_shape", "check_dtype_supported", "check_max_dim",
            "check_not_null", "check_same_dtype", "check_shape"]
+
+
+_FLOATS = frozenset(("float16", "bfloat16", "float32", "float64"))
+_COMPLEX = frozenset(("complex64", "complex128"))
+_INTEGRAL = frozenset(("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
+
+
+def can_cast(src: str, dst: str) -> bool:
+    """opbase CanCast: no complex -> real, no floating -> integral (bool is not integral), nothing
+    but bool -> bool."""
+    if src in _COMPLEX and dst not in _COMPLEX:
+        return False
+    if src in _FLOATS and dst in _INTEGRAL:
+        return False
+    return not (dst == "bool" and src != "bool")

@@ -33,6 +33,7 @@ from opsnn.acl import AclScalar
 from opsnn.acl.constants import DATA_TYPES
 from opsnn.aclnn import checks, two_phase
 from opsnn.aclnn import status as s
+from opsnn.aclnn.checks import can_cast
 from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.l0 import cast, contiguous, view_copy
 from opsnn.aclnn.l0_tensor import L0Tensor
@@ -46,9 +47,6 @@ _TENSOR_910 = ("float32", "float16", "float64")
 _TENSOR_910B = _TENSOR_910 + ("bfloat16",)
 _SCALAR_910 = ("float32", "float16", "float64", "int32", "int64", "int8", "uint8", "bool", "int16")
 _SCALAR_910B = _SCALAR_910 + ("bfloat16",)
-_FLOATS = frozenset(("float16", "bfloat16", "float32", "float64"))
-_COMPLEX = frozenset(("complex64", "complex128"))
-_INTEGRAL = frozenset(("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
 
 
 def _bf16_lists(family: str) -> bool:
@@ -64,16 +62,6 @@ def supported_dtypes(family: str) -> tuple[str, ...]:
 def supported_scalar_dtypes(family: str) -> tuple[str, ...]:
     """negativeSlope's dtype list for a SoC family."""
     return _SCALAR_910B if _bf16_lists(family) else _SCALAR_910
-
-
-def can_cast(src: str, dst: str) -> bool:
-    """opbase CanCast: no complex -> real, no floating -> integral (bool is not integral), nothing
-    but bool -> bool."""
-    if src in _COMPLEX and dst not in _COMPLEX:
-        return False
-    if src in _FLOATS and dst in _INTEGRAL:
-        return False
-    return not (dst == "bool" and src != "bool")
 
 
 def scalar_dtype_name(scalar: AclScalar) -> str:

@@ -21,6 +21,7 @@ import functools
 from opsnn.acl import AclScalar
 from opsnn.aclnn import checks, two_phase
 from opsnn.aclnn import status as s
+from opsnn.aclnn.checks import can_cast
 from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.l0 import cast, contiguous, view_copy
 from opsnn.aclnn.l0_tensor import L0Tensor
@@ -33,24 +34,11 @@ INPLACE_API_NAME = "aclnnInplaceThreshold"
 # Upstream's support list (SoCs from 910B on, Ascend950 included, have bfloat16).
 _DTYPES = ("float32", "int32", "float16", "int8", "uint8", "int16", "int64")
 _DTYPES_BF16 = _DTYPES + ("bfloat16",)
-_FLOATS = frozenset(("float16", "bfloat16", "float32", "float64"))
-_COMPLEX = frozenset(("complex64", "complex128"))
-_INTEGRAL = frozenset(("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
 
 
 def supported_dtypes(family: str) -> tuple[str, ...]:
     """self's dtype list for a SoC family."""
     return _DTYPES_BF16 if family in ("ascend910b", "ascend950") else _DTYPES
-
-
-def can_cast(src: str, dst: str) -> bool:
-    """opbase CanCast: no complex -> real, no floating -> integral (bool is not integral), nothing
-    but bool -> bool."""
-    if src in _COMPLEX and dst not in _COMPLEX:
-        return False
-    if src in _FLOATS and dst in _INTEGRAL:
-        return False
-    return not (dst == "bool" and src != "bool")
 
 
 def _plan(executor: Executor, self, threshold, value, out) -> None:
