@@ -113,9 +113,10 @@ def __getattr__(name: str):
 
     function = getattr(opsnn, name)
     tensors = [i for i, p in enumerate(api.inputs) if p.kind in ("tensor", "ref")]
+    signature = inspect.signature(function)
 
     def lazy(*args, semantics: str = "torch", backend: str = "auto", **named):
-        bound = inspect.signature(function).bind(*args, **named, semantics=semantics, backend=backend)
+        bound = signature.bind(*args, **named, semantics=semantics, backend=backend)
         bound.apply_defaults()
         keywords = {k: bound.arguments.pop(k) for k in ("semantics", "backend")}
         bound.arguments.pop("out", None)  # dask arrays are immutable: no out=

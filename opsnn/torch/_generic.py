@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+import opsnn
 from opsnn import registry
 from opsnn.aclnn import signature as sig
 from opsnn.aclnn.declarations import all_apis
@@ -48,7 +49,7 @@ class GenericOp:
     def __init__(self, api: sig.AclnnApi, library: torch.library.Library):
         self.api, self.name = api, api.numpy_api
         self.tensors = [i for i, p in enumerate(api.inputs) if p.kind in (sig.TENSOR, sig.REF)]
-        self.numpy = getattr(__import__("opsnn"), api.numpy_api)
+        self.numpy = getattr(opsnn, api.numpy_api)
         library.define(f"{self.name}{_schema(api)}")
         library.impl(self.name, self._real, "CPU")
         torch.library.register_fake(f"opsnn::{self.name}", self._fake, lib=library)
