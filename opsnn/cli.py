@@ -23,7 +23,7 @@ MAX_UB_SIZE = 1 << 32  # a UB size must fit the uint32 the platform API reports
 MAX_CORES = 65535  # the most cores a launch can name
 INT64_MAX = 2**63 - 1  # a dimension and an element count must fit aclnn's int64
 DEFAULT_FAMILY = "ascend910b"  # the scheme of a custom platform without --family
-COMMANDS = ("tiling", "sanitize", "example", "info", "atk")
+COMMANDS = ("tiling", "sanitize", "example", "info", "tune", "atk")
 
 
 class UsageError(Exception):
@@ -366,6 +366,49 @@ def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentPa
     return p
 
 
+def cmd_tune(args) -> int:
+    from opsnn.backends import machine
+    if args.reset:
+        removed = machine.reset()
+        if args.json:
+            print(json.dumps({"removed": removed, "tuning": machine.tuning()._asdict()}))
+        else:
+            print(f"removed {removed}" if removed else f"no calibration to remove ({machine.calibration_path()})")
+        return 0
+    if not 0 < args.seconds <= 3600:
+        raise UsageError(f"--seconds {args.seconds:g}: expected more than 0 and at most 3600")
+    f = machine.facts()
+    if not args.json:
+        print(f"measuring the C lane on {f.model} ({f.usable_cores} usable cores) for about {args.seconds:g} s ...",
+              flush=True)
+    try:
+        record = machine.calibrate(args.seconds)
+    except machine.CalibrationError as e:
+        print(f"opsnn tune: error: {e}", file=sys.stderr)
+        return 1
+    chosen = machine.tuning()
+    if args.json:
+        print(json.dumps({**record, "tuning": chosen._asdict()}, indent=2))
+        return 0
+    threads = record["threads"]
+    for part, title, sides in (("stream", f"streaming stores (float32 backward, {threads} threads)",
+                                ("plain_s", "stream_s")),
+                               ("parallel", f"another thread (float32 backward, 1 against {threads} threads)",
+                                ("one_thread_s", "all_threads_s"))):
+        got = record.get(part)
+        if got is None:
+            continue
+        print(f"{title}: {got['note']}")
+        if "elements" in got:
+            print(f"  {'elements':>10} {sides[0][:-2]:>14} {sides[1][:-2]:>14} {'ratio':>6}")
+            for n, a, b in zip(got["elements"], got[sides[0]], got[sides[1]], strict=True):
+                print(f"  {n:>10} {a * 1e6:>11.1f} us {b * 1e6:>11.1f} us {b / a:>6.2f}")
+    chosen_text = ", ".join(f"{k} {machine.format_size(v)}" for k, v in record["chosen"].items())
+    print(f"chosen: {chosen_text} (measured in {record['seconds']:.1f} s); written to {record['path']}")
+    print(f"in use: {machine.format_tuning(chosen)}")
+    return 0
+
+
 def _top_parser(ops: dict[str, registry.Operator]) -> argparse.ArgumentParser:
     lines = "\n".join(f"  {name:<22} {op.summary}" + ("" if op.example else " [no example]")
                       for name, op in ops.items())
@@ -424,6 +467,15 @@ def _main(argv=None) -> int:
                         "whether the C lane was built, optional packages, threads, CPU.")
             p.add_argument("--json", action="store_true", help="one JSON object on stdout")
             return info.main(p.parse_args(argv[1:]).json)
+        if command == "tune":  # the machine, not an operator (opsnn/backends/machine.py)
+            p = _Parser(prog="opsnn tune", description="Time the C lane on this machine and cache the fast path's "
+                        "crossovers (streaming stores, a second thread) for it; see docs/machine-tuning.md.",
+                        formatter_class=_Formatter)
+            p.add_argument("--seconds", type=float, default=10.0, help="about how long to measure")
+            p.add_argument("--json", action="store_true", help="the calibration record as one JSON object on stdout")
+            p.add_argument("--reset", action="store_true",
+                           help="remove this machine's calibration (the OS-derived crossovers stand); measures nothing")
+            return cmd_tune(p.parse_args(argv[1:]))
         if command == "atk":  # a case file, not an operator (opsnn/atk.py)
             from opsnn import atk
             return atk.main(argv[1:])

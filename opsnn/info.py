@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 import opsnn
-from opsnn.backends import fast, pool
+from opsnn.backends import fast, machine, pool
 
 # Optional packages and what they enable (versions from their installed metadata: importing torch
 # alone takes seconds).
@@ -98,6 +98,14 @@ def collect() -> dict:
         threads: int | str = fast.threads_allowed()
     except ValueError as e:
         threads = f"error: {e}"
+    crossovers: dict = {"override": os.environ.get(machine.TUNING_VARIABLE), "calibration_file": None,
+                        "calibration_exists": False, "error": None}
+    try:
+        path = machine.calibration_path()
+        crossovers.update(calibration_file=path, calibration_exists=os.path.exists(path))
+        crossovers.update(machine.tuning()._asdict())
+    except ValueError as e:  # a bad OPSNN_TUNING or OPSNN_NUM_THREADS: the first call would raise it
+        crossovers["error"] = str(e)
     return {
         "opsnn": opsnn.__version__,
         "python": platform.python_version(),
@@ -108,6 +116,8 @@ def collect() -> dict:
         "packages": {name: _version(name) for name in INTEGRATIONS},
         "threads": threads,
         "cpu": cpu,
+        "machine": machine.describe(),
+        "crossovers": crossovers,
     }
 
 
@@ -139,7 +149,30 @@ def format_text(info: dict) -> str:
     cpu = info["cpu"]
     lines += [f"threads     {info['threads']} ({fast.THREADS_VARIABLE}, else OMP_NUM_THREADS, else usable cores)",
               f"cpu         {cpu['model']}, {cpu['cores']} cores ({cpu['usable_cores']} usable by this process)"]
-    return "\n".join(lines)
+    return "\n".join(lines + _machine_lines(info["machine"], info["crossovers"]))
+
+
+def _machine_lines(m: dict, crossovers: dict) -> list[str]:
+    def cache(c: dict) -> str:
+        shared = f" shared by {c['shared_cpus']} CPUs" if (c["shared_cpus"] or 1) > 1 else ""
+        return f"{c['name']} {machine.format_size(c['size'])}{shared}"
+    caches = ", ".join(map(cache, m["caches"])) or "unknown"
+    lines = [f"isa         {' '.join(m['isa']) or 'none of interest'}",
+             f"caches      {caches} (from {m['cache_source']})"]
+    lines += [f"            disagree: {d} (sysfs is used)"
+              for d in m["disagreements"]]
+    if crossovers["error"]:
+        lines.append(f"crossovers  ERROR: {crossovers['error']}")
+        return lines
+    chosen = machine.Tuning(**{k: crossovers[k] for k in machine.Tuning._fields})
+    lines.append(f"crossovers  {machine.format_tuning(chosen)}")
+    override = crossovers["override"]
+    file = crossovers["calibration_file"]
+    lines.append(f"tuning      {machine.TUNING_VARIABLE}={override!r}" if override else
+                 f"tuning      {machine.TUNING_VARIABLE} unset; " +
+                 (f"calibration {file}" if crossovers["calibration_exists"] else
+                  f"no calibration ({file}): `opsnn tune` measures this machine"))
+    return lines
 
 
 def main(as_json: bool = False) -> int:
