@@ -237,7 +237,7 @@ def read_cpuinfo(path: str = CPUINFO) -> tuple[str | None, set[str] | None]:
 def read_facts(sysfs: str = SYSFS_CPU, cpuinfo: str = CPUINFO, cpus: tuple[int, ...] | None = None,
                sysconf=_os_sysconf) -> Facts:
     """facts() from the given places (tests point them at fake trees)."""
-    cpus = cpus or usable_cpus()
+    cpus = tuple(sorted(cpus)) if cpus else usable_cpus()
     model, flags = read_cpuinfo(cpuinfo)
     if model is None:
         import platform
