@@ -264,13 +264,17 @@ def test_a_corrupt_file_is_ignored_with_a_warning(tmp_path, text):
 
 # --- calibration ---------------------------------------------------------------------------------
 
-def test_crossover_is_the_smallest_size_from_which_the_candidate_always_wins():
+def test_crossover_is_the_step_that_fits_the_measurements_best():
     sizes = [1, 2, 3, 4, 5]
     base = [10, 10, 10, 10, 10]
-    assert machine.crossover(sizes, base, [5, 12, 9, 9, 9]) == 2  # won at 1, lost at 2: not consistent
     assert machine.crossover(sizes, base, [5, 5, 5, 5, 5]) == 0
-    assert machine.crossover(sizes, base, [5, 5, 5, 5, 11]) is None
-    assert machine.crossover(sizes, base, [5, 5, 5, 9.6, 9]) == 4  # 96 % is not a win (WIN = 0.95)
+    assert machine.crossover(sizes, base, [20, 20, 5, 5, 5]) == 2
+    assert machine.crossover(sizes, base, [5, 20, 9, 9, 9]) == 2  # a win before a clear loss is not taken
+    assert machine.crossover(sizes, base, [20, 20, 5, 11, 5]) == 2  # one noisy size does not move the step
+    assert machine.crossover(sizes, base, [20, 20, 9, 30, 30]) is None  # losing the largest by far: never
+    assert machine.crossover(sizes, base, [20, 20, 20, 9.6, 9.6]) is None  # 96 % is no win (WIN = 0.95)
+    assert machine.crossover(sizes, base, [20, 20, 20, 20, 9]) == 4
+    assert machine.crossover([], [], []) is None
 
 
 def test_calibration_on_tiny_sizes_writes_a_record_tuning_reads(monkeypatch):

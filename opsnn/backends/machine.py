@@ -460,23 +460,26 @@ def format_tuning(t: Tuning) -> str:
 
 # --- calibration -------------------------------------------------------------------------------
 
-STREAM_SIZES = tuple(int(round((1 << 20) * 2 ** (k / 2))) // 1024 * 1024 for k in range(11))  # 1M..32M elements
+STREAM_SIZES = tuple(int(round((1 << 18) * 2 ** (k / 2))) // 1024 * 1024 for k in range(15))  # 256K..32M elements
 PARALLEL_SIZES = tuple(int(round(4096 * 2 ** (k / 2))) // 64 * 64 for k in range(17))     # 4K..1M elements
-WIN = 0.95        # a side wins a size where its best time is under 95 % of the other's
+WIN = 0.95        # a side wins a size where its best time is under 95 % of the other's (see crossover)
 NEVER = 1 << 62   # a stream_min no call reaches
 _ARRAYS = 3       # the backward moves grad, feature and out
 
 
 def crossover(sizes, base, candidate, win: float = WIN) -> int | None:
-    """The index of the smallest size from which `candidate` beats `base` at every larger size
-    (candidate <= win * base); None where it does not win at the largest."""
-    found = None
+    """The index of the size from which `candidate` is taken over `base`: the step that fits the
+    measurements best, i.e. minimizes the sum over the sizes from it on of log(candidate / (win *
+    base)) (a size where the candidate is not under `win` of the base counts against it). None where
+    no step pays (the candidate never wins overall). One noisy size moves the step only as far as
+    its own ratio outweighs its neighbours'; on a tie the later step is taken."""
+    import math
+    best, best_sum, suffix = None, 0.0, 0.0
     for i in range(len(sizes) - 1, -1, -1):
-        if candidate[i] <= win * base[i]:
-            found = i
-        else:
-            break
-    return found
+        suffix += math.log(candidate[i] / (win * base[i]))
+        if suffix < best_sum - 1e-12:
+            best, best_sum = i, suffix
+    return best
 
 
 def _lane_module():
@@ -557,10 +560,10 @@ def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_size
         i = crossover(stream_sizes, plain, stream)
         if i is None:
             chosen, note = 2 * stream_sizes[-1] * item * _ARRAYS, \
-                f"streaming did not win up to {stream_sizes[-1]} elements: set beyond them"
+                f"streaming did not pay up to {stream_sizes[-1]} elements: set beyond them"
         else:
             chosen = stream_sizes[i] * item * _ARRAYS
-            note = f"streaming wins from {stream_sizes[i]} elements on" + \
+            note = f"streaming pays from {stream_sizes[i]} elements on" + \
                 (" (the smallest measured)" if i == 0 else "")
         record["stream"] = {"elements": list(stream_sizes), "plain_s": plain, "stream_s": stream,
                             "crossover_elements": None if i is None else stream_sizes[i], "note": note}
@@ -571,10 +574,10 @@ def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_size
         i = crossover(parallel_sizes, one, many)
         if i is None:
             chosen, note = 2 * parallel_sizes[-1] * item // threads, \
-                f"{threads} threads did not win up to {parallel_sizes[-1]} elements: set beyond them"
+                f"{threads} threads did not pay up to {parallel_sizes[-1]} elements: set beyond them"
         else:
             chosen = max(1, parallel_sizes[i] * item // threads)
-            note = f"{threads} threads win from {parallel_sizes[i]} elements on" + \
+            note = f"{threads} threads pay from {parallel_sizes[i]} elements on" + \
                 (" (the smallest measured)" if i == 0 else "")
         record["parallel"] = {"elements": list(parallel_sizes), "one_thread_s": one, "all_threads_s": many,
                               "crossover_elements": None if i is None else parallel_sizes[i], "note": note}
