@@ -1,18 +1,20 @@
-"""make bench: opsnn's fast path against torch, the numpy engine, the emulator and a memory roof.
+"""make bench: opsnn's fast path against torch, the numpy engine and the memory roof, measured so
+that the figures hold on another machine (issue 18; the method: benchmarks/measure.py and
+docs/benchmarking.md).
 
-    .venv/bin/python benchmarks/bench_threshold_backward.py [--passes 3] [--sizes 4K,1M] [--dtypes float32]
-                                                            [--no-cold] [--no-plot] [--out results.json]
+    .venv/bin/python benchmarks/bench_threshold_backward.py [--quick] [--passes 5] [--rounds 3]
+        [--sizes 4K,1M] [--dtypes float32] [--no-cold] [--no-mlp] [--no-plot] [--out results.json]
 
-Method (the machine is shared and has two OpenMP runtimes once torch and numba are both loaded):
-- every contender runs in its own block: warm-up calls for WARM_S first (the other runtime's
-  spinning workers park, caches and page tables settle), then batches of calls until BLOCK_S,
-  the block's figure being the median batch time per call; all write into preallocated outputs;
-- the whole table is measured PASSES times (the contenders' order rotating); each figure is
-  reported as min / median / max over the passes, each ratio from the pass medians;
-- the load average, CPU steal and a fixed single-thread calibration are recorded per pass and a
-  warning is printed when they say the machine was busy.
-The roof is the faster of numpy and torch doing a 2-read-1-write integer add over the same bytes.
-Cold start and peak RSS run in fresh subprocesses. Writes results.json and results.png beside this file.
+Per cell (size x dtype): opsnn's three semantics, torch's threshold_backward, opsnn's and torch's
+forward take interleaved samples (each moving >= 16 M elements); torch also takes samples in its own
+block (nothing else running in between); the memory roof (the faster of numpy and torch doing a
+2-read-1-write integer add, and a copy for the forward, over the same bytes) and the numpy engine
+are measured in the same run. Passes repeat the whole table, the cell order and the contenders'
+order rotating. Every side is summarised by min and median over all its samples; ratios
+torch/opsnn come from the mins (and from the medians). A sample >= 10x its side's min is a stall:
+counted and printed. Then: layouts at 1 M, a 4-element call, cold start in fresh processes, peak
+RSS, and a small MLP's training step in plain torch and under opsnn.torch.npu_semantics (the good
+neighbour). Both torch and opsnn use every usable core. Machine facts go in results.json.
 """
 from __future__ import annotations
 
@@ -20,7 +22,6 @@ import argparse
 import json
 import math
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -28,222 +29,296 @@ import tempfile
 import time
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 import torch
 
 import opsnn
-from opsnn.backends import fast, pool
-from opsnn.backends.plan import plan_backward
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import measure as M  # noqa: E402
 
 DTYPES = ["float32", "float16", "bfloat16", "int32", "int8", "uint8"]
 SIZES = {"4K": 4 << 10, "16K": 16 << 10, "64K": 64 << 10, "256K": 256 << 10, "1M": 1 << 20, "4M": 4 << 20,
          "16M": 16 << 20}
 SEMANTICS = ("torch", "ascend910b", "ascend950")
+KINDS = (*SEMANTICS, "forward")  # the ratios reported per cell
 THRESHOLD = 1.0
-WARM_S, BLOCK_S, MIN_BATCHES, BATCH_S = 0.012, 0.03, 5, 20e-6
-EMULATOR_MAX = 1 << 16
+QUICK = {"sizes": "4K,64K,1M,16M", "dtypes": "float32,int8", "passes": 2, "rounds": 3}
+FULL = {"sizes": ",".join(SIZES), "dtypes": ",".join(DTYPES), "passes": 4, "rounds": 3}
 HERE = Path(__file__).resolve().parent
-BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
 def np_dtype(name):
-    return BF16 if name == "bfloat16" else np.dtype(name)
+    return np.dtype(opsnn.dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
 
 
 def as_torch(a):
-    if a.dtype == BF16:
+    if a.dtype == np_dtype("bfloat16"):
         return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(a)
 
 
-def inputs(name, n, seed=0):
-    """Mixed data, about half the features above the threshold."""
-    rng = np.random.default_rng(seed)
+_BASE = {}
+
+
+def inputs(name, n):
+    """(grad, feature): mixed data, about half the features above the threshold; cut from two 16 M bases."""
+    if n > _BASE.get("n", 0):
+        rng = np.random.default_rng(0)
+        _BASE.update(n=n, g=rng.standard_normal(n, np.float32) * 2 + THRESHOLD,
+                     f=rng.standard_normal(n, np.float32) * 2 + THRESHOLD)
     dt = np_dtype(name)
+    g, f = _BASE["g"][:n], _BASE["f"][:n]
     if dt.kind in "iu":
-        info = np.iinfo(dt)
-        lo, hi = max(info.min, -100), min(info.max, 100)
-        return tuple(rng.integers(lo, hi, n, endpoint=True).astype(dt) for _ in range(2))
-    return tuple((rng.standard_normal(n, np.float32) * 2 + THRESHOLD).astype(dt) for _ in range(2))
+        lo = 0 if dt.kind == "u" else -100
+        return tuple(np.clip(np.rint(a * 30), lo, 100).astype(dt) for a in (g, f))
+    return g.astype(dt), f.astype(dt)
 
 
-def block_time(fn) -> float:
-    """Median seconds per call over batches, after warming up (see the module docstring)."""
-    start = time.perf_counter()
-    fn()
-    fn()
-    while time.perf_counter() - start < WARM_S:
-        fn()
-    t0 = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - t0, 1e-8)
-    per_batch = max(1, int(BATCH_S / once))
-    samples, start = [], time.perf_counter()
-    while len(samples) < MIN_BATCHES or time.perf_counter() - start < BLOCK_S:
-        t0 = time.perf_counter()
-        for _ in range(per_batch):
-            fn()
-        samples.append((time.perf_counter() - t0) / per_batch)
-    return statistics.median(samples)
+def numpy_engine(g, f, semantics):
+    """opsnn's numpy-only engine (the no-compiler fallback) as a callable, or the reason it is not available."""
+    try:
+        from opsnn.backends import fast
+        from opsnn.backends.plan import plan_backward
+        plan = plan_backward(g, f, THRESHOLD, semantics)
+        out = np.empty_like(g)
+        call = lambda: fast.threshold_backward(g, f, plan, out, engine="numpy")  # noqa: E731
+        call()
+        return call
+    except Exception as e:  # noqa: BLE001 - the engine is internal and may change: report, go on
+        return f"{type(e).__name__}: {e}"
 
 
 def cell_contenders(name, n):
-    """name -> zero-argument callable, for one (dtype, size) cell."""
     g, f = inputs(name, n)
     out = np.empty_like(g)
     tg, tf, tout = as_torch(g), as_torch(f), as_torch(out)
-    bits, signed = f"u{g.dtype.itemsize}", f"i{g.dtype.itemsize}"  # torch adds no uint16/uint32
-    gu, fu, ou = g.view(bits), f.view(bits), out.view(bits)
-    tgu, tfu, tou = (torch.from_numpy(x.view(signed)) for x in (g, f, out))
     backward = torch.ops.aten.threshold_backward.grad_input
     forward = torch.ops.aten.threshold.out
-    c = {f"opsnn_{s}": (lambda s=s: opsnn.threshold_backward(g, f, THRESHOLD, out=out, semantics=s))
-         for s in SEMANTICS}
-    c["torch"] = lambda: backward(tg, tf, THRESHOLD, grad_input=tout)
-    c["forward_opsnn"] = lambda: opsnn.threshold(f, THRESHOLD, 0.0, out=out)
-    c["forward_torch"] = lambda: forward(tf, THRESHOLD, 0.0, out=tout)
-    c["roof_numpy"] = lambda: np.add(gu, fu, out=ou)
-    c["roof_torch"] = lambda: torch.add(tgu, tfu, out=tou)
-    plan = plan_backward(g, f, THRESHOLD, "torch")
-    once = {"numpy_engine": lambda: fast.threshold_backward(g, f, plan, out, engine="numpy")}
-    if n <= EMULATOR_MAX:
-        once["emulator"] = lambda: opsnn.threshold_backward(g, f, THRESHOLD, semantics="ascend910b",
-                                                            backend="emulator")
-    return c, once
+    duel = {f"opsnn_{s}": (lambda s=s: opsnn.threshold_backward(g, f, THRESHOLD, out=out, semantics=s))
+            for s in SEMANTICS}
+    duel["torch"] = lambda: backward(tg, tf, THRESHOLD, grad_input=tout)
+    duel["forward_opsnn"] = lambda: opsnn.threshold(f, THRESHOLD, 0.0, out=out)
+    duel["forward_torch"] = lambda: forward(tf, THRESHOLD, 0.0, out=tout)
+    signed = f"i{g.dtype.itemsize}"  # torch has no uint16/uint32: the same bytes as signed integers
+    gi, fi, oi = (torch.from_numpy(a.view(signed)) for a in (g, f, out))
+    gu, fu, ou = (a.view(f"u{g.dtype.itemsize}") for a in (g, f, out))
+    words = [a.view(np.int64) for a in (g, f, out)]  # every size here is a multiple of 8 bytes
+    reduce = np.bitwise_or.reduce
+    roof = {"roof_add_numpy": lambda: np.add(gu, fu, out=ou), "roof_add_torch": lambda: torch.add(gi, fi, out=oi),
+            "roof_read3_numpy": lambda: [reduce(w) for w in words],
+            "roof_copy_numpy": lambda: np.copyto(ou, fu), "roof_copy_torch": lambda: oi.copy_(fi),
+            "roof_read2_numpy": lambda: [reduce(w) for w in words[1:]]}
+    return duel, roof, numpy_engine(g, f, "torch")
 
 
-def machine_state():
-    with open("/proc/loadavg") as fh:
-        load = float(fh.read().split()[0])
-    with open("/proc/stat") as fh:
-        cpu = [int(x) for x in fh.readline().split()[1:]]
-    return load, cpu[7] if len(cpu) > 7 else 0, sum(cpu)
-
-
-def calibration() -> float:
-    """A fixed single-thread job (1 M uint32 adds): its spread across passes shows how loaded we were."""
-    a = np.arange(1 << 20, dtype=np.uint32)
-    o = np.empty_like(a)
-    return block_time(lambda: np.add(a, a, out=o))
-
-
-def run_table(sizes, dtypes, passes):
-    cells = {(d, s): {} for d in dtypes for s in sizes}
-    once = {}
-    states = []
+def run_table(sizes, dtypes, passes, rounds):
+    """name/size -> side -> list of seconds per call; plus the machine state per pass."""
+    samples = {(d, s): {} for d in dtypes for s in sizes}
+    others = {cell: [] for cell in samples}  # per pass: cores other processes took while the cell ran
+    states, numpy_note = {}, None
+    cells = list(samples)
     for p in range(passes):
-        load0, steal0, total0 = machine_state()
-        cal = calibration()
-        for name in dtypes:
-            for label in sizes:
-                contenders, extras = cell_contenders(name, SIZES[label])
-                order = list(contenders)
-                order = order[p % len(order):] + order[: p % len(order)]
-                for key in order:
-                    cells[(name, label)].setdefault(key, []).append(block_time(contenders[key]))
-                if p == 0:
-                    once[(name, label)] = {k: block_time(fn) for k, fn in extras.items()}
-            print(f"  pass {p + 1}/{passes}: {name} done", flush=True)
-        load1, steal1, total1 = machine_state()
-        steal = (steal1 - steal0) / max(total1 - total0, 1)
-        states.append({"load_start": load0, "load_end": load1, "steal_fraction": steal, "calibration_s": cal})
-    return cells, once, states
+        before = M.machine_state()
+        order = cells if p % 2 == 0 else cells[::-1]
+        for cell in order:
+            name, label = cell
+            n = SIZES[label]
+            calls = M.calls_for(n)
+            duel, roof, engine = cell_contenders(name, n)
+            into = samples[cell]
+            snap = M.cpu_snapshot()
+            M.warm(duel, calls)
+            alone = into.setdefault("torch_alone", [])
+            if p % 2:
+                M.block(duel["torch"], calls, rounds, alone)
+            M.interleaved(duel, calls, rounds, rotate=p, into=into)
+            if not p % 2:
+                M.block(duel["torch"], calls, rounds, alone)
+            M.warm(roof, calls)
+            M.interleaved(roof, calls, max(2, rounds - 1), rotate=p, into=into)
+            if callable(engine):
+                M.block(engine, max(1, calls // 4), 1, into.setdefault("numpy_engine", []))
+            else:
+                numpy_note = engine
+            others[cell].append(M.others_cores(snap, M.cpu_snapshot()))
+            del duel, roof, engine
+        states[f"pass {p + 1}"] = M.state_delta(before, M.machine_state())
+        print(f"  pass {p + 1}/{passes} done ({states[f'pass {p + 1}']['seconds']:.0f} s)", flush=True)
+    if numpy_note:
+        print(f"note: the numpy engine column is empty: {numpy_note}")
+    return samples, others, states, numpy_note
 
 
-def summarise(samples):
-    return {"min": min(samples), "median": statistics.median(samples), "max": max(samples)}
-
-
-def ratio_stats(num, den):
-    r = [a / b for a, b in zip(num, den, strict=True)]
-    return summarise(r)
-
-
-def rows_from(cells, once, sizes):
+def rows_from(samples, others):
     rows = []
-    for (name, label), c in cells.items():
+    for (name, label), sides in samples.items():
         n = SIZES[label]
-        roof = [min(a, b) for a, b in zip(c["roof_numpy"], c["roof_torch"], strict=True)]
+        s = {k: M.summary(v) for k, v in sides.items()}
+        add = min(s["roof_add_numpy"]["min"], s["roof_add_torch"]["min"])
+        copy = min(s["roof_copy_numpy"]["min"], s["roof_copy_torch"]["min"])
+        roof_add, roof_copy = min(add, s["roof_read3_numpy"]["min"]), min(copy, s["roof_read2_numpy"]["min"])
+        ours = {k: s[f"opsnn_{k}"] for k in SEMANTICS} | {"forward": s["forward_opsnn"]}
+        theirs = {k: s["torch"] for k in SEMANTICS} | {"forward": s["forward_torch"]}
         row = {"dtype": name, "size": label, "n": n, "bytes_moved": 3 * n * np_dtype(name).itemsize,
-               "seconds": {k: summarise(v) for k, v in c.items()}, "roof_seconds": summarise(roof)}
-        row["seconds"].update({k: {"median": v} for k, v in once.get((name, label), {}).items()})
-        row["torch_over_opsnn"] = {s: ratio_stats(c["torch"], c[f"opsnn_{s}"]) for s in SEMANTICS}
-        row["ascend_over_torch_semantics"] = {s: ratio_stats(c["opsnn_torch"], c[f"opsnn_{s}"])
-                                              for s in SEMANTICS[1:]}
-        row["forward_torch_over_opsnn"] = ratio_stats(c["forward_torch"], c["forward_opsnn"])
-        row["roof_over_opsnn"] = ratio_stats(roof, c["opsnn_torch"])
-        if "numpy_engine" in row["seconds"]:
-            row["numpy_engine_over_opsnn"] = (row["seconds"]["numpy_engine"]["median"]
-                                              / row["seconds"]["opsnn_torch"]["median"])
+               "seconds": s,
+               "torch_over_opsnn": {k: M.ratio(theirs[k], ours[k]) for k in KINDS},
+               "torch_alone_over_opsnn": {k: M.ratio(s["torch_alone"], ours[k]) for k in SEMANTICS},
+               "roof_seconds": {"backward": roof_add, "forward": roof_copy, "add_2r1w": add, "copy_1r1w": copy,
+                                "read_3n": s["roof_read3_numpy"]["min"], "read_2n": s["roof_read2_numpy"]["min"]},
+               "add_roof_fraction": add / ours["torch"]["min"],
+               "roof_fraction": {k: (roof_copy if k == "forward" else roof_add) / ours[k]["min"] for k in KINDS},
+               "others_cores_per_pass": others[(name, label)]}
+        if "numpy_engine" in s:
+            row["numpy_engine_over_opsnn"] = s["numpy_engine"]["min"] / s["opsnn_torch"]["min"]
         rows.append(row)
     return rows
 
 
 def print_tables(rows, sizes, dtypes):
     by = {(r["dtype"], r["size"]): r for r in rows}
+    width = 13
 
     def table(title, value):
         print(f"\n{title}")
-        print(f"{'n':>5s} " + " ".join(f"{d:>17s}" for d in dtypes))
+        print(f"{'n':>5s} " + " ".join(f"{d:>{width}s}" for d in dtypes))
         for label in sizes:
-            print(f"{label:>5s} " + " ".join(f"{value(by[(d, label)]):>17s}" for d in dtypes))
+            print(f"{label:>5s} " + " ".join(f"{value(by[(d, label)]):>{width}s}" for d in dtypes))
 
-    def mmm(stats):
-        return f"{stats['median']:.2f} [{stats['min']:.2f}-{stats['max']:.2f}]"
+    def pair(r):
+        return f"{r['min']:.2f} ({r['median']:.2f})"
 
-    for s in SEMANTICS:
-        table(f"torch time / opsnn time, semantics={s} (median [min-max] over passes; >= 1: opsnn faster)",
-              lambda r, s=s: mmm(r["torch_over_opsnn"][s]))
-    for s in SEMANTICS[1:]:
-        table(f"opsnn torch-semantics time / opsnn {s} time (>= 0.90: within 10 %)",
-              lambda r, s=s: mmm(r["ascend_over_torch_semantics"][s]))
-    table("forward: torch.ops.aten.threshold.out time / opsnn.threshold time",
-          lambda r: mmm(r["forward_torch_over_opsnn"]))
-    table("roof time / opsnn time (1.0 = at the memory-bandwidth roof)", lambda r: mmm(r["roof_over_opsnn"]))
-    table("numpy engine time / opsnn time (what the compiled paths buy; one pass)",
+    for k in KINDS:
+        what = "forward: aten.threshold.out / opsnn.threshold" if k == "forward" else \
+            f"backward, semantics={k}: aten.threshold_backward / opsnn"
+        table(f"{what}, interleaved: ratio of mins (of medians); > 1: opsnn faster",
+              lambda r, k=k: pair(r["torch_over_opsnn"][k]))
+    table("torch measured alone (own block) / opsnn torch semantics: ratio of mins (of medians)",
+          lambda r: pair(r["torch_alone_over_opsnn"]["torch"]))
+    table("opsnn torch semantics, us: min (median)",
+          lambda r: f"{M.us(r['seconds']['opsnn_torch']['min'])} ({M.us(r['seconds']['opsnn_torch']['median'])})")
+    table("torch interleaved, us: min (median)",
+          lambda r: f"{M.us(r['seconds']['torch']['min'])} ({M.us(r['seconds']['torch']['median'])})")
+    table("torch alone, us: min (median)",
+          lambda r: f"{M.us(r['seconds']['torch_alone']['min'])} ({M.us(r['seconds']['torch_alone']['median'])})")
+    table("roof time / opsnn time (mins; 1.00 = at the memory roof), backward torch semantics (forward)",
+          lambda r: f"{r['roof_fraction']['torch']:.2f} ({r['roof_fraction']['forward']:.2f})")
+    table("numpy engine time / opsnn time (mins): what the compiled engine buys",
           lambda r: f"{r.get('numpy_engine_over_opsnn', math.nan):.1f}")
-    table("opsnn torch-semantics median time, us", lambda r: f"{r['seconds']['opsnn_torch']['median'] * 1e6:.1f}")
-    table("torch median time, us", lambda r: f"{r['seconds']['torch']['median'] * 1e6:.1f}")
 
 
-def geomean(xs):
-    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+def headline(rows):
+    """Geometric means and the worst cells, per kind and overall, from the mins (and the medians)."""
+    out = {}
+    for basis in ("min", "median"):
+        per_kind = {}
+        every = {}
+        for k in KINDS:
+            cells = {f"{r['dtype']}/{r['size']}/{k}": r["torch_over_opsnn"][k][basis] for r in rows}
+            every |= cells
+            label, value = M.worst(cells)
+            per_kind[k] = {"geomean": M.geomean(cells.values()), "worst": [label, value],
+                           "below_1": sum(v < 1.0 for v in cells.values()), "cells": len(cells)}
+        label, value = M.worst(every)
+        per_kind["all"] = {"geomean": M.geomean(every.values()), "worst": [label, value],
+                           "below_1": sum(v < 1.0 for v in every.values()), "cells": len(every)}
+        alone = {f"{r['dtype']}/{r['size']}/{k}": r["torch_alone_over_opsnn"][k][basis] for r in rows
+                 for k in SEMANTICS}
+        label, value = M.worst(alone)
+        per_kind["vs_torch_alone"] = {"geomean": M.geomean(alone.values()), "worst": [label, value],
+                                      "below_1": sum(v < 1.0 for v in alone.values()), "cells": len(alone)}
+        out[basis] = per_kind
+    return out
 
 
-def layout_cases(n_rows=1024, n_cols=1024):
-    """Common non-contiguous / mixed layouts (float32 result, 1 M elements), opsnn vs torch, out= given."""
+def print_headline(head):
+    print("\nsummary, torch time / opsnn time (geometric mean; worst cell; cells below 1.0):")
+    for k in head["min"]:
+        a, b = head["min"][k], head["median"][k]
+        print(f"  {k:15s} mins: {a['geomean']:.2f}; worst {a['worst'][1]:.2f} ({a['worst'][0]}); "
+              f"{a['below_1']}/{a['cells']} below 1   | medians: {b['geomean']:.2f}; worst {b['worst'][1]:.2f} "
+              f"({b['worst'][0]}); {b['below_1']} below 1")
+
+
+def stall_report(rows):
+    cells = {f"{r['dtype']}/{r['size']}": r["seconds"] for r in rows}
+    lines = M.stall_lines(cells)
+    totals = {}
+    for sides in cells.values():
+        for side, s in sides.items():
+            t = totals.setdefault(side, [0, 0])
+            t[0] += s["stalls"]
+            t[1] += s["n"]
+    slow = []
+    for r in rows:
+        for side, s in r["seconds"].items():
+            if side.startswith(("opsnn", "torch", "forward")):
+                roof = r["roof_seconds"]["forward" if side.startswith("forward") else "backward"]
+                if s["min"] >= M.STALL_FACTOR * roof + 20e-6:
+                    slow.append(f"  {r['dtype']}/{r['size']} {side}: min {M.us(s['min'])} us is "
+                                f"{s['min'] / roof:.0f}x the roof's {M.us(roof)} us (every sample slow: a stalled "
+                                "cell?)")
+    busy = [f"{r['dtype']}/{r['size']} " + "/".join(f"{x:.2f}" for x in r["others_cores_per_pass"])
+            for r in rows if max(r["others_cores_per_pass"]) > 0.25]
+    print(f"\nstalls (a sample >= {M.STALL_FACTOR:.0f}x its side's min in its cell; kept in the medians): "
+          + ", ".join(f"{side} {a}/{b}" for side, (a, b) in totals.items()))
+    for line in lines + slow:
+        print(line)
+    if busy:
+        print("cells during which other processes took > 0.25 of a core (cores taken, per pass): " + "; ".join(busy))
+    return {"per_side": {k: {"stalls": a, "samples": b} for k, (a, b) in totals.items()}, "lines": lines,
+            "whole_cell_slow": slow, "cells_with_other_load": busy}
+
+
+def roof_report(rows, sizes):
+    big = sizes[-1]
+    fractions = {r["dtype"]: r["roof_fraction"] for r in rows if r["size"] == big}
+    gbs = {r["dtype"]: r["bytes_moved"] / r["roof_seconds"]["backward"] / 1e9 for r in rows if r["size"] == big}
+    add = {r["dtype"]: r["add_roof_fraction"] for r in rows if r["size"] == big}
+    print(f"\nmemory roof at {big}: the fastest of a 2-read-1-write integer add (numpy, torch) and a read of the "
+          "same bytes (numpy); GB/s of the backward's 3n bytes; opsnn's fraction of it (roof time / opsnn time, "
+          "mins; the forward against a copy or a read of its 2n bytes); in brackets opsnn torch semantics against "
+          "the add alone (above 1: opsnn's non-temporal stores skip the read-for-ownership a plain store pays)")
+    for name, fr in fractions.items():
+        print(f"  {name:9s} roof {gbs[name]:5.1f} GB/s; " + ", ".join(f"{k} {v:.2f}" for k, v in fr.items())
+              + f" (add alone {add[name]:.2f})")
+    return {"size": big, "roof_gbs": gbs, "fraction": fractions, "fraction_of_add": add}
+
+
+# ---- layouts, the 4-element call ---------------------------------------------------------------------
+
+def layout_cases(rounds, n_rows=1024, n_cols=1024):
+    """Common non-contiguous / mixed layouts (float32 result, 1 M elements), opsnn vs torch, interleaved."""
     rng = np.random.default_rng(5)
-    big = (rng.standard_normal((n_rows, 2 * n_cols), np.float32) * 2 + THRESHOLD)
+    big = rng.standard_normal((n_rows, 2 * n_cols), np.float32) * 2 + THRESHOLD
     g2, f2 = big[:, :n_cols].copy(), big[:, n_cols:].copy()
+    flat = big.reshape(-1)
     cases = {
-        "broadcast row (N,C) x (C,)": (g2, f2[0]),
+        "contiguous": (g2, f2),
         "transposed views": (g2.T, f2.T),
-        "stride-2 slices": (big.reshape(-1)[::2][: n_rows * n_cols], big.reshape(-1)[1::2][: n_rows * n_cols]),
+        "broadcast row (N,C) x (C,)": (g2, f2[0]),
+        "broadcast column (N,C) x (N,1)": (g2, f2[:, :1]),
+        "stride-2 slices": (flat[::2][: n_rows * n_cols], flat[1::2][: n_rows * n_cols]),
         "mixed float16 grad, float32 feature": (g2.astype(np.float16), f2),
-        "mixed int8 grad, float32 feature": (g2.astype(np.int8), f2),
+        "mixed int8 grad, float32 feature": (np.clip(g2 * 30, -100, 100).astype(np.int8), f2),
     }
-    results = {}
     backward = torch.ops.aten.threshold_backward.grad_input
+    calls = M.calls_for(n_rows * n_cols)
+    results = {}
     for label, (g, f) in cases.items():
-        shape = np.broadcast_shapes(g.shape, f.shape)
-        out = np.empty(shape, np.float32)
+        out = np.empty(np.broadcast_shapes(g.shape, f.shape), np.float32)
         tg, tf, tout = torch.from_numpy(g), torch.from_numpy(f), torch.from_numpy(out)
-        ours = lambda g=g, f=f, out=out: opsnn.threshold_backward(g, f, THRESHOLD, out=out)  # noqa: E731
-        theirs = lambda tg=tg, tf=tf, tout=tout: backward(tg, tf, THRESHOLD, grad_input=tout)  # noqa: E731
-        samples = {"opsnn": [], "torch": []}
-        pair = [("opsnn", ours), ("torch", theirs)]
-        for p in range(3):
-            for key, fn in pair if p % 2 == 0 else pair[::-1]:
-                samples[key].append(block_time(fn))
-        results[label] = {"opsnn_s": summarise(samples["opsnn"]), "torch_s": summarise(samples["torch"]),
-                          "torch_over_opsnn": ratio_stats(samples["torch"], samples["opsnn"])}
+        duel = {"opsnn": lambda g=g, f=f, out=out: opsnn.threshold_backward(g, f, THRESHOLD, out=out),
+                "torch": lambda tg=tg, tf=tf, tout=tout: backward(tg, tf, THRESHOLD, grad_input=tout)}
+        M.warm(duel, calls)
+        s = {k: M.summary(v) for k, v in M.interleaved(duel, calls, rounds).items()}
+        results[label] = {"opsnn_s": s["opsnn"], "torch_s": s["torch"],
+                          "torch_over_opsnn": M.ratio(s["torch"], s["opsnn"])}
     return results
 
 
-def tiny_call_cost(passes=5, number=20000):
-    """A 4-element float32 call, allocating its result and with out=, against torch's op (min per call)."""
-    import timeit
+def tiny_call_cost(rounds=15, calls=2000):
+    """A 4-element float32 call, allocating and with out=, against torch's op: interleaved, per call."""
     g, f = np.array([4.5, 4.4, 4.3, 4.2], np.float32), np.array([0.2, 1.2, 2.2, 3.2], np.float32)
     out = np.empty_like(g)
     tg, tf, tout = torch.from_numpy(g), torch.from_numpy(f), torch.from_numpy(out)
@@ -253,92 +328,103 @@ def tiny_call_cost(passes=5, number=20000):
            "torch_out": lambda: torch.ops.aten.threshold_backward.grad_input(tg, tf, 1.0, grad_input=tout),
            "forward_opsnn_alloc": lambda: opsnn.threshold(f, 1.0, 0.0),
            "forward_torch_alloc": lambda: torch.nn.functional.threshold(tf, 1.0, 0.0)}
-    per_call = {k: [] for k in fns}
-    for _ in range(passes):
-        for key, fn in fns.items():
-            per_call[key].append(min(timeit.repeat(fn, number=number // 5, repeat=5)) / (number // 5))
-    best = {k: min(v) for k, v in per_call.items()}
-    return {"seconds_min": best, "seconds_median": {k: statistics.median(v) for k, v in per_call.items()},
-            "torch_over_opsnn_alloc": best["torch_alloc"] / best["opsnn_alloc"],
-            "torch_over_opsnn_out": best["torch_out"] / best["opsnn_out"],
-            "forward_torch_over_opsnn_alloc": best["forward_torch_alloc"] / best["forward_opsnn_alloc"]}
+    M.warm(fns, calls)
+    s = {k: M.summary(v) for k, v in M.interleaved(fns, calls, rounds).items()}
+    return {"seconds": s, "torch_over_opsnn_alloc": M.ratio(s["torch_alloc"], s["opsnn_alloc"]),
+            "torch_over_opsnn_out": M.ratio(s["torch_out"], s["opsnn_out"]),
+            "forward_torch_over_opsnn_alloc": M.ratio(s["forward_torch_alloc"], s["forward_opsnn_alloc"])}
 
+
+# ---- cold start ---------------------------------------------------------------------------------------
 
 _COLD_CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
-import opsnn
 t1 = time.perf_counter()
-import ml_dtypes
-names = sys.argv[1].split(",")
-result = {"import_opsnn_s": t1 - t0, "first_call_s": {}}
-for name in names:
-    dt = np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
-    for label, n in (("4K", 4096), ("1M", 1 << 20)):
-        g = np.ones(n, dt)
-        for sem in ("torch", "ascend910b"):
-            t = time.perf_counter()
-            opsnn.threshold_backward(g, g, 0.5, semantics=sem)
-            result["first_call_s"][f"{name}/{label}/{sem}"] = time.perf_counter() - t
-result["numba_loaded_by_same_shape_calls"] = "numba" in sys.modules
-# the first call of a layout the C lane declines (a transposed view): numba's import, its one-time
-# set-up (typing and lowering registries) and, with an empty cache, the compile
-t = time.perf_counter()
-square = np.ones((64, 64), np.float32)
-opsnn.threshold_backward(square.T, square, 0.5)
-result["first_numba_call_s"] = time.perf_counter() - t
-print(json.dumps(result))
+import opsnn
+t2 = time.perf_counter()
+bf16 = np.dtype(opsnn.dtypes.bfloat16)
+sq = np.linspace(-2, 3, 64 * 64, dtype=np.float32).reshape(64, 64)
+cases = {
+    "contiguous float32": lambda: (sq.reshape(-1), sq.reshape(-1)),
+    "contiguous float16": lambda: (sq.reshape(-1).astype(np.float16),) * 2,
+    "contiguous bfloat16": lambda: (sq.reshape(-1).astype(bf16),) * 2,
+    "contiguous int8": lambda: (sq.reshape(-1).astype(np.int8),) * 2,
+    "transposed": lambda: (sq.T, sq.T),
+    "broadcast row": lambda: (sq, sq[0]),
+    "broadcast column": lambda: (sq, sq[:, :1]),
+    "stride-2": lambda: (np.concatenate([sq, sq]).reshape(-1)[::2], sq.reshape(-1)),
+    "mixed float16/float32": lambda: (sq.astype(np.float16), sq),
+    "0-d": lambda: (np.array(1.5, np.float32), np.array(0.5, np.float32)),
+    "forward contiguous float32": lambda: (sq.reshape(-1),),
+}
+args = cases[sys.argv[1]]()
+if len(args) == 1:
+    call = lambda: opsnn.threshold(args[0], 0.5, 0.0)
+else:
+    call = lambda: opsnn.threshold_backward(args[0], args[1], 0.5)
+t = time.perf_counter(); call(); first = time.perf_counter() - t
+t = time.perf_counter(); call(); second = time.perf_counter() - t
+print(json.dumps({"import_numpy_s": t1 - t0, "import_opsnn_s": t2 - t1, "first_s": first, "second_s": second,
+                  "numba_loaded": "numba" in sys.modules, "torch_loaded": "torch" in sys.modules}))
 """
+COLD_LAYOUTS = ("contiguous float32", "contiguous float16", "contiguous bfloat16", "contiguous int8", "transposed",
+                "broadcast row", "broadcast column", "stride-2", "mixed float16/float32", "0-d",
+                "forward contiguous float32")
 
 
-def cold_start(dtypes, runs=3, engine=None):
-    """Fresh processes with an empty, then a filled, numba cache folder (OPSNN_CACHE_DIR)."""
+def cold_start(processes):
+    """Per layout: fresh processes, each importing opsnn and timing its first call of that layout (the
+    first process with an empty OPSNN_CACHE_DIR: what a first-ever run pays, if anything compiles)."""
+    results = {}
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, OPSNN_CACHE_DIR=cache)
-        if engine:
-            env["OPSNN_FAST_ENGINE"] = engine
-
-        def child():
-            done = subprocess.run([sys.executable, "-c", _COLD_CHILD, ",".join(dtypes)], env=env, check=True,
-                                  capture_output=True, text=True)
-            return json.loads(done.stdout)
-
-        compile_run = child()
-        cached_runs = [child() for _ in range(runs)]
-    cached = {k: statistics.median(r["first_call_s"][k] for r in cached_runs) for k in compile_run["first_call_s"]}
-    per_dtype = {}
-    for name in dtypes:
-        keys = [k for k in cached if k.startswith(name + "/")]
-        per_dtype[name] = {"first_ever_compile_s": sum(compile_run["first_call_s"][k] for k in keys),
-                           "cached_s": sum(cached[k] for k in keys)}
-    return {"engine": engine or "auto",
-            "import_opsnn_s": statistics.median(r["import_opsnn_s"] for r in cached_runs),
-            "numba_loaded_by_same_shape_calls": any(r["numba_loaded_by_same_shape_calls"] for r in cached_runs),
-            "first_numba_call_compiling_s": compile_run["first_numba_call_s"],
-            "first_numba_call_cached_s": statistics.median(r["first_numba_call_s"] for r in cached_runs),
-            "first_call_compile_s": compile_run["first_call_s"], "first_call_cached_s": cached,
-            "per_dtype": per_dtype}
+        for layout in COLD_LAYOUTS:
+            runs = []
+            for _ in range(processes + 1):
+                done = subprocess.run([sys.executable, "-c", _COLD_CHILD, layout], env=env, capture_output=True,
+                                      text=True, timeout=600)
+                if done.returncode:
+                    runs = f"failed: {done.stderr.strip().splitlines()[-1:]}"
+                    break
+                runs.append(json.loads(done.stdout))
+            if isinstance(runs, str):
+                results[layout] = {"error": runs}
+                continue
+            first_ever, rest = runs[0], runs[1:]
+            results[layout] = {k: {"min": min(r[k] for r in rest), "median": statistics.median(r[k] for r in rest)}
+                               for k in ("import_numpy_s", "import_opsnn_s", "first_s", "second_s")}
+            results[layout]["first_ever_s"] = first_ever["first_s"]
+            results[layout]["numba_loaded"] = any(r["numba_loaded"] for r in runs)
+            results[layout]["torch_loaded"] = any(r["torch_loaded"] for r in runs)
+    return results
 
 
-def print_cold(cold):
-    print(f"cold start ({cold['engine']} engine): import opsnn {cold['import_opsnn_s'] * 1e3:.0f} ms; the first "
-          "same-shape calls of each dtype (4K + 1M, torch + ascend910b semantics), in a fresh process"
-          + (" (numba loaded by them)" if cold["numba_loaded_by_same_shape_calls"] else " (numba not loaded)") + ":")
-    for name, c in cold["per_dtype"].items():
-        print(f"  {name:9s} first-ever {c['first_ever_compile_s'] * 1e3:7.1f} ms, "
-              f"cache filled {c['cached_s'] * 1e3:6.1f} ms")
-    print("  then the first call of a layout for numba (a transposed view): "
-          f"{cold['first_numba_call_cached_s'] * 1e3:.0f} ms "
-          f"with its cache filled (importing numba and its one-time set-up), "
-          f"{cold['first_numba_call_compiling_s'] * 1e3:.0f} ms the first time ever (compiling)")
+def print_cold(cold, processes):
+    ok = [c for c in cold.values() if "error" not in c]
+    if ok:
+        imp = [c["import_opsnn_s"]["median"] for c in ok]
+        print(f"\ncold start ({processes} fresh processes per layout, min/median ms): import opsnn (numpy already "
+              f"imported) {min(c['import_opsnn_s']['min'] for c in ok) * 1e3:.0f}/{statistics.median(imp) * 1e3:.0f}"
+              f" ms; numpy's own import {statistics.median(c['import_numpy_s']['median'] for c in ok) * 1e3:.0f} ms")
+    print(f"  {'first call of':30s} {'min':>7s} {'median':>7s} {'1st ever':>8s} {'2nd call':>8s}")
+    for layout, c in cold.items():
+        if "error" in c:
+            print(f"  {layout:30s} {c['error']}")
+            continue
+        flags = " (numba loaded)" if c["numba_loaded"] else ""
+        print(f"  {layout:30s} {c['first_s']['min'] * 1e3:7.2f} {c['first_s']['median'] * 1e3:7.2f} "
+              f"{c['first_ever_s'] * 1e3:8.2f} {c['second_s']['median'] * 1e3:8.3f}{flags}")
 
+
+# ---- peak RSS (the README quotes its line) ------------------------------------------------------------
 
 _RSS_CHILD = r"""
 import json, resource, sys
-import numpy as np, ml_dtypes, opsnn
+import numpy as np, opsnn
 case, name = sys.argv[1], sys.argv[2]
-dt = np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+dt = np.dtype(opsnn.dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
 n, cols = 16 << 20, 4096
 rng = np.random.default_rng(0)
 def filled(dtype):  # built in 1 M pieces: no 16 M temporaries to raise the peak before we measure
@@ -367,13 +453,18 @@ def peak_rss_delta():
     result = {}
     for case, name in (("flat", "float32"), ("flat", "uint8"), ("broadcast", "float32"), ("broadcast", "bfloat16"),
                        ("mixed", "float16")):
-        done = subprocess.run([sys.executable, "-c", _RSS_CHILD, case, name], check=True, capture_output=True,
-                              text=True)
-        result[f"{name}/{case}"] = json.loads(done.stdout)["peak_rss_delta_kib"]
-    threads = pool.cpu_count()
-    bound = threads * 3 * fast.STAGE_TILE * 4 // 1024
+        done = subprocess.run([sys.executable, "-c", _RSS_CHILD, case, name], capture_output=True, text=True,
+                              timeout=600)
+        result[f"{name}/{case}"] = json.loads(done.stdout)["peak_rss_delta_kib"] if done.returncode == 0 else None
+    threads = len(os.sched_getaffinity(0))
+    try:
+        from opsnn.backends import fast
+        tile = fast.STAGE_TILE
+    except (ImportError, AttributeError):
+        tile = 1 << 17
+    bound = threads * 3 * tile * 4 // 1024
     return {"kib": result, "bound_threads_x_tile_kib": bound,
-            "note": f"bound: {threads} threads x 3 staging buffers x {fast.STAGE_TILE} elements x 4 B"}
+            "note": f"bound: {threads} threads x 3 staging buffers x {tile} elements x 4 B"}
 
 
 def rss_line(memory) -> str:
@@ -382,6 +473,103 @@ def rss_line(memory) -> str:
             + ", ".join(f"{k} {v}" for k, v in memory["kib"].items())
             + f"; O(threads x tile) bound {memory['bound_threads_x_tile_kib']} KiB")
 
+
+# ---- the good neighbour: a small MLP's training step --------------------------------------------------
+
+class _PassThrough(torch.utils._python_dispatch.TorchDispatchMode):
+    """A dispatch mode that does nothing: what any Python dispatch mode costs per aten op."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def mlp_step_factory(batch=128, width=512, depth_in=256, seed=0):
+    torch.manual_seed(seed)
+    model = torch.nn.Sequential(torch.nn.Linear(depth_in, width), torch.nn.ReLU(),
+                                torch.nn.Linear(width, width), torch.nn.Threshold(0.1, 0.0),
+                                torch.nn.Linear(width, 10))
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    x, y = torch.randn(batch, depth_in), torch.randn(batch, 10)
+    loss_fn = torch.nn.MSELoss()
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss_fn(model(x), y).backward()
+        opt.step()
+
+    return step
+
+
+def _mlp_sampler(step, mode, steps, cpu):
+    """A callable running `steps` steps (under `mode` unless None), appending CPU seconds per step to cpu."""
+    def run():
+        c0 = time.process_time()
+        if mode is None:
+            for _ in range(steps):
+                step()
+        else:
+            with mode:
+                for _ in range(steps):
+                    step()
+        cpu.append((time.process_time() - c0) / steps)
+    return run
+
+
+def good_neighbour(threads=(1, 2), rounds=15, steps=10):
+    """Per torch thread count: plain torch, the same step under npu_semantics("ascend910b"), and under a
+    do-nothing dispatch mode (the mode's own cost), interleaved; seconds per step, and CPU seconds per
+    step (process time: if opsnn's workers spin, the opsnn side burns more CPU per step)."""
+    import opsnn.torch as ot
+
+    before = torch.get_num_threads()
+    out = {}
+    try:
+        for t in threads:
+            torch.set_num_threads(t)
+            step = mlp_step_factory()
+            modes = {"plain": None, "npu_semantics": ot.npu_semantics("ascend910b"), "passthrough": _PassThrough()}
+            cpu = {k: [] for k in modes}
+            fns = {k: _mlp_sampler(step, m, steps, cpu[k]) for k, m in modes.items()}
+            for fn in fns.values():
+                fn()
+            for v in cpu.values():
+                v.clear()
+            s = {k: M.summary(v) for k, v in M.interleaved(fns, 1, rounds).items()}
+            s = {k: {**v, **{f"{q}": v[q] / steps for q in ("min", "median", "max")},
+                     "stall_samples": [x / steps for x in v["stall_samples"]]} for k, v in s.items()}
+            out[str(t)] = {"seconds_per_step": s, "cpu_seconds_per_step": {k: M.summary(v) for k, v in cpu.items()},
+                           "opsnn_over_plain": M.ratio(s["npu_semantics"], s["plain"]),
+                           "passthrough_over_plain": M.ratio(s["passthrough"], s["plain"]),
+                           "intercepted": dict(modes["npu_semantics"].calls)}
+    finally:
+        torch.set_num_threads(before)
+    return {"model": "Linear(256,512) ReLU Linear(512,512) Threshold(0.1,0) Linear(512,10), batch 128, MSE, SGD",
+            "steps_per_sample": steps, "samples": rounds, "threads": out}
+
+
+def print_neighbour(nb, label=""):
+    print(f"\ngood neighbour{label}: {nb['model']}; one training step, ms: min (median); target opsnn/plain <= 1.15")
+    for t, r in nb["threads"].items():
+        s, c = r["seconds_per_step"], r["cpu_seconds_per_step"]
+        print(f"  torch threads {t}: plain {s['plain']['min'] * 1e3:.2f} ({s['plain']['median'] * 1e3:.2f}), "
+              f"npu_semantics {s['npu_semantics']['min'] * 1e3:.2f} ({s['npu_semantics']['median'] * 1e3:.2f}), "
+              f"do-nothing mode {s['passthrough']['min'] * 1e3:.2f} ({s['passthrough']['median'] * 1e3:.2f}); "
+              f"opsnn/plain {r['opsnn_over_plain']['min']:.2f} ({r['opsnn_over_plain']['median']:.2f}), "
+              f"do-nothing/plain {r['passthrough_over_plain']['min']:.2f}; CPU ms per step: plain "
+              f"{c['plain']['median'] * 1e3:.2f}, npu_semantics {c['npu_semantics']['median'] * 1e3:.2f}; "
+              f"intercepted per sample {sum(r['intercepted'].values())}")
+
+
+def neighbour_in_child(env_extra, rounds):
+    """good_neighbour() in a fresh process with env_extra set (e.g. OPSNN_NUM_THREADS=1: no opsnn workers)."""
+    done = subprocess.run([sys.executable, __file__, "--mlp-only", "--rounds", str(rounds)],
+                          env=dict(os.environ, **env_extra), capture_output=True, text=True, timeout=600)
+    if done.returncode:
+        return {"error": done.stderr.strip()[-2000:]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# ---- plot, main --------------------------------------------------------------------------------------
 
 def plot(rows, sizes, dtypes, path):
     try:
@@ -399,11 +587,11 @@ def plot(rows, sizes, dtypes, path):
     for ax, name in zip(axes.flat, dtypes, strict=False):
         def gbs(key, name=name):  # the forward moves 2 bytes per output byte, the backward 3
             share = 2 / 3 if key.startswith("forward") else 1
-            return [share * by[(name, s)]["bytes_moved"] / by[(name, s)]["seconds"][key]["median"] / 1e9
-                    for s in sizes]
-        roof = [by[(name, s)]["bytes_moved"] / by[(name, s)]["roof_seconds"]["median"] / 1e9 for s in sizes]
-        ax.plot(xs, roof, "k--", label="roof (2-read-1-write add)")
-        ax.plot(xs, gbs("torch"), "C3-", label="torch threshold_backward")
+            return [share * by[(name, s)]["bytes_moved"] / by[(name, s)]["seconds"][key]["min"] / 1e9 for s in sizes]
+        roof = [by[(name, s)]["bytes_moved"] / by[(name, s)]["roof_seconds"]["backward"] / 1e9 for s in sizes]
+        ax.plot(xs, roof, "k--", label="roof (2-read-1-write add or a read of 3n bytes)")
+        ax.plot(xs, gbs("torch"), "C3-", label="torch threshold_backward (interleaved)")
+        ax.plot(xs, gbs("torch_alone"), "C3-.", label="torch threshold_backward (alone)")
         ax.plot(xs, gbs("forward_torch"), "C3:", label="torch threshold (fwd)")
         for k, style in (("opsnn_torch", "C0-o"), ("opsnn_ascend910b", "C1-^"), ("opsnn_ascend950", "C2-v"),
                          ("forward_opsnn", "C0:s")):
@@ -415,8 +603,8 @@ def plot(rows, sizes, dtypes, path):
         ax.grid(True, alpha=0.3)
     for ax in list(axes.flat)[len(dtypes):]:
         ax.axis("off")
-    axes.flat[0].legend(fontsize=7)
-    fig.suptitle("threshold_backward throughput vs size (median over passes; higher is better)")
+    axes.flat[0].legend(fontsize=6)
+    fig.suptitle("threshold_backward throughput vs size (min over samples; higher is better)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -425,87 +613,116 @@ def plot(rows, sizes, dtypes, path):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--passes", type=int, default=3)
-    ap.add_argument("--sizes", default=",".join(SIZES))
-    ap.add_argument("--dtypes", default=",".join(DTYPES))
+    ap.add_argument("--quick", action="store_true",
+                    help=f"a short run (<= 1 min): {QUICK}; written to a temporary file unless --out is given")
+    ap.add_argument("--passes", type=int, default=None, help="repeats of the whole table (default 4)")
+    ap.add_argument("--rounds", type=int, default=None,
+                    help="interleaved samples per side per cell per pass (default 3)")
+    ap.add_argument("--sizes", default=None)
+    ap.add_argument("--dtypes", default=None)
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start and RSS subprocesses")
+    ap.add_argument("--no-mlp", action="store_true", help="skip the good-neighbour MLP")
     ap.add_argument("--no-plot", action="store_true")
-    ap.add_argument("--out", default=str(HERE / "results.json"))
+    ap.add_argument("--out", default=None, help="results file (default benchmarks/results.json)")
     ap.add_argument("--replot", action="store_true", help="only redraw the PNG from the --out results file")
+    ap.add_argument("--mlp-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    cores = len(os.sched_getaffinity(0))
+    torch.set_num_threads(cores)
+    if args.mlp_only:
+        print(json.dumps(good_neighbour(rounds=args.rounds or 15)))
+        return 0
     if args.replot:
-        saved = json.loads(Path(args.out).read_text())
+        saved = json.loads(Path(args.out or HERE / "results.json").read_text())
         sizes = list(dict.fromkeys(r["size"] for r in saved["rows"]))
         dtypes = list(dict.fromkeys(r["dtype"] for r in saved["rows"]))
-        print(f"wrote {plot(saved['rows'], sizes, dtypes, Path(args.out).with_suffix('.png'))}")
+        path = Path(args.out or HERE / "results.json").with_suffix(".png")
+        print(f"wrote {plot(saved['rows'], sizes, dtypes, path)}")
         return 0
-    sizes, dtypes = args.sizes.split(","), args.dtypes.split(",")
-    cores = pool.cpu_count()
-    torch.set_num_threads(cores)
-    engine = "+".join(name for name, there in (("c", fast.compiled_lane() is not None),
-                                               ("numba", fast.default_kernels() is not None)) if there) or "numpy"
-    print(f"opsnn fast engine: {engine}; threads: opsnn {cores}, torch {torch.get_num_threads()}; "
-          f"numpy {np.__version__}, torch {torch.__version__}, python {platform.python_version()}, "
-          f"{platform.machine()}, {os.cpu_count()} cpus")
-    cold = None
-    if not args.no_cold:
-        cold = {"auto": cold_start(dtypes), "numba": cold_start(dtypes, engine="numba")}
-        for c in cold.values():
-            print_cold(c)
-    print(f"table: {args.passes} passes", flush=True)
-    cells, once, states = run_table(sizes, dtypes, args.passes)
-    rows = rows_from(cells, once, sizes)
+    preset = QUICK if args.quick else FULL
+    sizes = (args.sizes or preset["sizes"]).split(",")
+    dtypes = (args.dtypes or preset["dtypes"]).split(",")
+    passes, rounds = args.passes or preset["passes"], args.rounds or preset["rounds"]
+    out = Path(args.out) if args.out else (Path(tempfile.gettempdir()) / "opsnn-bench-quick.json" if args.quick
+                                           else HERE / "results.json")
+    started = M.machine_state()
+    facts = M.machine_facts()
+    for line in M.facts_lines(facts):
+        print(line)
+    print(f"threads: torch {torch.get_num_threads()}, opsnn: every usable core ({cores}); each sample moves "
+          f">= {M.SAMPLE_ELEMENTS >> 20} M elements; {passes} passes x {rounds} interleaved samples per side",
+          flush=True)
+    states = {}
+    results = {"method": __doc__, "machine": facts, "passes": passes, "rounds": rounds, "quick": args.quick}
+
+    before = M.machine_state()
+    samples, others, pass_states, numpy_note = run_table(sizes, dtypes, passes, rounds)
+    states.update(pass_states)
+    rows = rows_from(samples, others)
     print_tables(rows, sizes, dtypes)
-    ratios = [r["torch_over_opsnn"]["torch"]["median"] for r in rows]
-    print(f"\ngeometric mean torch/opsnn (torch semantics): {geomean(ratios):.2f}; "
-          f"cells below 1.0: {sum(x < 1.0 for x in ratios)} of {len(ratios)}")
-    for s in SEMANTICS[1:]:
-        rs = [r["torch_over_opsnn"][s]["median"] for r in rows]
-        within = [r["ascend_over_torch_semantics"][s]["median"] for r in rows]
-        print(f"  {s}: geometric mean {geomean(rs):.2f}, cells below 1.0: {sum(x < 1.0 for x in rs)}; "
-              f"cells more than 10 % slower than torch semantics: {sum(x < 0.9 for x in within)} of {len(rows)}")
-    fw = [r["forward_torch_over_opsnn"]["median"] for r in rows]
-    print(f"  forward: geometric mean {geomean(fw):.2f}, cells below 1.0: {sum(x < 1.0 for x in fw)} of {len(fw)}")
-    layouts = layout_cases()
-    print("\nlayouts (float32 result, 1 M elements): torch time / opsnn time")
+    head = headline(rows)
+    print_headline(head)
+    results.update(rows=rows, headline=head, geomean_torch_over_opsnn=head["min"]["torch"]["geomean"],
+                   numpy_engine_note=numpy_note)
+    results["stalls"] = stall_report(rows)
+    results["roof"] = roof_report(rows, sizes)
+
+    before = M.machine_state()
+    layouts = layout_cases(rounds=max(5, passes * rounds // 2))
+    print("\nlayouts (float32 result, 1 M elements), interleaved: torch/opsnn from mins (medians); us min")
     for label, r in layouts.items():
-        s = r["torch_over_opsnn"]
-        print(f"  {label:38s} {s['median']:.2f} [{s['min']:.2f}-{s['max']:.2f}]  "
-              f"(opsnn {r['opsnn_s']['median'] * 1e6:.0f} us, torch {r['torch_s']['median'] * 1e6:.0f} us)")
+        print(f"  {label:38s} {r['torch_over_opsnn']['min']:.2f} ({r['torch_over_opsnn']['median']:.2f})  "
+              f"opsnn {M.us(r['opsnn_s']['min'])} us, torch {M.us(r['torch_s']['min'])} us; stalls "
+              f"{r['opsnn_s']['stalls']}/{r['torch_s']['stalls']}")
     tiny = tiny_call_cost()
-    us = {k: v * 1e6 for k, v in tiny["seconds_min"].items()}
-    print(f"\n4-element call (torch/opsnn): allocating opsnn {us['opsnn_alloc']:.2f} us vs torch "
-          f"{us['torch_alloc']:.2f} us ({tiny['torch_over_opsnn_alloc']:.2f}); out= opsnn {us['opsnn_out']:.2f} us"
-          f" vs torch {us['torch_out']:.2f} us ({tiny['torch_over_opsnn_out']:.2f}); forward opsnn "
-          f"{us['forward_opsnn_alloc']:.2f} us vs torch {us['forward_torch_alloc']:.2f} us "
-          f"({tiny['forward_torch_over_opsnn_alloc']:.2f})")
-    memory = None
+    t = {k: v["min"] * 1e6 for k, v in tiny["seconds"].items()}
+    print(f"\n4-element call, us (min): allocating opsnn {t['opsnn_alloc']:.2f} vs torch {t['torch_alloc']:.2f} "
+          f"({tiny['torch_over_opsnn_alloc']['min']:.2f}); out= opsnn {t['opsnn_out']:.2f} vs torch "
+          f"{t['torch_out']:.2f} ({tiny['torch_over_opsnn_out']['min']:.2f}); forward opsnn "
+          f"{t['forward_opsnn_alloc']:.2f} vs torch {t['forward_torch_alloc']:.2f} "
+          f"({tiny['forward_torch_over_opsnn_alloc']['min']:.2f})")
+    results.update(layouts=layouts, tiny_call=tiny)
+    states["layouts + tiny"] = M.state_delta(before, M.machine_state())
+
+    if not args.no_mlp:
+        before = M.machine_state()
+        nb = good_neighbour(rounds=10 if args.quick else 20)
+        print_neighbour(nb)
+        results["good_neighbour"] = nb
+        if not args.quick:
+            single = neighbour_in_child({"OPSNN_NUM_THREADS": "1"}, rounds=20)
+            results["good_neighbour_opsnn_1_thread"] = single
+            if "error" in single:
+                print(f"good neighbour with OPSNN_NUM_THREADS=1 failed: {single['error']}")
+            else:
+                print_neighbour(single, " (fresh process, OPSNN_NUM_THREADS=1: opsnn starts no workers)")
+        states["good neighbour"] = M.state_delta(before, M.machine_state())
+
     if not args.no_cold:
+        before = M.machine_state()
+        processes = 3 if args.quick else 5
+        cold = cold_start(processes)
+        print_cold(cold, processes)
         memory = peak_rss_delta()
         print(rss_line(memory))
-    print("\nmachine per pass: " + "; ".join(
-        f"load {s['load_start']:.2f}->{s['load_end']:.2f}, steal {s['steal_fraction'] * 100:.1f}%, "
-        f"calibration {s['calibration_s'] * 1e6:.0f} us" for s in states))
-    cal = [s["calibration_s"] for s in states]
-    busy = (max(s["load_start"] for s in states) > 0.5 * cores or max(s["steal_fraction"] for s in states) > 0.05
-            or max(cal) / min(cal) > 1.25)
-    if busy:
-        print("WARNING: the machine was loaded during the run (load average, steal or a calibration spread "
-              "above 25 %): timings are noisy; compare the min/max ranges, or rerun on a quiet machine.")
-    results = {"engine": engine, "threads": cores, "python": platform.python_version(), "numpy": np.__version__,
-               "torch": torch.__version__, "machine": platform.machine(), "cpu_count": os.cpu_count(),
-               "passes": args.passes, "method": __doc__, "machine_per_pass": states, "loaded_warning": busy,
-               "rows": rows, "geomean_torch_over_opsnn": geomean(ratios), "layouts": layouts, "tiny_call": tiny,
-               "cold_start": cold, "peak_rss": memory,
-               "parameters": {"PARALLEL_MIN": fast.PARALLEL_MIN, "STREAM_MIN": fast.STREAM_MIN,
-                              "STAGE_TILE": fast.STAGE_TILE}}
-    path = Path(args.out)
+        results.update(cold_start=cold, peak_rss=memory)
+        states["cold start + RSS"] = M.state_delta(before, M.machine_state())
+
+    states["whole run"] = M.state_delta(started, M.machine_state())
+    print("\nmachine during the run:")
+    for line in M.state_lines(states):
+        print("  " + line)
+    loaded = M.busy(states, cores)
+    if loaded:
+        print("WARNING: the machine was loaded (load average above half the cores, or steal above 5 %): "
+              "trust the mins more than the medians, and compare runs by their ranges.")
+    results.update(machine_states=states, loaded_warning=loaded)
     if not args.no_plot:
-        results["plot"] = plot(rows, sizes, dtypes, path.with_suffix(".png"))
+        results["plot"] = plot(rows, sizes, dtypes, out.with_suffix(".png"))
         if results["plot"]:
             print(f"wrote {results['plot']}")
-    path.write_text(json.dumps(results, indent=1))
-    print(f"wrote {path}")
+    out.write_text(json.dumps(M.jsonable(results), indent=1))
+    print(f"wrote {out}")
     return 0
 
 
