@@ -16,7 +16,7 @@ define install
 	$(BIN)/opsnn info | grep '^C lane'
 endef
 
-.PHONY: venv demo test lint bench fuzz clean
+.PHONY: venv demo test lint bench bench-quick fuzz clean
 
 venv: $(STAMP)
 
@@ -37,8 +37,13 @@ test: venv
 lint: venv
 	$(BIN)/ruff check .
 
+# the full bench (~5-10 min on 2 cores) -> benchmarks/results.json + results.png; the method: docs/benchmarking.md
 bench: venv
 	$(BIN)/python benchmarks/bench_threshold_backward.py
+
+# a short run (<= 1 min: 4 sizes, float32 and int8), written to a temporary file
+bench-quick: venv
+	$(BIN)/python benchmarks/bench_threshold_backward.py --quick
 
 clean:
 	rm -rf $(VENV) build *.egg-info opsnn/backends/_select.*.so

@@ -206,8 +206,12 @@ def facts_lines(facts: dict) -> list:
                        f" (cpus {c['shared_cpu_list']})" for c in facts["caches_sysfs_cpu0"])
     lscpu = ", ".join(f"{k} {v}" for k, v in facts["caches_lscpu"].items())
     info = facts["opsnn_info"]
-    engine = (f"{info.get('fast_engine')}, C lane {info.get('c_lane', {}).get('isa_in_use')}"
-              if isinstance(info, dict) else info)
+    if isinstance(info, dict):
+        fast = info.get("fast_engine")
+        fast = ", ".join(f"{k} {v}" for k, v in fast.items() if v is not None) if isinstance(fast, dict) else fast
+        engine = f"{fast}; C lane {(info.get('c_lane') or {}).get('isa_in_use')}"
+    else:
+        engine = info
     lines = [f"date {facts['date']}; {cpu['model']} ({cpu['isa']}: {' '.join(cpu['flags'])}"
              f"{'; under a hypervisor' if cpu['hypervisor'] else ''}); {facts['usable_cores']} usable of "
              f"{facts['cpu_count']} cpus; kernel {facts['kernel']}",
