@@ -237,14 +237,17 @@ def busy(states: dict, cores: int) -> bool:
 
 
 def stall_lines(cells: dict) -> list:
-    """One line per (cell, side) with stalls: cells maps a label to {side: summary}."""
+    """One line per cell with stalls (cells maps a label to {side: summary}): each side's count of its
+    samples, its min and the stalled samples, in us."""
     lines = []
     for label, sides in cells.items():
+        parts = []
         for side, s in sides.items():
             if s.get("stalls"):
-                shown = ", ".join(us(x) for x in s["stall_samples"][:6])
-                lines.append(f"  {label} {side}: {s['stalls']} of {s['n']} samples >= {STALL_FACTOR:.0f}x its min "
-                             f"{us(s['min'])} us: {shown} us")
+                shown = ", ".join(us(x) for x in s["stall_samples"][:6]) + (", ..." if s["stalls"] > 6 else "")
+                parts.append(f"{side} {s['stalls']}/{s['n']} (min {us(s['min'])}: {shown})")
+        if parts:
+            lines.append(f"  {label}: " + "; ".join(parts))
     return lines
 
 
