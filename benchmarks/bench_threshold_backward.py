@@ -41,7 +41,8 @@ DTYPES = ["float32", "float16", "bfloat16", "int32", "int8", "uint8"]
 SIZES = {"4K": 4 << 10, "16K": 16 << 10, "64K": 64 << 10, "256K": 256 << 10, "1M": 1 << 20, "4M": 4 << 20,
          "16M": 16 << 20}
 SEMANTICS = ("torch", "ascend910b", "ascend950")
-KINDS = (*SEMANTICS, "forward")  # the ratios reported per cell
+FORWARDS = ("forward", "forward_ascend910b", "forward_ascend950")  # "forward": semantics="torch"
+KINDS = (*SEMANTICS, *FORWARDS)  # the ratios reported per cell
 THRESHOLD = 1.0
 QUICK = {"sizes": "4K,64K,1M,16M", "dtypes": "float32,int8", "passes": 2, "rounds": 3}
 FULL = {"sizes": ",".join(SIZES), "dtypes": ",".join(DTYPES), "passes": 6, "rounds": 3}
@@ -108,6 +109,8 @@ def cell_contenders(name, n):
             for s in SEMANTICS}
     duel["torch"] = lambda: backward(tg, tf, THRESHOLD, grad_input=tout)
     duel["forward_opsnn"] = lambda: opsnn.threshold(f, THRESHOLD, 0.0, out=out)
+    for sem in SEMANTICS[1:]:
+        duel[f"forward_opsnn_{sem}"] = lambda sem=sem: opsnn.threshold(f, THRESHOLD, 0.0, out=out, semantics=sem)
     duel["forward_torch"] = lambda: forward(tf, THRESHOLD, 0.0, out=tout)
     signed = f"i{g.dtype.itemsize}"  # torch has no uint16/uint32: the same bytes as signed integers
     gi, fi, oi = (torch.from_numpy(a.view(signed)) for a in (g, f, out))
@@ -192,8 +195,9 @@ def rows_from(samples, others):
         nb = n * np_dtype(name).itemsize
         best = max(4 * nb / add, 2 * nb / copy, 3 * nb / read3, 2 * nb / read2)
         roof_add, roof_copy = 3 * nb / best, 2 * nb / best
-        ours = {k: s[f"opsnn_{k}"] for k in SEMANTICS} | {"forward": s["forward_opsnn"]}
-        theirs = {k: s["torch"] for k in SEMANTICS} | {"forward": s["forward_torch"]}
+        ours = {k: s[f"opsnn_{k}"] for k in SEMANTICS} | {k: s[k.replace("forward", "forward_opsnn")]
+                                                           for k in FORWARDS}
+        theirs = {k: s["torch"] for k in SEMANTICS} | {k: s["forward_torch"] for k in FORWARDS}
         row = {"dtype": name, "size": label, "n": n, "bytes_moved": 3 * n * np_dtype(name).itemsize,
                "seconds": s,
                "torch_over_opsnn": {k: M.ratio(theirs[k], ours[k]) for k in KINDS},
@@ -201,8 +205,8 @@ def rows_from(samples, others):
                "roof_seconds": {"backward": roof_add, "forward": roof_copy, "add_2r1w": add, "copy_1r1w": copy,
                                 "read_3n": read3, "read_2n": read2},
                "roof_gbs_with_rfo": best / 1e9,
-               "roof_fraction": {k: (roof_copy if k == "forward" else roof_add) / ours[k]["min"] for k in KINDS},
-               "plain_roof_fraction": {k: (plain_fwd if k == "forward" else plain_bwd) / ours[k]["min"]
+               "roof_fraction": {k: (roof_copy if k in FORWARDS else roof_add) / ours[k]["min"] for k in KINDS},
+               "plain_roof_fraction": {k: (plain_fwd if k in FORWARDS else plain_bwd) / ours[k]["min"]
                                        for k in KINDS},
                "add_roof_fraction": add / ours["torch"]["min"],
                "others_cores_per_pass": others[(name, label)]}
@@ -226,7 +230,7 @@ def print_tables(rows, sizes, dtypes):
         return f"{r['min']:.2f} ({r['median']:.2f})"
 
     for k in KINDS:
-        what = "forward: aten.threshold.out / opsnn.threshold" if k == "forward" else \
+        what = f"forward: aten.threshold.out / opsnn.threshold, semantics={k[8:] or 'torch'}" if k in FORWARDS else \
             f"backward, semantics={k}: aten.threshold_backward / opsnn"
         table(f"{what}, interleaved: ratio of mins (of medians); > 1: opsnn faster",
               lambda r, k=k: pair(r["torch_over_opsnn"][k]))
@@ -555,6 +559,52 @@ def _mlp_sampler(step, mode, steps, cpu):
     return run
 
 
+class _Counting(torch.utils._python_dispatch.TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.count += 1
+        return func(*args, **(kwargs or {}))
+
+
+def mode_costs(rounds=7, calls=2000):
+    """Where a step's extra time goes: one intercepted op (a step's threshold_backward, 128 x 512 float32)
+    in plain torch and under npu_semantics, one small op that is not intercepted in plain torch, under
+    npu_semantics and under the do-nothing mode, and how many aten ops one step dispatches."""
+    import opsnn.torch as ot
+
+    aten = torch.ops.aten
+    g, x, small = torch.randn(128, 512), torch.randn(128, 512), torch.randn(4, 4)
+    npu, nothing = ot.npu_semantics("ascend910b"), _PassThrough()
+
+    def under(mode, fn):
+        def run():
+            with mode:
+                for _ in range(calls):
+                    fn()
+        return run
+
+    def plain(fn):
+        def run():
+            for _ in range(calls):
+                fn()
+        return run
+
+    backward = lambda: aten.threshold_backward(g, x, 0.0)  # noqa: E731
+    add = lambda: aten.add(small, small)  # noqa: E731
+    fns = {"threshold_backward_plain": plain(backward), "threshold_backward_npu_semantics": under(npu, backward),
+           "small_add_plain": plain(add), "small_add_npu_semantics": under(npu, add),
+           "small_add_do_nothing_mode": under(nothing, add)}
+    M.warm(fns, 1)
+    s = {k: M.summary([v / calls for v in vs]) for k, vs in M.interleaved(fns, 1, rounds).items()}
+    counting, step = _Counting(), mlp_step_factory()
+    with counting:
+        step()
+    return {"seconds_per_call": s, "aten_ops_per_step": counting.count}
+
+
 def good_neighbour(threads=(1, 2), rounds=15, steps=10):
     """Per torch thread count: plain torch, the same step under npu_semantics("ascend910b"), and under a
     do-nothing dispatch mode (the mode's own cost), interleaved; seconds per step, and CPU seconds per
@@ -585,7 +635,7 @@ def good_neighbour(threads=(1, 2), rounds=15, steps=10):
     finally:
         torch.set_num_threads(before)
     return {"model": "Linear(256,512) ReLU Linear(512,512) Threshold(0.1,0) Linear(512,10), batch 128, MSE, SGD",
-            "steps_per_sample": steps, "samples": rounds, "threads": out}
+            "steps_per_sample": steps, "samples": rounds, "threads": out, "per_op": mode_costs()}
 
 
 def print_neighbour(nb, label=""):
@@ -599,6 +649,13 @@ def print_neighbour(nb, label=""):
               f"do-nothing/plain {r['passthrough_over_plain']['min']:.2f}; CPU ms per step: plain "
               f"{c['plain']['median'] * 1e3:.2f}, npu_semantics {c['npu_semantics']['median'] * 1e3:.2f}; "
               f"ops intercepted per step {sum(r['intercepted_per_step'].values()):.0f}")
+    c = nb["per_op"]["seconds_per_call"]
+    print(f"  per op, us (min): a step's threshold_backward {c['threshold_backward_plain']['min'] * 1e6:.1f} plain, "
+          f"{c['threshold_backward_npu_semantics']['min'] * 1e6:.1f} under npu_semantics; an op it does not "
+          f"intercept (4x4 add) {c['small_add_plain']['min'] * 1e6:.1f} plain, "
+          f"{c['small_add_npu_semantics']['min'] * 1e6:.1f} under npu_semantics, "
+          f"{c['small_add_do_nothing_mode']['min'] * 1e6:.1f} under the do-nothing mode; "
+          f"{nb['per_op']['aten_ops_per_step']} aten ops per step")
 
 
 def neighbour_in_child(env_extra, rounds):
