@@ -2,7 +2,7 @@
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-# installed: the package and its test extras (torch, numba, dask, ...), for make test/lint/bench/fuzz;
+# installed: the package and its test extras (torch, dask, ...), for make test/lint/bench/fuzz;
 # the package alone is all `make demo` needs (make test after it still installs the extras)
 STAMP := $(VENV)/.installed
 PACKAGE_STAMP := $(VENV)/.package

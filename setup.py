@@ -1,8 +1,9 @@
-"""The one compiled piece: the express lane's select in C (opsnn/backends/_select.c).
+"""The compiled engine: the fast path's select in C (opsnn/backends/_select.c), every layout.
 
 Optional: where no C compiler is found (or it fails), the install goes on without it and the
-fast path runs on numba (or numpy) alone, with a warning saying what is lost and how to get it;
-`opsnn info` says afterwards whether it was built and which engine a call gets."""
+fast path runs on the numpy engine alone, with a warning saying what is lost and how to get it;
+`opsnn info` says afterwards whether it was built and which engine a call gets. Nothing is ever
+compiled at run time."""
 import importlib.util
 import sys
 from pathlib import Path
@@ -14,10 +15,10 @@ from setuptools.command.build_ext import build_ext
 
 NOT_BUILT = """
 ********************************************************************************
-WARNING: opsnn's C express lane (opsnn/backends/_select.c) was NOT built:
+WARNING: opsnn's C engine (opsnn/backends/_select.c) was NOT built:
   {error}
-opsnn works without it, but same-shape calls then run on numba (pip install
-'opsnn[fast]'; a slow first call) or on the numpy engine, 15-70x slower.
+opsnn works without it, but every fast-path call then runs on the numpy
+engine, several times slower (up to 70x on small calls).
 To build it, install a C compiler and the Python headers and reinstall opsnn:
   Debian/Ubuntu: apt install gcc python3-dev    Fedora/RHEL: dnf install gcc python3-devel
   macOS: xcode-select --install

@@ -33,7 +33,7 @@ BACKENDS = ("fast", "reference", "emulator")
 DEFAULT_MAX_ELEMENTS = 1 << 24  # per tensor, fast and reference backends
 DEFAULT_MAX_ELEMENTS_EMULATOR = 1 << 22  # the emulators take ~0.1 s per M elements (measured), a little more than fast
 CHUNK = 1 << 22  # elements generated per rng call: fixed, so a case's inputs never depend on the machine
-WORKER_BYTES = 1 << 28  # a process with opsnn, numba and torch loaded, beyond its arrays
+WORKER_BYTES = 1 << 28  # a process with opsnn and torch loaded, beyond its arrays
 MAX_IDS = 1_000_000  # --cases names at most this many ids
 MEMORY_SHARE = 0.8  # of the memory available (per job) a case may be estimated to need
 

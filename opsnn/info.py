@@ -17,7 +17,7 @@ from opsnn.backends import fast, machine, pool
 
 # Optional packages and what they enable (versions from their installed metadata: importing torch
 # alone takes seconds).
-INTEGRATIONS = {"numba": "fast", "torch": "torch", "dask": "dask", "distributed": "dask", "matplotlib": "plot",
+INTEGRATIONS = {"torch": "torch", "dask": "dask", "distributed": "dask", "matplotlib": "plot",
                 "ml_dtypes": None}
 C_LANE_MODULE = "opsnn.backends._select"
 C_LANE_FIX = ("install a C compiler and the Python headers (e.g. apt install gcc python3-dev) and reinstall "
@@ -78,15 +78,13 @@ def _clones(path: str | None, flags: set | None) -> tuple[list[str] | None, str 
 def collect() -> dict:
     """Everything `opsnn info` prints, as one JSON-able dict."""
     variable = os.environ.get(fast.ENGINE_VARIABLE)
-    engine: dict = {"variable": variable, "express_lane": None, "general": None, "error": None}
+    engine: dict = {"variable": variable, "engine": None, "error": None}
     try:
         lane = fast.engine_lane(None)
-        kernels = fast.engine_kernels(None)
     except (ImportError, ValueError) as e:  # the same error the first call would raise
         engine["error"] = str(e)
     else:
-        engine["express_lane"] = "c" if lane is not None else "numba" if kernels is not None else None
-        engine["general"] = "numba" if kernels is not None else "numpy"
+        engine["engine"] = "c" if lane is not None else "numpy"
     try:
         import opsnn.backends._select as built  # noqa: F401  (whatever the engine: is it there at all?)
         c_path = built.__file__
@@ -126,8 +124,8 @@ def _engine_line(engine: dict) -> str:
         f"{fast.ENGINE_VARIABLE} unset: auto"
     if engine["error"]:
         return f"ERROR ({setting}): {engine['error']}"
-    lane = {"c": "C", "numba": "numba", None: "none (numpy engine)"}[engine["express_lane"]]
-    return f"express lane: {lane}, other layouts: {engine['general']} ({setting})"
+    name = {"c": "C (every layout)", "numpy": "numpy (every layout; the C engine is not in use)"}[engine["engine"]]
+    return f"{name} ({setting})"
 
 
 def format_text(info: dict) -> str:
@@ -137,8 +135,8 @@ def format_text(info: dict) -> str:
         in_use = f"; this CPU runs {c['isa_in_use']}" if c["isa_in_use"] else ""
         c_line = f"built ({c['path']}); ISA clones: {clones}{in_use}"
     else:
-        c_line = ("NOT BUILT: same-shape calls run on numba (a slow first call) or the numpy engine (15-70x "
-                  f"slower) instead; to build it, {C_LANE_FIX}")
+        c_line = ("NOT BUILT: every call runs on the numpy engine (5-70x slower) instead; to build it, "
+                  f"{C_LANE_FIX}")
     lines = [f"opsnn       {info['opsnn']}", f"python      {info['python']} ({info['python_executable']})",
              f"numpy       {info['numpy']}", f"fast engine {_engine_line(info['fast_engine'])}",
              f"C lane      {c_line}"]

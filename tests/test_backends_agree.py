@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import opsnn
-from opsnn.backends import express, fast, plan, reference
+from opsnn.backends import express, fast, machine, plan, reference
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ASCEND_DTYPES = [np.dtype(d) for d in (np.float32, np.float16, np.int32, np.int8, np.uint8)] + [BF16]
 SEMANTICS = ("torch", "ascend910b", "ascend950")
-ENGINES = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else [])
+ENGINES = ["numpy"] + (["c"] if importlib.util.find_spec("opsnn.backends._select") else [])
 FLOAT_SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-7, -1e-7, 1.1920929e-07, 1e-40, -1e-40,
                   65504.0, 3e38, 0.5, 2.0]
 
@@ -134,28 +134,30 @@ def test_out_aliasing_grad_and_views(engine, monkeypatch):
 
 
 def _reread_engine(monkeypatch):
-    """fast resolves its engine (environment, numba's presence) once per process; for this test, resolve
-    it on every call instead (undone with the monkeypatch)."""
-    monkeypatch.setattr(fast, "default_kernels", lambda: fast.engine_kernels(None))
+    """fast resolves its engine (the environment, the C engine's presence) once per process; for
+    this test, resolve it on every call instead (undone with the monkeypatch)."""
     monkeypatch.setattr(fast, "compiled_lane", lambda: fast.engine_lane(None))
     # the express lane remembers per process which engine answered: fresh memos for this test
     monkeypatch.setattr(express, "_BACKWARD", {})
     monkeypatch.setattr(express, "_FORWARD", {})
+    monkeypatch.setattr(fast, "_LANES", {})
 
 
-def test_numpy_fallback_is_used_without_numba(monkeypatch):
-    """With numba unimportable, 'auto' falls back to the numpy engine (and 'numba' says so)."""
+def test_numpy_fallback_is_used_without_the_c_engine(monkeypatch):
+    """With the C engine unimportable (not built), 'auto' falls back to the numpy engine, and 'c'
+    says in one line what is missing."""
     import sys
-    monkeypatch.setitem(sys.modules, "opsnn.backends.numba_kernels", None)
+    monkeypatch.setitem(sys.modules, "opsnn.backends._select", None)
     _reread_engine(monkeypatch)
-    assert fast.engine_kernels("auto") is None
-    assert fast.default_kernels() is None
-    with pytest.raises(ImportError):
-        fast.engine_kernels("numba")
+    assert fast.engine_lane("auto") is None
+    with pytest.raises(ImportError, match="OPSNN_FAST_ENGINE=c needs the C engine") as raised:
+        fast.engine_lane("c")
+    assert "\n" not in str(raised.value)
     g, f = values(np.dtype(np.float32), 300_000, 1), values(np.dtype(np.float32), 300_000, 2)
     out = opsnn.threshold_backward(g, f, 0.5)
     ref = opsnn.threshold_backward(g, f, 0.5, backend="reference")
     np.testing.assert_array_equal(bits(out), bits(ref))
+    assert express._BACKWARD and not any(express._BACKWARD.values())  # no lane: the general way
 
 
 @pytest.mark.parametrize("semantics", SEMANTICS[1:])
@@ -175,33 +177,39 @@ def test_emulator_equals_fast(semantics, dtype, n, seed, t, feature_shape):
     np.testing.assert_array_equal(nan_bits(emulated), nan_bits(ours))
 
 
-@pytest.mark.skipif("numba" not in ENGINES, reason="numba not installed")
+@pytest.mark.skipif("c" not in ENGINES, reason="the C engine is not built")
 @pytest.mark.parametrize("semantics", SEMANTICS)
 def test_streaming_stores(semantics, monkeypatch):
     """The non-temporal-store path (big outputs): unaligned heads and tails, in place, both thread counts.
-    STREAM_MIN is lowered so that small, oddly sized arrays take it too."""
-    monkeypatch.setattr(fast, "STREAM_MIN", 0)
-    for dtype in ASCEND_DTYPES + [np.dtype(np.float64), np.dtype(np.int64)]:
-        if semantics != "torch" and dtype.itemsize == 8:
-            continue
-        for n, offset in ((1, 0), (63, 1), (200, 3), (5000, 0), (70_001, 5)):
-            g = values(dtype, n + offset, 31)[offset:]
-            f = values(dtype, n + offset, 32)[offset:]
-            for t in (0.5, 0.0):  # ascend: the int32-through-float32 loop, then ReluGrad's
-                for threads in (1, 2):
-                    run_both(g, f, t, semantics, "numba", threads=threads)
-                expected = reference.threshold_backward(g, f, plan.plan_backward(g, f, t, semantics))
-                inplace = g.copy()
-                opsnn.threshold_backward(inplace, f, t, out=inplace, semantics=semantics)
-                np.testing.assert_array_equal(bits(inplace), bits(expected))
-    if semantics != "torch":  # int32 through float32 near the saturation point, in whole streamed blocks
-        edge = np.array([2**31 - 1, 2**31 - 64, 2**31 - 65, 2**31 - 128, 2**24 + 1, -(2**31), -(2**24) - 3, 7],
-                        np.int32)
-        g = np.tile(edge, 4096)
-        run_both(g, np.ones_like(g), 0.5, semantics, "numba", threads=2)
-    monkeypatch.undo()
-    n = fast.STREAM_MIN + 64
-    big = values(np.dtype(np.uint8), n + 7, 33)[7:]   # over the real STREAM_MIN, misaligned
+    stream_min is lowered so that small, oddly sized arrays take it too."""
+    monkeypatch.setenv("OPSNN_TUNING", "stream_min=0")
+    machine.tuning.cache_clear()
+    monkeypatch.setattr(fast, "_LANES", {})
+    assert fast.stream_moved_min() == 0
+    try:
+        for dtype in ASCEND_DTYPES + [np.dtype(np.float64), np.dtype(np.int64)]:
+            if semantics != "torch" and dtype.itemsize == 8:
+                continue
+            for n, offset in ((1, 0), (63, 1), (200, 3), (5000, 0), (70_001, 5)):
+                g = values(dtype, n + offset, 31)[offset:]
+                f = values(dtype, n + offset, 32)[offset:]
+                for t in (0.5, 0.0):  # ascend: the int32-through-float32 loop, then ReluGrad's
+                    for threads in (1, 2):
+                        run_both(g, f, t, semantics, "c", threads=threads)
+                    expected = reference.threshold_backward(g, f, plan.plan_backward(g, f, t, semantics))
+                    inplace = g.copy()
+                    fast.threshold_backward(inplace, f, plan.plan_backward(g, f, t, semantics), out=inplace)
+                    np.testing.assert_array_equal(bits(inplace), bits(expected))
+        if semantics != "torch":  # int32 through float32 near the saturation point, in whole streamed blocks
+            edge = np.array([2**31 - 1, 2**31 - 64, 2**31 - 65, 2**31 - 128, 2**24 + 1, -(2**31), -(2**24) - 3, 7],
+                            np.int32)
+            g = np.tile(edge, 4096)
+            run_both(g, np.ones_like(g), 0.5, semantics, "c", threads=2)
+    finally:
+        monkeypatch.undo()
+        machine.tuning.cache_clear()
+    n = fast.stream_moved_min() // 3 + 64
+    big = values(np.dtype(np.uint8), n + 7, 33)[7:]   # over the real crossover, misaligned
     feature = values(np.dtype(np.uint8), n, 34)
-    expected = run_both(big, feature, 100, "torch", "numba")
+    expected = run_both(big, feature, 100, "torch", "c")
     np.testing.assert_array_equal(opsnn.threshold_backward(big, feature, 100), expected)  # the express lane

@@ -5,7 +5,7 @@ dtype's values (plus, for the "not <=" rules, the NaNs). Reading the bits as an 
 "key" that is monotone in the value (floats: sign-magnitude flipped; integers: the raw bits, with
 wrap-around), that set is one cyclic interval [a, a + span] modulo 2**width (the numpy engine tests
 that with one subtract and one unsigned compare), or equally at most two plain ranges of the raw
-bits (the numba loops test those with four compares). Either way, whatever the dtype: no
+bits (the C engine tests those with one subtract and compare each). Either way, whatever the dtype: no
 float16/bfloat16 arithmetic, no float conversion of the feature, results exact by construction.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ _FLOATS = (np.dtype(np.float16), bfloat16, np.dtype(np.float32), np.dtype(np.flo
 _I32 = np.dtype(np.int32)
 _BITS = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
 
-# Selection.params: the numba kernels' scalars as one small array of the selection's unsigned type
+# Selection.params: the C engine's scalars as one small array of the selection's unsigned type
 # (one array argument dispatches in about half the time of nine numpy scalars)
 LO1, HI1, LO2, HI2, FILL, SIGN, EXPONENT, QUIET, MODE = range(9)
 PLAIN, RELU, VIA_FLOAT32 = 0, 1, 2  # MODE: which loop the kernels run
@@ -95,7 +95,7 @@ def _selection(plan: Plan) -> Selection:
     fill = 0 if plan.fill is None else int(np.array(plan.fill, dtype).view(bits))
     a, span = lo % (1 << width), (hi - lo) % (1 << width)
     lo1, hi1, lo2, hi2 = _raw_ranges(ordered, a, span, width)
-    ut = bits.type  # every scalar in the selection's own width: numba keeps its loops that narrow
+    ut = bits.type  # every scalar in the selection's own width
     via_float32 = dtype == _I32 and plan.semantics != "torch" and not plan.relu
     relu = plan.relu and ordered
     layout = float_layout(dtype) if ordered else ()
@@ -110,7 +110,7 @@ def _selection(plan: Plan) -> Selection:
 def _raw_ranges(ordered: bool, a: int, span: int, width: int) -> tuple:
     """The kept cyclic key interval [a, a+span] as at most two plain ranges of raw unsigned bits.
 
-    Compares only, no arithmetic: that keeps numba's loops in the dtype's own lane width. The kept
+    Compares only, no arithmetic on the feature. The kept
     values are one interval of the (cyclic) value order, which in raw order (+0..+inf, +NaN, then
     -0..-inf, -NaN) is at most two runs."""
     modulus, sign = 1 << width, 1 << (width - 1)

@@ -1,4 +1,4 @@
-"""The fused select on one tile with numpy ufuncs only (the fallback when numba is absent).
+"""The fused select on one tile with numpy ufuncs only (the fallback where the C engine was not built).
 
 Every operand is a 1-D contiguous unsigned view of one tile; all intermediates live in the
 caller's per-thread scratch, so memory stays O(tile). Each ufunc pass runs on cache-resident data.
