@@ -290,15 +290,28 @@ def stall_report(rows):
             t = totals.setdefault(side, [0, 0])
             t[0] += s["stalls"]
             t[1] += s["n"]
-    slow = []
+    # a side whose every sample in a cell is slow has no stall by the rule above: compare its min with the
+    # roof. torch's sides, one line per cell (a whole cell stalled?); opsnn's, one line per side (slow code
+    # is the likelier cause there: it is slow in every cell)
+    slow, slow_opsnn = [], {}
     for r in rows:
         for side, s in r["seconds"].items():
-            if side.startswith(("opsnn", "torch", "forward")):
-                roof = r["roof_seconds"]["forward" if side.startswith("forward") else "backward"]
-                if s["min"] >= M.STALL_FACTOR * roof + 20e-6:
-                    slow.append(f"  {r['dtype']}/{r['size']} {side}: min {M.us(s['min'])} us is "
-                                f"{s['min'] / roof:.0f}x the roof's {M.us(roof)} us (every sample slow: a stalled "
-                                "cell?)")
+            if not side.startswith(("opsnn", "torch", "forward")):
+                continue
+            roof = r["roof_seconds"]["forward" if side.startswith("forward") else "backward"]
+            if s["min"] < M.STALL_FACTOR * roof + 20e-6:
+                continue
+            times = s["min"] / roof
+            if "torch" in side.replace("opsnn_torch", ""):
+                slow.append(f"  {r['dtype']}/{r['size']} {side}: min {M.us(s['min'])} us is {times:.0f}x the "
+                            f"roof's {M.us(roof)} us (every sample slow: a stalled cell?)")
+            else:
+                slow_opsnn.setdefault(side, []).append((f"{r['dtype']}/{r['size']}", times))
+    for side, cells in slow_opsnn.items():
+        xs = [x for _, x in cells]
+        slow.append(f"  {side}: {len(cells)} of {len(rows)} cells have a min >= {M.STALL_FACTOR:.0f}x the roof "
+                    f"({min(xs):.0f}-{max(xs):.0f}x; slow code rather than stalls if it is most cells): "
+                    + ", ".join(c for c, _ in cells[:8]) + (", ..." if len(cells) > 8 else ""))
     busy = [f"{r['dtype']}/{r['size']} " + "/".join(f"{x:.2f}" for x in r["others_cores_per_pass"])
             for r in rows if max(r["others_cores_per_pass"]) > 0.25]
     print(f"\nstalls (a sample >= {M.STALL_FACTOR:.0f}x its side's min in its cell; kept in the medians): "
