@@ -139,6 +139,15 @@ def main(argv=None) -> int:
     print(f"geometric mean torch/opsnn: mins {head['min']['geomean']:.2f} (worst {head['min']['worst'][1]:.2f}, "
           f"{head['min']['worst'][0]}), medians {head['median']['geomean']:.2f} (worst "
           f"{head['median']['worst'][1]:.2f}); cells below 1 (mins): {head['min']['below_1']}/{head['min']['cells']}")
+    per_op = {}
+    for op in dict.fromkeys(r["op"] for r in rows):
+        ratios = {f"{r['dtype']}/{r['size']}": r["torch_over_opsnn"]["min"] for r in rows if r["op"] == op}
+        label, value = M.worst(ratios)
+        per_op[op] = {"geomean": M.geomean(ratios.values()), "worst": [label, value],
+                      "below_1": sum(v < 1 for v in ratios.values()), "cells": len(ratios)}
+        print(f"  {op:22s} mins: geometric mean {per_op[op]['geomean']:.2f}, worst {value:.2f} ({label}), "
+              f"{per_op[op]['below_1']}/{len(ratios)} below 1")
+    head["per_op"] = per_op
     lines = M.stall_lines({f"{r['op']}/{r['dtype']}/{r['size']}": r["seconds"] for r in rows})
     total = {side: sum(r["seconds"][side]["stalls"] for r in rows) for side in ("opsnn", "torch", "torch_alone")}
     print(f"stalls (a sample >= {M.STALL_FACTOR:.0f}x its side's min in its cell; kept in the medians): "
