@@ -722,6 +722,39 @@ def plot(rows, sizes, dtypes, path):
     return str(path)
 
 
+def compare(path_a, path_b) -> int:
+    """Do two runs agree within their printed ranges? Per cell and kind, the ratio torch/opsnn spans
+    [its min-based, its median-based] value in each run (either order); two runs agree on the cell where
+    the spans overlap, and nearly where they come within 10 % of each other."""
+    a, b = (json.loads(Path(p).read_text()) for p in (path_a, path_b))
+    rows_b = {(r["dtype"], r["size"]): r for r in b["rows"]}
+    agree, near, apart = 0, 0, []
+    for ra in a["rows"]:
+        rb = rows_b.get((ra["dtype"], ra["size"]))
+        if rb is None:
+            continue
+        for k in ra["torch_over_opsnn"]:
+            if k not in rb["torch_over_opsnn"]:
+                continue
+            sa, sb = (sorted(r["torch_over_opsnn"][k].values()) for r in (ra, rb))
+            if sa[0] <= sb[1] and sb[0] <= sa[1]:
+                agree += 1
+            elif sa[0] <= 1.1 * sb[1] and sb[0] <= 1.1 * sa[1]:
+                near += 1
+            else:
+                apart.append(f"{ra['dtype']}/{ra['size']}/{k}: {sa[0]:.2f}-{sa[1]:.2f} vs {sb[0]:.2f}-{sb[1]:.2f}")
+    total = agree + near + len(apart)
+    print(f"{path_a} vs {path_b}: {agree} of {total} cells agree within their ranges (ratio from mins to ratio "
+          f"from medians), {near} more within 10 %, {len(apart)} apart" + (":" if apart else ""))
+    for line in apart:
+        print("  " + line)
+    for basis in ("min", "median"):
+        ha, hb = a["headline"][basis], b["headline"][basis]
+        print(f"  geometric means ({basis}s): " + ", ".join(
+            f"{k} {ha[k]['geomean']:.2f} vs {hb[k]['geomean']:.2f}" for k in ha if k in hb))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
@@ -736,6 +769,8 @@ def main(argv=None):
     ap.add_argument("--no-plot", action="store_true")
     ap.add_argument("--out", default=None, help="results file (default benchmarks/results.json)")
     ap.add_argument("--replot", action="store_true", help="only redraw the PNG from the --out results file")
+    ap.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
+                    help="only compare two results files: do the runs agree within their ranges?")
     ap.add_argument("--mlp-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     cores = len(os.sched_getaffinity(0))
@@ -743,6 +778,8 @@ def main(argv=None):
     if args.mlp_only:
         print(json.dumps(good_neighbour(rounds=args.rounds or 15)))
         return 0
+    if args.compare:
+        return compare(*args.compare)
     if args.replot:
         saved = json.loads(Path(args.out or HERE / "results.json").read_text())
         sizes = list(dict.fromkeys(r["size"] for r in saved["rows"]))
