@@ -55,25 +55,21 @@ def sample(dtype, shape, seed):
     return np.where(rng.random(n) < 0.3, raw, plain).reshape(shape)
 
 
-@pytest.fixture(params=["c", "numba"])
-def lane_kind(request, monkeypatch):
-    """Each test below once on the C lane and once on the numba lane (fresh memos for each)."""
-    if request.param == "c" and fast.engine_lane("auto") is None:
+@pytest.fixture
+def lane_kind(monkeypatch):
+    """The tests below on the C lane, with fresh memos (skipped where the C engine was not built)."""
+    if fast.engine_lane("auto") is None:
         pytest.skip("the C lane was not built here")
-    if request.param == "numba":
-        if fast.default_kernels() is None:
-            pytest.skip("numba not installed")
-        monkeypatch.setattr(fast, "compiled_lane", lambda: None)
     monkeypatch.setattr(express, "_BACKWARD", {})
     monkeypatch.setattr(express, "_FORWARD", {})
-    return request.param
+    return "c"
 
 
 def test_the_lane_kind_is_the_one_asked_for(lane_kind):
     g = np.ones(10, np.float32)
     opsnn.threshold_backward(g, g, 0.5)
     lane = next(iter(express._BACKWARD.values()))
-    assert type(lane).__name__ == {"c": "Lane", "numba": "_NumbaLane"}[lane_kind]
+    assert type(lane).__name__ == "Lane"
 
 
 # the fixture's memos and engine hold for every example, as they hold for every call of a process
@@ -111,17 +107,21 @@ def test_forward_keeps_the_sign_of_a_zero_value_apart():
     assert math.copysign(1, opsnn.threshold(x, 0.5, 0.0)[0]) == 1
 
 
-def test_lane_answers_the_common_call_and_declines_the_rest(lane_kind):
+def test_lane_answers_every_layout_of_its_dtype_and_declines_the_rest(lane_kind):
     g = np.linspace(-2, 2, 24, dtype=np.float32).reshape(4, 6)
-    assert express.threshold_backward(g, g, 0.5, "torch", None) is not None
-    assert express.threshold_backward(g.T, g.T, 0.5, "torch", None) is None          # not C-contiguous
-    assert express.threshold_backward(g, g[0], 0.5, "torch", None) is None           # broadcast
     sq = np.linspace(-2, 2, 16, dtype=np.float32).reshape(4, 4)
-    for a, b in ((sq, sq.T), (sq.T, sq)):  # one operand a transposed view of the same shape
-        assert express.threshold_backward(a, b, 0.5, "torch", None) is None
-        np.testing.assert_array_equal(opsnn.threshold_backward(a, b, 0.5), np.where(b > 0.5, a, 0))
+    layouts = [(g, g), (g.T, g.T), (g, g[0]), (g[:, :1], g), (g[::-1, ::2], g[:, ::-2]), (sq, sq.T), (sq.T, sq),
+               (np.float32(1.5), g), (g, np.float32(0.75))]
+    for a, b in layouts:  # same dtype: the C engine answers any layout (transposed, broadcast, reversed, 0-d)
+        a, b = np.asarray(a), np.asarray(b)
+        got = express.threshold_backward(a, b, 0.5, "torch", None)
+        assert got is not None, (a.shape, a.strides, b.shape, b.strides)
+        np.testing.assert_array_equal(got, np.where(b > 0.5, a, 0))
     assert express.threshold_backward(g, g.astype(np.float16), 0.5, "torch", None) is None  # mixed dtypes
+    assert express.threshold_backward(g, g[:, :4], 0.5, "torch", None) is None       # shapes that do not broadcast
     assert express.threshold_backward(g, g, 0.5, "nonsense", None) is None           # the general way raises
+    swapped = g.astype(g.dtype.newbyteorder())
+    assert express.threshold_backward(swapped, swapped, 0.5, "torch", None) is None   # byte-swapped
     ro = np.empty_like(g)
     ro.flags.writeable = False
     assert express.threshold_backward(g, g, 0.5, "torch", ro) is None
@@ -177,26 +177,42 @@ def test_inputs_are_not_mutated_and_out_equal_grad_works(lane_kind):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() only")
-def test_a_forked_child_runs_the_lane_serially():
+def test_a_forked_child_starts_its_own_c_pool(lane_kind):
+    """After parallel calls in the parent, a forked child has no C workers (threads do not survive
+    fork()); its first parallel call starts its own pool and answers as the parent did."""
+    from opsnn.backends import _select
     big = np.linspace(-1, 1, 1 << 20, dtype=np.float32)  # large enough for the parallel entry
-    expected = opsnn.threshold_backward(big, big, 0.0)
+    strided = big.reshape(1024, 1024).T                    # and a layout of the general way
+    expected = opsnn.threshold_backward(big, big, 0.0), opsnn.threshold_backward(strided, strided, 0.0)
+    parallel = fast.threads_allowed() > 1
+    assert _select.workers_started() >= 1 or not parallel
     pid = os.fork()
-    if pid == 0:  # the child: numba's OpenMP pool is gone, the serial entry must answer
-        ok = fast.in_forked_child and np.array_equal(opsnn.threshold_backward(big, big, 0.0), expected)
-        os._exit(0 if ok else 1)
+    if pid == 0:
+        before = _select.workers_started()
+        same = (np.array_equal(opsnn.threshold_backward(big, big, 0.0), expected[0])
+                and np.array_equal(opsnn.threshold_backward(strided, strided, 0.0), expected[1]))
+        after = _select.workers_started()
+        ok = before == 0 and same and (after >= 1 if parallel else after == 0)
+        os._exit(0 if ok else 1 + (before != 0) + 2 * (not same) + 4 * (after == 0))
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+    np.testing.assert_array_equal(opsnn.threshold_backward(big, big, 0.0), expected[0])  # the parent's pool still works
 
 
-def test_without_the_c_lane_auto_takes_numba_and_c_refuses(monkeypatch):
+def test_without_the_c_engine_auto_takes_the_general_way_and_c_refuses(monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "opsnn.backends._select", None)  # as where no compiler built it
-    assert fast.engine_lane("auto") is None and fast.engine_lane("numba") is None
-    with pytest.raises(ImportError):
+    assert fast.engine_lane("auto") is None and fast.engine_lane("numpy") is None
+    with pytest.raises(ImportError, match="^OPSNN_FAST_ENGINE=c needs the C engine"):
         fast.engine_lane("c")
+    with pytest.raises(ValueError, match="unknown fast engine 'numba'"):
+        fast.engine_lane("numba")
     monkeypatch.setattr(fast, "compiled_lane", lambda: fast.engine_lane(None))
     monkeypatch.setattr(express, "_BACKWARD", {})
+    monkeypatch.setattr(fast, "_LANES", {})
     g = np.linspace(-1, 1, 1000, dtype=np.float32)
+    assert express.threshold_backward(g, g, 0.25, "torch", None) is None  # the lane declines: the general way
     np.testing.assert_array_equal(opsnn.threshold_backward(g, g, 0.25), np.where(g > 0.25, g, 0))
-    lane = next(iter(express._BACKWARD.values()))
-    assert type(lane).__name__ == ("_NumbaLane" if fast.default_kernels() is not None else "bool")
+    np.testing.assert_array_equal(opsnn.threshold_backward(g[::-2], g[::2], 0.25), np.where(g[::2] > 0.25, g[::-2], 0))
+    assert list(express._BACKWARD.values()) == [False]  # the memo holds False: no lane to ask
+    assert fast._LANES == {}                              # and the general way ran on the numpy engine
