@@ -3,7 +3,9 @@ every allocation count in a range, with garbage whose finalizer frees registered
 callbacks) and calls the same opsnn path again. Prints "ok" when every call returned; a deadlock
 shows as the parent's time limit.
 
-usage: python gc_reentry_child.py PATH FIRST LAST     (PATH: emulator | aclnn | fast | numpy | c)"""
+usage: python gc_reentry_child.py PATH FIRST LAST     (PATH: emulator | aclnn | fast | numpy | c)
+  fast: backend="fast" on a transposed view (the C engine's general way), c: the express lane on a
+  contiguous array (the C engine's flat ranges), numpy: backend="fast" on the numpy engine"""
 from __future__ import annotations
 
 import gc
@@ -15,8 +17,8 @@ import numpy as np
 PATH, FIRST, LAST = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 if PATH == "numpy":
     os.environ["OPSNN_FAST_ENGINE"] = "numpy"
-elif PATH == "fast":
-    os.environ["OPSNN_FAST_ENGINE"] = "numba"
+elif PATH in ("fast", "c"):
+    os.environ["OPSNN_FAST_ENGINE"] = "c"
 import opsnn  # noqa: E402
 from opsnn import acl, aclnn  # noqa: E402
 
@@ -65,6 +67,9 @@ def call(grad: np.ndarray) -> np.ndarray:
         return aclnn_call(grad)
     if PATH == "c":
         return opsnn.threshold_backward(grad, grad, 0.5)  # the express lane
+    if PATH == "fast":
+        square = grad.reshape(1024, 1024).T  # the C engine's strided walk (tiles), on its pool
+        return opsnn.threshold_backward(square, square, 0.5, backend="fast")
     return opsnn.threshold_backward(grad, grad, 0.5, backend="fast")
 
 

@@ -1,5 +1,6 @@
 """A short slice of `make fuzz` (tests/robustness/fuzz.py): random cases on every backend against
-the reference, in one process per fast engine, all sharing this run's compiled-code cache."""
+the reference, in one process per fast engine (the C engine also with its crossovers at their least:
+threaded and streaming from the smallest calls)."""
 from __future__ import annotations
 
 import importlib.util
@@ -14,13 +15,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fuzz  # noqa: E402
 
-ENGINES = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else []) \
-    + (["c"] if importlib.util.find_spec("opsnn.backends._select") else [])
+ENGINES = ["numpy"] + (["c", "c-small-crossovers"] if importlib.util.find_spec("opsnn.backends._select") else [])
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_random_cases_agree_with_the_reference(engine):
     env = dict(os.environ, PYTHONHASHSEED="0")
+    env.pop("OPSNN_TUNING", None)
     done = subprocess.run([sys.executable, fuzz.__file__, "--worker", str(20 + len(engine)), "8", engine],
                           capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stderr[-4000:]
@@ -48,3 +49,14 @@ def test_the_fuzz_sees_a_wrong_backend(monkeypatch):
     assert fuzz.check_case(case, emulate=False) is not None
     monkeypatch.setattr(opsnn, "threshold_backward", real)
     assert fuzz.check_case(case, emulate=True) is None
+
+
+def test_the_fuzz_engines_are_the_fast_paths_engines():
+    from opsnn.backends import fast
+    assert {e.split("-")[0] for e in fuzz.ENGINES} == set(fast.ENGINES)
+    assert set(ENGINES) <= set(fuzz.ENGINES)
+
+
+def test_small_crossovers_are_a_valid_tuning():
+    from opsnn.backends import machine
+    assert machine.parse_override(fuzz.CROSSOVERS_AT_LEAST) == {"parallel_min": 64, "stream_min": 0, "threads": 3}
