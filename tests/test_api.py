@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import opsnn
+from opsnn.backends import fast
+from opsnn.backends.plan import plan_backward
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ASCEND = ("ascend910b", "ascend950")
@@ -151,12 +153,18 @@ def test_concurrent_calls_from_threads():
 
 
 def test_import_pulls_in_neither_torch_nor_numba():
-    # numba is the fast path's engine, loaded at the first call (of any size: tiny calls run its loop
-    # too, being cheaper than numpy's formula); importing opsnn loads neither, a call never torch
-    code = ("import sys, opsnn, numpy as np; imported = 'torch' in sys.modules, 'numba' in sys.modules;"
-            "opsnn.threshold_backward(np.ones(3), np.ones(3), 1.0); print(*imported, 'torch' in sys.modules)")
+    # importing opsnn loads neither torch nor numba; calls of every layout and engine never load torch,
+    # and never numba or llvmlite (the fast path has no run-time compiler: numba may still be installed)
+    code = ("import sys, opsnn, numpy as np; from opsnn.backends import fast, plan;"
+            "loaded = lambda: ['torch' in sys.modules, 'numba' in sys.modules, 'llvmlite' in sys.modules];"
+            "imported = loaded(); a = np.ones((300, 200)); b = a.astype(np.float32);"
+            "opsnn.threshold_backward(np.ones(3), np.ones(3), 1.0); opsnn.threshold_backward(a, a.T.T[::-1], 0.5);"
+            "opsnn.threshold_backward(a.T, a[:, :1].T, 0.5); opsnn.threshold_backward(a, b, 0.5);"
+            "opsnn.threshold(b[:, ::3], 0.5, 2.0); opsnn.threshold_backward(b, b, 0.5, semantics='ascend910b');"
+            "fast.threshold_backward(a, b, plan.plan_backward(a, b, 0.5, 'torch'), engine='numpy');"
+            "print(*imported, *loaded())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["False", "False", "False"]
+    assert out.split() == ["False"] * 6
 
 
 def test_inputs_accept_lists_and_bfloat16():
@@ -170,18 +178,19 @@ def test_inputs_accept_lists_and_bfloat16():
 def _child_work(queue):
     rng = np.random.default_rng(9)
     g = rng.standard_normal((1024, 1024)).astype(np.float32)
-    flat = opsnn.threshold_backward(g, g.T.copy(), 0.5)          # numba's parallel path
-    staged = opsnn.threshold_backward(g, g[:1], 0.5)             # our thread pool
+    flat = opsnn.threshold_backward(g, g.T.copy(), 0.5)          # the C engine's pool, flat ranges
+    strided = opsnn.threshold_backward(g, g.T, 0.5)              # the C engine's pool, tiles of a transposed view
+    staged = fast.threshold_backward(g, g[:1], plan_backward(g, g[:1], 0.5, "torch"), engine="numpy")  # our pool
     ref_flat = opsnn.threshold_backward(g, g.T.copy(), 0.5, backend="reference")
     ref_staged = opsnn.threshold_backward(g, g[:1], 0.5, backend="reference")
-    queue.put(bool(np.array_equal(flat, ref_flat) and np.array_equal(staged, ref_staged)))
+    queue.put(bool(np.array_equal(flat, ref_flat) and np.array_equal(strided, ref_flat)
+                   and np.array_equal(staged, ref_staged)))
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
 def test_forked_child_can_call():
-    """After parallel calls in the parent, a forked child (a DataLoader worker) still works:
-    numba's OpenMP pool must not be launched there (it terminates the process) and our pool is
-    rebuilt."""
+    """After parallel calls in the parent, a forked child (a DataLoader worker) still works: the C
+    engine's pool and our Python pool (the numpy engine's) are both rebuilt there."""
     import multiprocessing
 
     _child_work(multiprocessing.Queue())  # the parent uses both kinds of threads first
