@@ -26,12 +26,16 @@ def run(*cmd, timeout=300, **kw):
 
 def test_extras():
     extras = PYPROJECT["project"]["optional-dependencies"]
-    assert {"fast", "torch", "dask", "plot", "all", "test"} <= set(extras)
+    assert {"torch", "dask", "plot", "all", "test"} <= set(extras)
+    assert "fast" not in extras  # numba's extra: the fast path compiles nothing at run time now
     names = {e: {r.split("[")[0].split("=")[0].split(">")[0].strip() for r in reqs} for e, reqs in extras.items()}
-    assert names["fast"] == {"numba"} and names["torch"] == {"torch"} and names["plot"] == {"matplotlib"}
+    assert names["torch"] == {"torch"} and names["plot"] == {"matplotlib"}
     assert names["dask"] == {"dask", "distributed"}
     assert "dask[array]" in " ".join(extras["dask"])
-    assert extras["all"] == ["opsnn[fast,torch,dask,plot]"]
+    assert extras["all"] == ["opsnn[torch,dask,plot]"]
+    assert not any({"numba", "llvmlite"} & n for n in names.values())
+    assert not any(r.split("[")[0].split("=")[0].split(">")[0].strip() in ("numba", "llvmlite")
+                   for r in PYPROJECT["project"]["dependencies"])
     assert {"torch", "dask", "distributed", "matplotlib", "build", "pytest"} <= names["test"]
 
 
@@ -73,8 +77,9 @@ def test_wheel_contents(wheel):
     assert not any("/tests/" in n for n in names)
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(meta).decode()
-    for extra in ("fast", "torch", "dask", "plot", "all", "test"):
+    for extra in ("torch", "dask", "plot", "all", "test"):
         assert f"Provides-Extra: {extra}" in text
+    assert "Provides-Extra: fast" not in text and "numba" not in text.split("\n\n")[0]  # the headers
     entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     assert "opsnn = opsnn.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
 
@@ -116,7 +121,8 @@ def test_a_c_lane_that_fails_to_build_is_a_loud_warning_and_the_install_goes_on(
     env = {**os.environ, "CC": "false"}  # a compiler that always fails, as a missing gcc or Python.h would
     r = run(sys.executable, "setup.py", "-q", "build_ext", "--inplace", cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "WARNING: opsnn's C express lane (opsnn/backends/_select.c) was NOT built:" in r.stderr
+    assert "WARNING: opsnn's C engine (opsnn/backends/_select.c) was NOT built:" in r.stderr
+    assert "every fast-path call then runs on the numpy" in r.stderr and "numba" not in r.stderr
     assert "apt install gcc python3-dev" in r.stderr and "`opsnn info` says whether it is built." in r.stderr
     assert not list((tmp_path / "opsnn" / "backends").glob("_select*.so"))
 
@@ -168,7 +174,7 @@ def test_a_broken_torch_is_its_own_error_not_the_install_hint():
 def test_the_demo_needs_only_the_packages_own_dependencies():
     # what `make demo` runs, in a process where every test extra's package is missing
     code = ("import sys\n"
-            "for m in ('torch', 'numba', 'dask', 'distributed', 'matplotlib', 'hypothesis', 'pytest', 'ruff'):\n"
+            "for m in ('torch', 'dask', 'distributed', 'matplotlib', 'hypothesis', 'pytest', 'ruff'):\n"
             "    sys.modules[m] = None\n"
             "from opsnn.cli import main\nraise SystemExit(main(['example']))")
     r = run(sys.executable, "-c", code)
