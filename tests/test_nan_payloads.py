@@ -25,7 +25,7 @@ RELU = {
     bfloat16: {0x7F81: (0x7FC1, 0x7FC1), 0xFFA0: (0xFFE0, 0xFFE0), 0x7FC6: (0x7FC6, 0x7FC6),
                0x7F80: (0x7F80, 0x7FC0), 0xBF80: (0xBF80, 0x8000), 0x3F80: (0x3F80, 0x0000)},
 }
-FAST_ENGINES = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") else [])
+FAST_ENGINES = ["numpy"] + (["c"] if importlib.util.find_spec("opsnn.backends._select") else [])
 
 
 def _case(dtype, n: int):
@@ -72,6 +72,12 @@ def test_relugrad_nan_bits_strided_and_broadcast(dtype):
     row = np.resize(np.array([1.0, -1.0], np.float32), 128).astype(dtype)  # the same features, as a row
     got = opsnn.threshold_backward(g2, row, 0.0, semantics="ascend910b", backend="fast").view(u)
     assert np.array_equal(got, w2)
+    from opsnn.backends import fast
+    from opsnn.backends.plan import plan_backward
+    for engine in FAST_ENGINES:  # each engine's strided and broadcast walks, not only the default one
+        for g, f, w in ((g2.T, f2.T, w2.T), (g2, row, w2), (g2[::-1, ::3], f2[::-1, ::3], w2[::-1, ::3])):
+            got = fast.threshold_backward(g, f, plan_backward(g, f, 0.0, "ascend910b"), engine=engine).view(u)
+            assert np.array_equal(got, w), engine
 
 
 @pytest.mark.parametrize("semantics", ["ascend910b", "ascend950", "torch"])
