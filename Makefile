@@ -48,10 +48,10 @@ bench-quick: venv
 clean:
 	rm -rf $(VENV) build *.egg-info opsnn/backends/_select.*.so
 
-# the differential fuzz (tests/robustness/fuzz.py): every order of processes sharing a fresh
-# compiled-code cache, then FUZZ_SECONDS of random cases on every backend and fast engine (replay
-# a failure with FUZZ_SEED=N); then the long property run the default suite keeps short (every
-# mixed-dtype pair: ~90 numba signatures)
+# the differential fuzz (tests/robustness/fuzz.py): FUZZ_SECONDS of random cases on every backend
+# and fast engine (auto, c, c with its crossovers at their least, numpy; replay a failure with
+# FUZZ_SEED=N); then the long property run the default suite keeps short (every ordered
+# mixed-dtype pair: ~90)
 FUZZ_SECONDS ?= 180
 fuzz: venv
 	FUZZ_SECONDS=$(FUZZ_SECONDS) $(BIN)/python tests/robustness/fuzz.py
