@@ -44,7 +44,7 @@ SEMANTICS = ("torch", "ascend910b", "ascend950")
 FORWARDS = ("forward", "forward_ascend910b", "forward_ascend950")  # "forward": semantics="torch"
 KINDS = (*SEMANTICS, *FORWARDS)  # the ratios reported per cell
 THRESHOLD = 1.0
-QUICK = {"sizes": "4K,64K,1M,16M", "dtypes": "float32,int8", "passes": 2, "rounds": 3}
+QUICK = {"sizes": "4K,64K,1M,16M", "dtypes": "float32,int8", "passes": 2, "rounds": 2}
 FULL = {"sizes": ",".join(SIZES), "dtypes": ",".join(DTYPES), "passes": 6, "rounds": 3}
 HERE = Path(__file__).resolve().parent
 
@@ -618,7 +618,7 @@ def mode_costs(rounds=7, calls=2000):
     return {"seconds_per_call": s, "aten_ops_per_step": counting.count}
 
 
-def good_neighbour(threads=(1, 2), rounds=15, steps=10):
+def good_neighbour(threads=(1, 2), rounds=15, steps=10, quick=False):
     """Per torch thread count: plain torch, the same step under npu_semantics("ascend910b"), and under a
     do-nothing dispatch mode (the mode's own cost), interleaved; seconds per step, and CPU seconds per
     step (process time: if opsnn's workers spin, the opsnn side burns more CPU per step)."""
@@ -648,7 +648,8 @@ def good_neighbour(threads=(1, 2), rounds=15, steps=10):
     finally:
         torch.set_num_threads(before)
     return {"model": "Linear(256,512) ReLU Linear(512,512) Threshold(0.1,0) Linear(512,10), batch 128, MSE, SGD",
-            "steps_per_sample": steps, "samples": rounds, "threads": out, "per_op": mode_costs()}
+            "steps_per_sample": steps, "samples": rounds, "threads": out,
+            "per_op": mode_costs(rounds=3, calls=500) if quick else mode_costs()}
 
 
 def print_neighbour(nb, label=""):
@@ -816,7 +817,7 @@ def main(argv=None):
     results["roof"] = roof_report(rows, sizes)
 
     before = M.machine_state()
-    layouts = layout_cases(rounds=max(5, passes * rounds // 2))
+    layouts = layout_cases(rounds=3 if args.quick else max(5, passes * rounds // 2))
     print("\nlayouts (float32 result, 1 M elements), interleaved: torch/opsnn from mins (medians); us min")
     for label, r in layouts.items():
         print(f"  {label:38s} {r['torch_over_opsnn']['min']:.2f} ({r['torch_over_opsnn']['median']:.2f})  "
@@ -834,7 +835,7 @@ def main(argv=None):
 
     if not args.no_mlp:
         before = M.machine_state()
-        nb = good_neighbour(rounds=10 if args.quick else 20)
+        nb = good_neighbour(rounds=4 if args.quick else 20, quick=args.quick)
         print_neighbour(nb)
         results["good_neighbour"] = nb
         if not args.quick:
@@ -848,7 +849,7 @@ def main(argv=None):
 
     if not args.no_cold:
         before = M.machine_state()
-        processes = 3 if args.quick else 5
+        processes = 1 if args.quick else 5
         cold = cold_start(processes)
         print_cold(cold, processes)
         memory = peak_rss_delta()
