@@ -87,9 +87,17 @@ def inputs(name, n):
 
 def numpy_engine(g, f, semantics):
     """opsnn's numpy-only engine (the no-compiler fallback) as a callable, or the reason it is not available."""
+    import importlib
     try:
-        from opsnn.backends import fast
-        from opsnn.backends.plan import plan_backward
+        for package in ("opsnn.backends", "opsnn.engine"):  # where the engine lives (it may move)
+            try:
+                fast = importlib.import_module(f"{package}.fast")
+                plan_backward = importlib.import_module(f"{package}.plan").plan_backward
+                break
+            except ImportError:
+                continue
+        else:
+            raise ImportError("neither opsnn.backends.fast nor opsnn.engine.fast")
         plan = plan_backward(g, f, THRESHOLD, semantics)
         out = np.empty_like(g)
         call = lambda: fast.threshold_backward(g, f, plan, out, engine="numpy")  # noqa: E731
