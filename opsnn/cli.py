@@ -367,7 +367,7 @@ def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentPa
 
 
 def cmd_tune(args) -> int:
-    from opsnn.backends import machine
+    from opsnn.engine import machine
     if args.reset:
         removed = machine.reset()
         if args.json:
@@ -467,7 +467,7 @@ def _main(argv=None) -> int:
                         "whether the C lane was built, optional packages, threads, CPU.")
             p.add_argument("--json", action="store_true", help="one JSON object on stdout")
             return info.main(p.parse_args(argv[1:]).json)
-        if command == "tune":  # the machine, not an operator (opsnn/backends/machine.py)
+        if command == "tune":  # the machine, not an operator (opsnn/engine/machine.py)
             p = _Parser(prog="opsnn tune", description="Time the C lane on this machine and cache the fast path's "
                         "crossovers (streaming stores, a second thread) for it; see docs/machine-tuning.md.",
                         formatter_class=_Formatter)

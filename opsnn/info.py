@@ -13,7 +13,8 @@ import sys
 import numpy as np
 
 import opsnn
-from opsnn.backends import fast, machine, pool
+from opsnn.backends import fast, pool
+from opsnn.engine import machine
 
 # Optional packages and what they enable (versions from their installed metadata: importing torch
 # alone takes seconds).

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import opsnn
-from opsnn.backends import express, fast, machine, plan, reference
+from opsnn.backends import express, fast, plan, reference
+from opsnn.engine import machine
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ASCEND_DTYPES = [np.dtype(d) for d in (np.float32, np.float16, np.int32, np.int8, np.uint8)] + [BF16]

@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[1] / "opsnn"
 # import each other (aclnnThresholdBackward launches ReluGrad) but nothing above them.
 LAYERS = [
     {"opsnn.dtypes", "opsnn.platform", "opsnn.opdef"},
+    {"opsnn.engine"},
     {"opsnn.registry"},
     {"opsnn.ascendc"},
     {"opsnn.acl", "opsnn.atvoss"},

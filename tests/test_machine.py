@@ -1,4 +1,4 @@
-"""opsnn.backends.machine: the machine's facts from a fake sysfs, the thread rule, OPSNN_TUNING, the
+"""opsnn.engine.machine: the machine's facts from a fake sysfs, the thread rule, OPSNN_TUNING, the
 precedence override > calibration file > OS > default, the calibration file's checks, and a
 calibration run on tiny sizes (its structure only: timings are never asserted)."""
 from __future__ import annotations
@@ -12,8 +12,8 @@ import warnings
 import pytest
 
 from opsnn import cli
-from opsnn.backends import machine
-from opsnn.backends.machine import Cache, Facts
+from opsnn.engine import machine
+from opsnn.engine.machine import Cache, Facts
 
 MiB = 1 << 20
 
@@ -93,7 +93,7 @@ def test_an_unreadable_sysfs_entry_is_left_out(tmp_path):
 
 
 def test_nothing_is_read_at_import_and_this_machines_facts_are_read_on_first_use():
-    code = ("import opsnn; from opsnn.backends import machine as m\n"
+    code = ("import opsnn; from opsnn.engine import machine as m\n"
             "assert m.facts.cache_info().currsize == 0 and m.tuning.cache_info().currsize == 0\n"
             "f = m.facts(); m.tuning()\n"
             "assert f.usable_cores == len(m.usable_cpus()) >= 1 and f.cache_source in ('sysfs', 'sysconf', 'none')")

@@ -54,7 +54,20 @@
 
 /* keep_range.Selection.params, in its order (the module exports these; a test compares them) */
 enum { LO1, HI1, LO2, HI2, FILL, SIGN, EXPONENT, QUIET, MODE, NPARAMS };
-enum { PLAIN, RELU, VIA_FLOAT32, ONE /* not a MODE of keep_range: PLAIN on a single operand */ };
+enum { PLAIN, RELU, VIA_FLOAT32, ONE /* not a MODE of keep_range: PLAIN on a single operand */, LEAKY, LEAKY_BF16,
+       PLAIN_KEYED, RELU_KEYED /* not MODEs either: PLAIN or RELU with the flag KEYED */ };
+/* MODE's flag bits: CYCLIC, the two ranges are cyclic (lo > hi wraps around; none is empty);
+ * HOST_NAN, LEAKY's product makes this CPU's default NaN for inf * 0 (x86: 0xFFC00000), not the
+ * device's (exponent | quiet, the operands' sign product) */
+#define MODE_MASK 0xffu
+#define CYCLIC 0x100u
+#define HOST_NAN 0x200u
+/* KEYED (PLAIN, RELU): the ranges hold keys of the feature, not its bits: a float's bits made
+ * monotone in its value (negatives reversed below the positives), so that an open interval with
+ * the NaNs (HardtanhGrad's "min < x < max or x is NaN") is two cyclic ranges whatever the bounds */
+#define KEYED 0x400u
+#define KEY_OF(T, x) ((T)((x) ^ ((T)((T)0 - (T)((x) >> (8 * sizeof(T) - 1))) | (T)((T)1 << (8 * sizeof(T) - 1)))))
+#define VKEY_OF(x) ((x) ^ ((0 - ((x) >> (8 * sizeof((x)[0]) - 1))) | ((__typeof__((x)[0]))1 << (8 * sizeof((x)[0]) - 1))))
 
 typedef struct {
     uint64_t v[NPARAMS];
@@ -84,8 +97,12 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
 #define PLAIN_ELEMENT(T) (KEEP(T, u) ? gi : fill)
 /* ReluGrad: the masked value is grad * 0, a zero of grad's sign, or a quiet NaN for inf/NaN grads;
  * the kept one grad * 1, the grad itself but a signalling NaN quieted (functional_models.py) */
-#define RELU_ELEMENT(T) \
-    ((gi & e) == e ? (KEEP(T, u) && (gi | sign) == (e | sign) ? gi : (gi | q)) : (KEEP(T, u) ? gi : (gi & sign)))
+#define RELU_ELEMENT_K(T, K) ((gi & e) == e ? ((K) && (gi | sign) == (e | sign) ? gi : (gi | q)) : ((K) ? gi : (gi & sign)))
+#define RELU_ELEMENT(T) RELU_ELEMENT_K(T, KEEP(T, u))
+/* RELU_KEYED (HardtanhGrad on the 910B): the second range keeps grad's own bits (a NaN feature),
+ * the first keeps grad * 1 (a signalling NaN quieted), the rest is grad * 0 */
+#define RELU_KEYED_ELEMENT(T) \
+    (((T)(u - lo2) <= span2) ? gi : RELU_ELEMENT_K(T, ((T)(u - lo1) <= span1)))
 /* int32 on the NPU: the grad goes through float32 (round to nearest even) and back, saturating */
 #define VIA_FLOAT32_ELEMENT(T) \
     (KEEP(T, u) ? (T)((float)(int32_t)gi >= 2147483648.0f ? INT32_MAX : (int32_t)(float)(int32_t)gi) : (T)0)
@@ -107,6 +124,20 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
 #define VIA_FLOAT32_LOAD TWO_LOAD
 #define VIA_FLOAT32_VLOAD TWO_VLOAD
 #define RELU_SETUP(T, BND) BND(T); RELU_MASKS(T)
+/* the KEYED kinds: their kind's rule on the feature's key */
+#define KEYED_LOAD(T, g, f, i) const T u = KEY_OF(T, (f)[i]), gi = (g)[i]
+#define KEYED_VLOAD(V, VB, g, f, i) V u, gi; memcpy(&u, (f) + (i), VB); memcpy(&gi, (g) + (i), VB); u = VKEY_OF(u)
+#define KEYED_SLOAD(T, g, f) const T u = KEY_OF(T, *(const T *)(f)), gi = *(const T *)(g)
+#define PLAIN_KEYED_SETUP PLAIN_SETUP
+#define PLAIN_KEYED_ELEMENT PLAIN_ELEMENT
+#define PLAIN_KEYED_VECTOR PLAIN_VECTOR
+#define PLAIN_KEYED_LOAD KEYED_LOAD
+#define PLAIN_KEYED_VLOAD KEYED_VLOAD
+#define PLAIN_KEYED_SLOAD KEYED_SLOAD
+#define RELU_KEYED_SETUP RELU_SETUP
+#define RELU_KEYED_LOAD KEYED_LOAD
+#define RELU_KEYED_VLOAD KEYED_VLOAD
+#define RELU_KEYED_SLOAD KEYED_SLOAD
 #define VIA_FLOAT32_SETUP(T, BND) BND(T)
 
 /* ... and in GCC/clang vector extensions, for the streaming loops. A compare gives a lane mask of
@@ -115,8 +146,12 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
 #define VBOUNDS(V) \
     const V vlo1 = (V){} + lo1, vspan1 = (V){} + span1, vlo2 = (V){} + lo2, vspan2 = (V){} + span2
 #define PLAIN_VECTOR(V, VB, T) ({ V m = VKEEP(V, u); (gi & m) | (((V){} + fill) & ~m); })
-#define RELU_VECTOR(V, VB, T) ({                                                  \
-    V m = VKEEP(V, u), inf = (V)((gi & e) == e);                                 \
+#define RELU_VECTOR(V, VB, T) RELU_VECTOR_M(V, VKEEP(V, u))
+#define RELU_KEYED_VECTOR(V, VB, T) ({                                            \
+    V raw = (V)((V)(u - vlo2) <= vspan2);                                        \
+    (gi & raw) | (RELU_VECTOR_M(V, (V)((V)(u - vlo1) <= vspan1)) & ~raw); })
+#define RELU_VECTOR_M(V, M) ({                                                    \
+    V m = (M), inf = (V)((gi & e) == e);                                         \
     V nan = inf & (V)((gi | sign) != (e | sign));                                \
     V masked = ((gi | q) & inf) | (gi & sign & ~inf);                            \
     ((gi | (q & nan)) & m) | (masked & ~m); })
@@ -129,6 +164,89 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
     V big = (V)(v >= 2147483648.0f);                                             \
     V r = (V)__builtin_convertvector(v, I32V) + big;                             \
     r & VKEEP(V, u); })
+
+/* LeakyReluGrad (modes LEAKY, LEAKY_BF16): keep ? grad : narrow(wide(grad) * slope), grad's own
+ * bits where kept; the slope's bits in FILL (float32, or float64 for 8-byte items); the product's
+ * NaN: a NaN operand quieted (the device: grad's first; the host: the slope's first), else
+ * (inf * 0) the device's or the host's invalid NaN. float16 and bfloat16 compute in float32 (widening is exact), rounded once to
+ * nearest even; a NaN product keeps its top payload bits (it is quiet already). */
+#define F32_NAN(b) (((b) & 0x7fffffffu) > 0x7f800000u)
+#define F64_NAN(b) (((b) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull)
+static inline float f32_of(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static inline uint32_t bits_of_f32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline double f64_of(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
+static inline uint64_t bits_of_f64(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
+/* straight-line mask arithmetic (m ? a : b written as a select of all-ones / zero masks), so the
+ * compiler vectorises the loops (a ?: chain here left them scalar, 8x slower) */
+#define MASK32(c) ((uint32_t)0 - (uint32_t)(c))
+#define MASK64(c) ((uint64_t)0 - (uint64_t)(c))
+#define PICK(m, a, b) (((a) & (m)) | ((b) & ~(m)))
+/* A finite or infinite slope (the usual case): a NaN product is grad's NaN quieted, else inf * 0,
+ * the invalid NaN: inv_base with the operands' sign product where inv_xor keeps it (the device)
+ * or this CPU's default NaN (inv_xor 0). A NaN slope: every product is NaN, grad's quieted first
+ * on the device, the slope's on the host (as numpy's loops and torch's vectorised one order it). */
+static inline uint32_t leaky32(uint32_t g, float sf, uint32_t sb, uint32_t inv_base, uint32_t inv_xor) {
+    const uint32_t pb = bits_of_f32(f32_of(g) * sf);
+    const uint32_t nan = PICK(MASK32(F32_NAN(g)), g | 0x00400000u, inv_base | ((g ^ sb) & inv_xor));
+    return PICK(MASK32(F32_NAN(pb)), nan, pb);
+}
+static inline uint32_t leaky32_nan_slope(uint32_t g, uint32_t sq, uint32_t host_mask) {
+    return PICK(MASK32(F32_NAN(g)) & ~host_mask, g | 0x00400000u, sq);
+}
+static inline uint64_t leaky64(uint64_t g, double sf, uint64_t sb, uint64_t inv_base, uint64_t inv_xor) {
+    const uint64_t pb = bits_of_f64(f64_of(g) * sf);
+    const uint64_t nan = PICK(MASK64(F64_NAN(g)), g | 0x0008000000000000ull, inv_base | ((g ^ sb) & inv_xor));
+    return PICK(MASK64(F64_NAN(pb)), nan, pb);
+}
+static inline uint64_t leaky64_nan_slope(uint64_t g, uint64_t sq, uint64_t host_mask) {
+    return PICK(MASK64(F64_NAN(g)) & ~host_mask, g | 0x0008000000000000ull, sq);
+}
+/* float16 <-> float32 in integer and float32 operations the compiler vectorises (GCC 12 leaves
+ * _Float16 conversions scalar). Widening is exact: subnormals through an exact int -> float and a
+ * power-of-two scale (no float32 subnormal is involved, whatever the FPU's denormal flags), NaN
+ * payloads kept. Narrowing rounds to nearest even: normals on the bits, subnormals by adding 0.5
+ * (whose float32 ulp is float16's smallest subnormal, so the FPU rounds the sum for us), beyond
+ * 65520 to inf, a NaN keeping its top payload bits. */
+static inline uint32_t wide_f16(uint16_t h) {
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, em = h & 0x7fffu;
+    const uint32_t normal = (em << 13) + ((uint32_t)(127 - 15) << 23);
+    const uint32_t sub = bits_of_f32((float)(int32_t)em * 0x1p-24f);
+    const uint32_t special = (em << 13) | 0x7f800000u;
+    return sign | PICK(MASK32(em >= 0x7c00u), special, PICK(MASK32(em < 0x400u), sub, normal));
+}
+static inline uint16_t narrow_f16(uint32_t b) {
+    const uint32_t sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+    const uint32_t normal = (a - ((uint32_t)(127 - 15) << 23) + 0xfffu + ((a >> 13) & 1u)) >> 13;
+    const uint32_t sub = bits_of_f32(f32_of(a) + 0.5f) - 0x3f000000u;
+    const uint32_t big = PICK(MASK32(a > 0x7f800000u), 0x7c00u | ((a >> 13) & 0x3ffu), 0x7c00u);
+    return (uint16_t)(sign | PICK(MASK32(a >= 0x477ff000u), big, PICK(MASK32(a < 0x38800000u), sub, normal)));
+}
+static inline uint16_t narrow_bf16(uint32_t b) {
+    return (uint16_t)(PICK(MASK32(F32_NAN(b)), b, b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+}
+/* per call: the slope as float and bits, its NaN rule's constants (see leaky32) */
+#define LEAKY_SETUP(T, BND) BND(T);                                                   \
+    const uint64_t sb = p->v[FILL], host = (p->v[MODE] & HOST_NAN) != 0;              \
+    const int wide8 = sizeof(T) == 8;                                                 \
+    const uint64_t q = wide8 ? 0x0008000000000000ull : 0x00400000u;                   \
+    const int slope_nan = wide8 ? F64_NAN(sb) : F32_NAN((uint32_t)sb);                \
+    const uint64_t sq = sb | q, host_mask = MASK64(host);                             \
+    const uint64_t inv_base = wide8 ? (host ? 0xfff8000000000000ull : 0x7ff8000000000000ull) \
+                                    : (host ? 0xffc00000u : 0x7fc00000u);             \
+    const uint64_t inv_xor = host ? 0 : wide8 ? 0x8000000000000000ull : 0x80000000u;  \
+    const float sf32 = f32_of((uint32_t)sb);                                          \
+    const double sf64 = f64_of(sb);                                                   \
+    (void)sf32, (void)sf64
+#define LEAKY_PRODUCT_4(gi) leaky32(gi, sf32, (uint32_t)sb, (uint32_t)inv_base, (uint32_t)inv_xor)
+#define LEAKY_NAN_4(gi) leaky32_nan_slope(gi, (uint32_t)sq, (uint32_t)host_mask)
+#define LEAKY_PRODUCT_8(gi) leaky64(gi, sf64, sb, inv_base, inv_xor)
+#define LEAKY_NAN_8(gi) leaky64_nan_slope(gi, sq, host_mask)
+#define LEAKY_PRODUCT_2(gi) narrow_f16(LEAKY_PRODUCT_4(wide_f16(gi)))
+#define LEAKY_NAN_2(gi) narrow_f16(LEAKY_NAN_4(wide_f16(gi)))
+#define LEAKY_PRODUCT_B(gi) narrow_bf16(LEAKY_PRODUCT_4((uint32_t)(gi) << 16))
+#define LEAKY_NAN_B(gi) narrow_bf16(LEAKY_NAN_4((uint32_t)(gi) << 16))
+#define LEAKY_MASK(T, c) ((T)0 - (T)(c))
+#define LEAKY_ELEMENT(T, PRODUCT) PICK(LEAKY_MASK(T, KEEP(T, u)), gi, (T)PRODUCT(gi))
 
 /* (the index is named apart from every caller's: g, f, o and n may be expressions of theirs) */
 #define SCALAR_LOOP(KIND, T, g, f, o, n)                                          \
@@ -224,6 +342,41 @@ typedef void (*StridedFn)(char *const *data, const npy_intp *strides, npy_intp n
         }                                                                        \
     }
 
+/* LEAKY's loops, one per width (scalar code the compiler vectorises; no streaming variant: its
+ * product, not the memory, bounds it); a NaN slope has its own loop, off the usual one's path */
+#define LEAKY_SET(NAME, T, W)                                                         \
+    CLONES static void NAME(const void *g_, const void *f_, void *o_, size_t n, const Params *p) { \
+        const T *g = g_, *f = f_;                                                \
+        T *o = o_;                                                               \
+        LEAKY_SETUP(T, BOUNDS);                                                  \
+        if (slope_nan) {                                                         \
+            ASSUME_NO_OVERLAP                                                    \
+            for (size_t i = 0; i < n; i++) {                                     \
+                const T u = f[i], gi = g[i];                                     \
+                o[i] = LEAKY_ELEMENT(T, LEAKY_NAN_##W);                          \
+            }                                                                    \
+        } else {                                                                 \
+            ASSUME_NO_OVERLAP                                                    \
+            for (size_t i = 0; i < n; i++) {                                     \
+                const T u = f[i], gi = g[i];                                     \
+                o[i] = LEAKY_ELEMENT(T, LEAKY_PRODUCT_##W);                      \
+            }                                                                    \
+        }                                                                        \
+    }                                                                            \
+    static void NAME##_strided(char *const *data, const npy_intp *strides, npy_intp n, const Params *p) { \
+        const char *g = data[0], *f = data[1];                                   \
+        char *o = data[2];                                                       \
+        LEAKY_SETUP(T, BOUNDS);                                                  \
+        for (npy_intp i = 0; i < n; i++, g += strides[0], f += strides[1], o += strides[2]) { \
+            const T u = *(const T *)f, gi = *(const T *)g;                       \
+            *(T *)o = slope_nan ? LEAKY_ELEMENT(T, LEAKY_NAN_##W) : LEAKY_ELEMENT(T, LEAKY_PRODUCT_##W); \
+        }                                                                        \
+    }
+LEAKY_SET(leaky32_loop, uint32_t, 4)
+LEAKY_SET(leaky64_loop, uint64_t, 8)
+LEAKY_SET(leaky16_loop, uint16_t, 2)
+LEAKY_SET(leaky_bf16_loop, uint16_t, B)
+
 /* every loop twice: two ranges (NAME) and one (NAME_r1) */
 #define LOOPS_WITH(PLAIN_STORES, NAME, KIND, T) \
     LOOP_SET(PLAIN_STORES, NAME, KIND, T, BOUNDS) LOOP_SET(PLAIN_STORES, NAME##_r1, KIND, T, BOUNDS1)
@@ -241,6 +394,12 @@ LOOPS(one8, ONE, uint8_t)
 LOOPS(one16, ONE, uint16_t)
 LOOPS(one32, ONE, uint32_t)
 LOOPS(one64, ONE, uint64_t)
+LOOPS(plain16_keyed, PLAIN_KEYED, uint16_t)
+LOOPS(plain32_keyed, PLAIN_KEYED, uint32_t)
+LOOPS(plain64_keyed, PLAIN_KEYED, uint64_t)
+LOOPS(relu16_keyed, RELU_KEYED, uint16_t)
+LOOPS(relu32_keyed, RELU_KEYED, uint32_t)
+LOOPS(relu64_keyed, RELU_KEYED, uint64_t)
 
 /* for each width x mode, two ranges and one: (plain stores, streaming on the baseline, on AVX2) */
 #define ENTRY(W, MODE, NAME) \
@@ -254,6 +413,12 @@ static const struct {
     ENTRY(2, RELU, relu16), ENTRY(4, RELU, relu32), ENTRY(8, RELU, relu64),
     ENTRY(4, VIA_FLOAT32, via_float32),
     ENTRY(1, ONE, one8), ENTRY(2, ONE, one16), ENTRY(4, ONE, one32), ENTRY(8, ONE, one64),
+    ENTRY(2, PLAIN_KEYED, plain16_keyed), ENTRY(4, PLAIN_KEYED, plain32_keyed), ENTRY(8, PLAIN_KEYED, plain64_keyed),
+    ENTRY(2, RELU_KEYED, relu16_keyed), ENTRY(4, RELU_KEYED, relu32_keyed), ENTRY(8, RELU_KEYED, relu64_keyed),
+#define LEAKY_ENTRY(W, MODE, NAME) {W, MODE, {{NAME, NAME, NAME}, {NAME, NAME, NAME}}, NAME##_strided}
+    LEAKY_ENTRY(4, LEAKY, leaky32_loop), LEAKY_ENTRY(8, LEAKY, leaky64_loop),
+    LEAKY_ENTRY(2, LEAKY, leaky16_loop),
+    LEAKY_ENTRY(2, LEAKY_BF16, leaky_bf16_loop),
 };
 
 static int has_avx2(void) {
@@ -947,19 +1112,32 @@ static PyObject *lane_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
         }
     }
     Py_DECREF(seq);
-    /* an empty range (lo > hi, keep_range's "matches nothing") becomes a copy of the other: the
-     * loops test a range as (u - lo) <= hi - lo, which an empty one would turn into "everything" */
-    if (p.v[LO2] > p.v[HI2]) p.v[LO2] = p.v[LO1], p.v[HI2] = p.v[HI1];
-    if (p.v[LO1] > p.v[HI1]) p.v[LO1] = p.v[LO2], p.v[HI1] = p.v[HI2];
-    if (p.v[LO1] > p.v[HI1]) {
-        PyErr_SetString(PyExc_ValueError, "params: both ranges are empty (nothing kept is not for a lane)");
+    uint64_t mode = p.v[MODE] & MODE_MASK;
+    const uint64_t flags = p.v[MODE] & ~(uint64_t)MODE_MASK;
+    if (mode == ONE || mode > LEAKY_BF16) mode = ONE; /* internal kinds, not modes: refused below */
+    else if (flags & KEYED && (mode == PLAIN || mode == RELU)) mode = mode == PLAIN ? PLAIN_KEYED : RELU_KEYED;
+    else if (flags & KEYED) mode = ONE;
+    if (flags & ~(uint64_t)(CYCLIC | HOST_NAN | KEYED)) {
+        PyErr_Format(PyExc_ValueError, "params: unknown mode flags %#llx", (unsigned long long)flags);
         goto fail;
+    }
+    /* an empty range (lo > hi, keep_range's "matches nothing") becomes a copy of the other: the
+     * loops test a range as (u - lo) <= hi - lo, which an empty one would turn into "everything"
+     * (cyclic ranges are never empty: lo > hi wraps around) */
+    if (!(flags & CYCLIC)) {
+        if (p.v[LO2] > p.v[HI2]) p.v[LO2] = p.v[LO1], p.v[HI2] = p.v[HI1];
+        if (p.v[LO1] > p.v[HI1]) p.v[LO1] = p.v[LO2], p.v[HI1] = p.v[HI2];
+        if (p.v[LO1] > p.v[HI1]) {
+            PyErr_SetString(PyExc_ValueError, "params: both ranges are empty (nothing kept is not for a lane)");
+            goto fail;
+        }
     }
     int width = (int)PyDataType_ELSIZE(dtype);
     const int one_range = p.v[LO1] == p.v[LO2] && p.v[HI1] == p.v[HI2];
     RangeFn plain, streaming;
     StridedFn strided;
-    if (p.v[MODE] > VIA_FLOAT32 || !find_loops(width, (int)p.v[MODE], one_range, &plain, &streaming, &strided)) {
+    if (mode == ONE || mode > RELU_KEYED || (flags & HOST_NAN && !(mode == LEAKY || mode == LEAKY_BF16)) ||
+        !find_loops(width, (int)mode, one_range, &plain, &streaming, &strided)) {
         PyErr_Format(PyExc_ValueError, "no loop for mode %llu on %d-byte items", (unsigned long long)p.v[MODE], width);
         goto fail;
     }
@@ -976,7 +1154,7 @@ static PyObject *lane_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     lane->strided = strided;
     lane->one_plain = lane->one_streaming = NULL;
     StridedFn unused;
-    if (p.v[MODE] == PLAIN) find_loops(width, ONE, one_range, &lane->one_plain, &lane->one_streaming, &unused);
+    if (mode == PLAIN) find_loops(width, ONE, one_range, &lane->one_plain, &lane->one_streaming, &unused);
     lane->p = p;
     lane->width = width;
     lane->max_rank = max_rank;
@@ -1043,7 +1221,8 @@ PyMODINIT_FUNC PyInit__select(void) {
     static const struct { const char *name; int value; } constants[] = {
         {"LO1", LO1}, {"HI1", HI1}, {"LO2", LO2}, {"HI2", HI2}, {"FILL", FILL}, {"SIGN", SIGN},
         {"EXPONENT", EXPONENT}, {"QUIET", QUIET}, {"MODE", MODE}, {"PLAIN", PLAIN}, {"RELU", RELU},
-        {"VIA_FLOAT32", VIA_FLOAT32}, {"STREAMING", STREAMING},
+        {"VIA_FLOAT32", VIA_FLOAT32}, {"STREAMING", STREAMING}, {"LEAKY", LEAKY}, {"LEAKY_BF16", LEAKY_BF16},
+        {"CYCLIC", CYCLIC}, {"HOST_NAN", HOST_NAN}, {"KEYED", KEYED},
     };
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
         if (PyModule_AddIntConstant(m, constants[i].name, constants[i].value) < 0) {

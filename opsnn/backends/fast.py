@@ -12,23 +12,18 @@
 """
 from __future__ import annotations
 
-import functools
-import importlib
-import os
-
 import numpy as np
 
-from opsnn.backends import machine, numpy_engine, pool, tiles
+from opsnn.backends import numpy_engine, pool, tiles
 from opsnn.backends.keep_range import Selection, selection
 from opsnn.backends.plan import Plan, memo_store
+from opsnn.engine import lanes, machine
 
 # The C engine's crossovers (threads, parallel_min, stream_min) and the numpy engine's tiles come
 # from machine.tuning(): this machine's caches, a calibration (`opsnn tune`) or OPSNN_TUNING.
 PARALLEL_MIN = 1 << 17  # numpy engine: bytes of output per thread from which our Python pool pays (~2-5 us)
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 TINY = 1024             # numpy engine: elements below which the plain formula beats the tiled engine
-ENGINES = ("auto", "c", "numpy")  # "c": the C engine required
-ENGINE_VARIABLE = "OPSNN_FAST_ENGINE"  # read once, at the first call (reading it costs ~0.5 us)
 _RANK_UNLIMITED = 1 << 30
 
 
@@ -77,10 +72,8 @@ def plan_lane(plan: Plan, sel: Selection, arrays: int, engine=None, threads=None
 
 
 def new_lane(compiled, dtype: np.dtype, sel: Selection, max_rank: int, arrays: int, threads: int | None = None):
-    """A C engine Lane with this machine's crossovers (machine.tuning())."""
-    tuned = machine.tuning()
-    return compiled.Lane(dtype, [int(v) for v in sel.params], max_rank, arrays, tuned.parallel_min, tuned.stream_min,
-                         threads or tuned.threads)
+    """A C engine Lane for a selection, with this machine's crossovers."""
+    return lanes.new_lane(compiled, dtype, sel.params, max_rank, arrays, threads)
 
 
 def stream_moved_min() -> int:
@@ -94,39 +87,10 @@ def streams(out_bytes: int, arrays: int) -> bool:
     return out_bytes * arrays >= stream_moved_min()
 
 
-def _engine_name(engine: str | None) -> str:
-    engine = engine or os.environ.get(ENGINE_VARIABLE, "auto")
-    if engine not in ENGINES:
-        raise ValueError(f"unknown fast engine {engine!r}; known: {', '.join(ENGINES)}")
-    return engine
-
-
-# A required engine that cannot be imported: the first call says what to do, in one line.
-_C_MISSING = (f"{ENGINE_VARIABLE}=c needs the C engine (opsnn.backends._select), which this installation does not "
-              "have: install a C compiler and the Python headers (e.g. apt install gcc python3-dev) and reinstall "
-              f"opsnn, or unset {ENGINE_VARIABLE}")
-
-
-def engine_lane(engine: str | None):
-    """The C engine's module (opsnn.backends._select), or None: with "numpy", or where it was not
-    built (no C compiler at install; "c" then raises ImportError). import_module, not a
-    sys.modules lookup: while another thread is still importing the module, it waits for that
-    import to finish instead of returning the half-built module."""
-    engine = _engine_name(engine)
-    if engine == "numpy":
-        return None
-    try:
-        return importlib.import_module("opsnn.backends._select")
-    except ImportError:
-        if engine == "c":
-            raise ImportError(_C_MISSING) from None
-        return None
-
-
-@functools.cache
-def compiled_lane():
-    """engine_lane() for the environment's engine, resolved once per process (cache_clear() to re-read)."""
-    return engine_lane(None)
+# which engine (OPSNN_FAST_ENGINE) and its module: opsnn.engine.lanes decides for every operator
+ENGINES, ENGINE_VARIABLE = lanes.ENGINES, lanes.ENGINE_VARIABLE
+engine_lane = lanes.engine_module
+compiled_lane = lanes.compiled  # a name of this module, so that tests can re-resolve it
 
 
 THREADS_VARIABLE = machine.THREADS_VARIABLE

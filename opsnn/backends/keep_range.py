@@ -18,6 +18,7 @@ import numpy as np
 from opsnn import dtypes
 from opsnn.backends.plan import Plan
 from opsnn.dtypes import bfloat16
+from opsnn.engine.keys import float_key
 
 _FLOATS = (np.dtype(np.float16), bfloat16, np.dtype(np.float32), np.dtype(np.float64))
 _I32 = np.dtype(np.int32)
@@ -149,12 +150,6 @@ def _rule(plan: Plan):
                 return "gt", float(np.float16(plan.threshold))
         return "gt", float(plan.threshold)
     return "not_le", float(plan.threshold)
-
-
-def float_key(bits: int, width: int) -> int:
-    """Monotone unsigned key of a float's bit pattern: negatives reversed below the positives."""
-    sign = 1 << (width - 1)
-    return (~bits & (2 * sign - 1)) if bits & sign else bits | sign
 
 
 def _key_of(value: float, dtype: np.dtype) -> int:

@@ -58,5 +58,5 @@ def test_the_fuzz_engines_are_the_fast_paths_engines():
 
 
 def test_small_crossovers_are_a_valid_tuning():
-    from opsnn.backends import machine
+    from opsnn.engine import machine
     assert machine.parse_override(fuzz.CROSSOVERS_AT_LEAST) == {"parallel_min": 64, "stream_min": 0, "threads": 3}

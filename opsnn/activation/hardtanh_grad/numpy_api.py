@@ -22,12 +22,14 @@ semantics="ascend910b" / "ascend950" is aclnnHardtanhBackward on that SoC:
   - the bounds read as float32 (aclScalar::ToFloat: beyond float32's range they become +-inf)
   - ascend950: out-of-range elements are +0.0; ascend910b: 0 * grad (-0.0 for a negative grad,
     NaN for an inf or NaN grad), as the TBE kernel multiplies
-backend: "auto" / "fast": a vectorised numpy implementation (not a compiled engine);
+backend: "auto" / "fast": the compiled engine (opsnn.engine; the numpy implementation where it
+was not built, and under torch semantics where x or a bound holds a NaN);
 "reference": the functional models of functional_models.py; "emulator": the aclnn call on the
 emulated device (ascend semantics only). out: an array of the result's shape and dtype to write
 into (it may be grad or x); the inputs are never written otherwise."""
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from typing import Literal
@@ -35,7 +37,8 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from opsnn.dtypes import bfloat16
+from opsnn.dtypes import bfloat16, float_layout
+from opsnn.engine import keys, lanes, modes
 from opsnn.op_common import torch_promotion
 from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
 
@@ -133,7 +136,48 @@ def _zero_where(zero: np.ndarray, grad: np.ndarray, shape, out: np.ndarray | Non
     return result
 
 
+def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo, hi, mode: int, nan_kept: bool, out):
+    """The C engine (opsnn.engine), or None where it is not in use or declines: grad where
+    lo < x < hi (x cast to `dtype`, compared exactly with the bounds; where `nan_kept`, or x NaN
+    too), else +0 (PLAIN) or grad * 0 (RELU: the 910B's product; a NaN x keeps grad's own bits)."""
+    if lanes.compiled() is None:
+        return None
+    params = _params(dtype, float(lo), float(hi), mode, nan_kept)
+    if params is None:
+        return None
+    lane = lanes.lane(dtype, params)
+    if grad.dtype == dtype and x.dtype == dtype:
+        return lane(grad, x, out)
+    with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
+        return lane.cast(grad, x, out)
+
+
+@functools.lru_cache(maxsize=256)
+def _params(dtype: np.dtype, lo: float, hi: float, mode: int, nan_kept: bool) -> tuple | None:
+    """The lane's parameters (None: nothing lies between the bounds and NaNs are not kept)."""
+    inside, nans = keys.open_interval_or_nan(dtype, lo, hi)
+    if not nan_kept:
+        if inside == nans:
+            return None
+        nans = inside
+    lay = float_layout(dtype)
+    layout = (int(lay.sign), int(lay.exponent), int(lay.quiet)) if mode == modes.RELU else (0, 0, 0)
+    return modes.params(inside + nans, mode, 0, modes.CYCLIC | modes.KEYED, layout)
+
+
+def _has_nan(a: np.ndarray) -> bool:
+    """Any NaN in a float array, in one reduction (no temporary for float32 / float64)."""
+    if a.dtype in _HALVES:
+        magnitude = a.view(np.uint16) & np.uint16(0x7FFF)
+        return bool(a.size) and int(magnitude.max()) > int(float_layout(a.dtype).exponent)
+    return bool(a.size) and bool(np.isnan(a.min()))
+
+
 def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape, out) -> np.ndarray:
+    if not (np.isnan(lo) or np.isnan(hi) or _has_nan(x)):  # both of torch's bodies agree: the C engine
+        result = _compiled(grad, x, dtype, lo, hi, modes.PLAIN, False, out)
+        if result is not None:
+            return result
     xc = x.astype(dtype, copy=False)  # TensorIterator's common dtype first
     xw = xc.astype(_F32) if dtype in _HALVES else xc  # then the float32 opmath of the reduced types
     with np.errstate(invalid="ignore"):
@@ -141,13 +185,16 @@ def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape,
         zero |= np.greater_equal(xw, hi)
     bound_nan = bool(np.isnan(lo) or np.isnan(hi))
     if bound_nan or (xw.size and np.isnan(xw.min())):  # torch's vectorised body gives 0 there, its scalar body grad
-        lanes = fm.torch_vector_lanes(grad.shape, x.shape, dtype.itemsize)
-        zero = np.broadcast_to(zero, shape) | (lanes if bound_nan else lanes & np.broadcast_to(np.isnan(xw), shape))
+        vector = fm.torch_vector_lanes(grad.shape, x.shape, dtype.itemsize)
+        zero = np.broadcast_to(zero, shape) | (vector if bound_nan else vector & np.broadcast_to(np.isnan(xw), shape))
     return _zero_where(zero, grad.astype(dtype, copy=False), shape, out)
 
 
 def _fast_arch35(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, out) -> np.ndarray:
     """functional_models.hardtanh_grad_arch35, the same bits, faster."""
+    result = _compiled(grad, x, x.dtype, lo, hi, modes.PLAIN, True, out)
+    if result is not None:
+        return result
     xw = x if x.dtype == _F32 else x.astype(_F32)
     with np.errstate(invalid="ignore"):
         keep = np.less(xw, hi)
@@ -160,6 +207,9 @@ def _fast_910b(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, 
     """functional_models.hardtanh_grad_910b, the same bits, faster: for a finite grad the TBE
     kernel's in_range * grad is grad or a zero of grad's sign; the other elements (inf, NaN grad)
     go through the model itself."""
+    result = _compiled(grad, x, x.dtype, lo, hi, modes.RELU, True, out)
+    if result is not None:
+        return result
     xw = x if x.dtype == _F32 else x.astype(_F32)
     with np.errstate(invalid="ignore"):
         keep = np.less(xw, hi)

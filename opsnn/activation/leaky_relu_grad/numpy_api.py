@@ -2,6 +2,7 @@
 on each SoC, on numpy arrays (published by the registry: Operator.python_api)."""
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Literal, TypeAlias
 
@@ -9,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from opsnn.dtypes import bfloat16, float_layout
+from opsnn.engine import keys, lanes, modes
 from opsnn.op_common.api_args import check_names, check_out, deliver
 
 from . import ascend_semantics, torch_semantics
@@ -43,7 +45,8 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
       "ascend950"   the same on Ascend950: the AscendC DAG (float32 product, one rounding).
                     Under both: only a negative slope fails with self_is_result (NaN passes),
                     rank above 8 is a ValueError, an empty x gives an empty result.
-    backend: "auto" = "fast" (vectorised numpy in cache-sized chunks; not a compiled engine),
+    backend: "auto" = "fast" (the compiled engine, opsnn.engine; where it was not built, vectorised
+    numpy in cache-sized chunks; torch's bfloat16 runs the reference for its NaN loop split),
     "reference" (the functional models on whole arrays, functional_models.py), "emulator"
     (ascend semantics only: aclnnLeakyReluBackward's two phases on an emulated device, the
     Ascend950 DAG kernel running on the AscendC emulator).
@@ -76,12 +79,36 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
     return _fast(grad, x, ap.dtype, fm.kernel_slope(ap.dtype, ap.slope, semantics), wide, out)
 
 
+def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, host: bool, out):
+    """The C engine (opsnn.engine's LEAKY modes), or None where it is not in use or declines: grad
+    where x > 0, else the product narrowed once, its NaNs by the device's rule or (host) this
+    CPU's; operands cast to `dtype` on the way, broadcast together."""
+    if lanes.compiled() is None:
+        return None
+    wide, bits = (fm.F64, np.uint64) if dtype == fm.F64 else (fm.F32, np.uint32)
+    lane = lanes.lane(dtype, _params(dtype, int(np.asarray(slope, wide).view(bits)), host))
+    if grad.dtype == dtype and x.dtype == dtype:
+        return lane(grad, x, out)
+    with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
+        return lane.cast(grad, x, out)
+
+
+@functools.lru_cache(maxsize=256)
+def _params(dtype: np.dtype, slope_bits: int, host: bool) -> tuple:
+    mode = modes.LEAKY_BF16 if dtype == bfloat16 else modes.LEAKY
+    return modes.params(keys.raw_greater(dtype, 0.0), mode, slope_bits, modes.HOST_NAN if host else 0)
+
+
 def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtype, out,
           product=fm.multiply) -> np.ndarray:
-    """The kernel over the output in chunks: each input chunk cast to `dtype`, grad widened to
-    `wide`; the compare and the select done on the bit patterns (branch-free integer operations,
-    the same answers as the functional models' float compare and np.where); the product with
-    the models' multiply; narrowed straight into the result."""
+    """The C engine where it is in use; else the kernel over the output in chunks: each input
+    chunk cast to `dtype`, grad widened to `wide`; the compare and the select done on the bit
+    patterns (branch-free integer operations, the same answers as the functional models' float
+    compare and np.where); the product with the models' multiply; narrowed straight into the
+    result."""
+    result = _compiled(grad, x, dtype, slope, product is not fm.multiply, out)
+    if result is not None:
+        return result
     shape = np.broadcast_shapes(grad.shape, x.shape)
     if grad.shape != shape or x.shape != shape:
         g, f = np.broadcast_arrays(grad.astype(dtype, copy=False), x.astype(dtype, copy=False))

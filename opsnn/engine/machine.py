@@ -528,8 +528,7 @@ def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_size
     the C lane was not built."""
     import numpy as np
 
-    from opsnn.backends.keep_range import selection
-    from opsnn.backends.plan import plan_backward
+    from opsnn.engine import keys, modes
 
     select = _lane_module()
     f = facts()
@@ -541,7 +540,7 @@ def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_size
     g = rng.standard_normal(n_max, dtype=np.float32)
     x = rng.standard_normal(n_max, dtype=np.float32) + np.float32(1.0)  # about half above the threshold
     o = np.empty_like(g)
-    params = [int(v) for v in selection(plan_backward(g[:16], x[:16], 1.0, "torch")).params]
+    params = list(modes.params(keys.raw_greater(dtype, 1.0), modes.PLAIN))  # threshold_backward's select
 
     def lane(parallel_min: int, stream_min: int, threads: int):
         return select.Lane(dtype, params, 1 << 30, _ARRAYS, parallel_min, stream_min, threads)

@@ -1,0 +1,121 @@
+"""opsnn.engine: the bit ranges of keys.py against every value of the 16-bit types, the modes'
+constants against the C module's, and the LeakyReluGrad and HardtanhGrad rules on the engine
+against their references over every 16-bit pattern (grad for LeakyReluGrad, x for HardtanhGrad)."""
+from __future__ import annotations
+
+import math
+import shutil
+
+import numpy as np
+import pytest
+
+import opsnn
+from opsnn.dtypes import bfloat16
+from opsnn.engine import keys, lanes, modes
+
+F16 = np.dtype(np.float16)
+HALVES = (F16, bfloat16)
+ALL16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+CUTS = [0.0, -0.0, 1.0, -1.0, 0.1, -0.1, 6.0, 65504.0, 65520.0, 1e5, -1e5, 1e-8, -1e-8, 5.9604645e-08,
+        2.9802322e-08, 3.4e38, math.inf, -math.inf, math.nan, 0.33333334]
+
+
+def values(dtype: np.dtype) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # ml_dtypes < 0.7 warns on bfloat16 NaN casts
+        return ALL16.view(dtype).astype(np.float64)
+
+
+def kept(dtype: np.dtype, ranges, keyed: bool) -> np.ndarray:
+    """Which of the 65536 patterns two cyclic ranges keep (of keys, or of raw bits)."""
+    u = ALL16.astype(np.int64)
+    if keyed:
+        u = np.array([keys.float_key(int(b), 16) for b in ALL16], np.int64)
+    lo1, hi1, lo2, hi2 = ranges
+    return ((u - lo1) % (1 << 16) <= (hi1 - lo1) % (1 << 16)) | ((u - lo2) % (1 << 16) <= (hi2 - lo2) % (1 << 16))
+
+
+@pytest.mark.parametrize("dtype", HALVES, ids=str)
+@pytest.mark.parametrize("cut", CUTS)
+def test_first_above_and_last_below_are_exact(dtype, cut):
+    v = values(dtype)
+    finite_or_inf = ~np.isnan(v)
+    above = v[finite_or_inf & (v > cut)]
+    below = v[finite_or_inf & (v < cut)]
+    first, last = keys.first_above(cut, dtype), keys.last_below(cut, dtype)
+    if above.size:
+        assert first == keys.key_of(above.min(), dtype) or (above.min() == 0 and first == keys.key_of(-0.0, dtype))
+    else:
+        assert first == keys.key_of(math.inf, dtype) + 1
+    if below.size:
+        assert last == keys.key_of(below.max(), dtype) or (below.max() == 0 and last == keys.key_of(0.0, dtype))
+    else:
+        assert last == keys.key_of(-math.inf, dtype) - 1
+
+
+@pytest.mark.parametrize("dtype", HALVES, ids=str)
+@pytest.mark.parametrize(("lo", "hi"), [(-1.0, 1.0), (0.0, 6.0), (0.5, 2.0), (-3.0, -0.5), (2.0, 1.0), (1.0, 1.0),
+                                        (-math.inf, math.inf), (math.nan, 1.0), (-0.0, 0.0), (1e-8, 1e5)])
+def test_open_interval_or_nan_is_that_set(dtype, lo, hi):
+    v = values(dtype)
+    with np.errstate(invalid="ignore"):
+        expected = ((v > lo) & (v < hi)) | np.isnan(v)
+    inside, nans = keys.open_interval_or_nan(dtype, lo, hi)
+    np.testing.assert_array_equal(kept(dtype, inside + nans, keyed=True), expected)
+
+
+@pytest.mark.parametrize("dtype", HALVES, ids=str)
+@pytest.mark.parametrize("cut", CUTS)
+def test_raw_greater_is_that_set(dtype, cut):
+    v = values(dtype)
+    lo1, hi1, lo2, hi2 = keys.raw_greater(dtype, cut)
+    u = ALL16.astype(np.int64)
+    got = ((u >= lo1) & (u <= hi1)) | ((u >= lo2) & (u <= hi2))
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(got, v > cut)
+
+
+needs_c = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler")
+
+
+@needs_c
+def test_the_modes_are_the_modules():
+    module = lanes.engine_module("c")
+    for name in ("PLAIN", "RELU", "VIA_FLOAT32", "LEAKY", "LEAKY_BF16", "CYCLIC", "HOST_NAN", "KEYED"):
+        assert getattr(module, name) == getattr(modes, name), name
+
+
+@needs_c
+@pytest.mark.parametrize("bad", [modes.RELU | modes.HOST_NAN, modes.LEAKY | modes.KEYED, 3, 6, modes.PLAIN | 0x800])
+def test_a_lane_refuses_modes_and_flags_it_has_no_loop_for(bad):
+    module = lanes.engine_module("c")
+    with pytest.raises(ValueError):
+        module.Lane(np.float32, [0, 1, 0, 1, 0, 0, 0, 0, bad], 8, 3, 64, 0, 1)
+
+
+@needs_c
+# (torch's bfloat16 NaNs follow its loop split: the reference answers those, not the engine)
+@pytest.mark.parametrize(("dtype", "semantics"), [(F16, "torch"), (F16, "ascend910b"), (F16, "ascend950"),
+                                                  (bfloat16, "ascend910b"), (bfloat16, "ascend950")], ids=str)
+@pytest.mark.parametrize("slope", [0.01, -0.3, 7.0, 1e-7, 65504.0, math.inf, math.nan, 0.0])
+def test_leaky_relu_backward_on_every_grad_pattern(dtype, semantics, slope):
+    g = ALL16.view(dtype)
+    for x in (np.full(g.shape, -1.0, dtype), np.full(g.shape, 2.0, dtype), ALL16[::-1].copy().view(dtype)):
+        got = opsnn.leaky_relu_backward(g, x, slope, semantics=semantics)
+        expected = opsnn.leaky_relu_backward(g, x, slope, semantics=semantics, backend="reference")
+        np.testing.assert_array_equal(got.view(np.uint16), expected.view(np.uint16))
+
+
+@needs_c
+@pytest.mark.parametrize("dtype", HALVES, ids=str)
+@pytest.mark.parametrize("semantics", ["torch", "ascend910b", "ascend950"])
+@pytest.mark.parametrize(("lo", "hi"), [(-1.0, 1.0), (0.0, 6.0), (0.5, 2.0), (2.0, 1.0), (-math.inf, math.inf)])
+def test_hardtanh_backward_on_every_x_pattern(dtype, semantics, lo, hi):
+    x = ALL16.view(dtype)
+    if semantics == "torch":  # torch's NaN answers follow its loop split (the numpy path answers those)
+        with np.errstate(invalid="ignore"):
+            x = x[~np.isnan(x.astype(np.float32))]
+    rng = np.random.default_rng(7)
+    g = rng.integers(0, 1 << 16, x.size, dtype=np.uint32).astype(np.uint16).view(dtype)
+    got = opsnn.hardtanh_backward(g, x, lo, hi, semantics=semantics)
+    expected = opsnn.hardtanh_backward(g, x, lo, hi, semantics=semantics, backend="reference")
+    np.testing.assert_array_equal(got.view(np.uint16), expected.view(np.uint16))
