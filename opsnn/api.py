@@ -78,6 +78,11 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
         if backend == "emulator":
             from opsnn.backends.emulator import threshold as emulated
             return deliver(np.asarray(emulated(x, threshold, value, semantics)), out)
+        if backend in ("auto", "fast"):
+            from opsnn.backends import fast
+            result = fast.threshold_ascend(x, threshold, value, semantics, out)
+            if result is not None:
+                return result
         return deliver(ascend_semantics.threshold(x, threshold, value, semantics), out)
     if backend == "emulator":
         raise ValueError('backend="emulator" runs the ascend semantics only')

@@ -146,3 +146,29 @@ def test_a_transposed_view_is_walked_in_tiles_and_matches():
         for a, b in ((g, f.T), (f.T, g), (f.T, f.T[:, ::-1]), (g[::-1], f.T)):
             expected = opsnn.threshold_backward(a, b, 0.5, backend="reference")
             np.testing.assert_array_equal(bits(opsnn.threshold_backward(a, b, 0.5)), bits(expected))
+
+
+ASCEND_FORWARD_DTYPES = [np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int8, np.uint8, np.int16,
+                                               np.int32, np.int64)] + [bfloat16]
+SCALARS = [0.5, -1, 100, 1e10, -1e10, math.nan, math.inf, -math.inf, 2**31 - 1, 16777217, -16777217, 0, -0.0, 3.7]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ASCEND_FORWARD_DTYPES), st.sampled_from(["ascend910b", "ascend950"]), SHAPES,
+       st.sampled_from(KINDS[:4]), st.sampled_from(SCALARS), st.sampled_from(SCALARS), st.integers(0, 2**32 - 1),
+       st.booleans())
+def test_the_ascend_forward_on_the_engine(dtype, semantics, shape, kind, threshold, value, seed, into_out):
+    """opsnn.threshold under the ascend semantics (aclnnThreshold: the scalars converted as the host
+    does, int32 and int16 through float32 on the 910B) answers as the functional model."""
+    rng = np.random.default_rng(seed)
+    x = view_of(shape, dtype, kind, rng)
+    if x.ndim > 8:
+        return
+    try:
+        expected = opsnn.threshold(x, threshold, value, semantics=semantics, backend="reference")
+    except (TypeError, ValueError):
+        return
+    out = np.zeros(x.shape, dtype) if into_out else None
+    got = opsnn.threshold(x, threshold, value, semantics=semantics, out=out)
+    assert out is None or got is out
+    np.testing.assert_array_equal(bits(got), bits(expected))

@@ -105,7 +105,7 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
     (((T)(u - lo2) <= span2) ? gi : RELU_ELEMENT_K(T, ((T)(u - lo1) <= span1)))
 /* int32 on the NPU: the grad goes through float32 (round to nearest even) and back, saturating */
 #define VIA_FLOAT32_ELEMENT(T) \
-    (KEEP(T, u) ? (T)((float)(int32_t)gi >= 2147483648.0f ? INT32_MAX : (int32_t)(float)(int32_t)gi) : (T)0)
+    (KEEP(T, u) ? (T)((float)(int32_t)gi >= 2147483648.0f ? INT32_MAX : (int32_t)(float)(int32_t)gi) : fill)
 
 #define PLAIN_SETUP(T, BND) BND(T); const T fill = (T)p->v[FILL]
 /* ONE: the plain select of one operand against itself (the forward; grad is feature): loaded once
@@ -138,7 +138,7 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
 #define RELU_KEYED_LOAD KEYED_LOAD
 #define RELU_KEYED_VLOAD KEYED_VLOAD
 #define RELU_KEYED_SLOAD KEYED_SLOAD
-#define VIA_FLOAT32_SETUP(T, BND) BND(T)
+#define VIA_FLOAT32_SETUP(T, BND) BND(T); const T fill = (T)p->v[FILL] /* 0 backward; the forward's value */
 
 /* ... and in GCC/clang vector extensions, for the streaming loops. A compare gives a lane mask of
  * all ones or zeros; a select is (a & m) | (b & ~m). */
@@ -163,7 +163,8 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
      * saturates it to INT32_MAX in one operation */                            \
     V big = (V)(v >= 2147483648.0f);                                             \
     V r = (V)__builtin_convertvector(v, I32V) + big;                             \
-    r & VKEEP(V, u); })
+    V keep = VKEEP(V, u);                                                        \
+    (r & keep) | (((V){} + fill) & ~keep); })
 
 /* LeakyReluGrad (modes LEAKY, LEAKY_BF16): keep ? grad : narrow(wide(grad) * slope), grad's own
  * bits where kept; the slope's bits in FILL (float32, or float64 for 8-byte items); the product's
@@ -447,7 +448,11 @@ static int find_loops(int width, int mode, int one_range, RangeFn *plain, RangeF
  * workers spin for SPIN_NS after their last part (a loop of calls keeps them hot), then sleep on a
  * condition variable. One caller at a time uses the pool; a second runs its call on its own thread. */
 
-#define SPIN_NS 200000L
+/* 30 us: a loop of calls (a few us of Python between them) still finds the workers awake, while a
+ * worker left behind by the last call gives its core back to the process's other pools (torch's
+ * OpenMP threads in a training step) within a few tens of microseconds; it was 200 us, which
+ * measured an MLP step under npu_semantics 3-5 ms of CPU more than plain torch at 2 threads */
+#define SPIN_NS 30000L
 #define PART_ALIGN 64 /* elements: parts start on cache-line multiples (no false sharing) */
 
 /* One thread's numpy iterator over its range of a general job (see general() below). */

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.backends import numpy_engine, pool, tiles
+from opsnn.backends import keep_range, numpy_engine, pool, tiles
 from opsnn.backends.keep_range import Selection, selection
 from opsnn.backends.plan import Plan, memo_store
 from opsnn.engine import lanes, machine
@@ -52,6 +52,30 @@ def threshold_backward(grad, feature, plan: Plan, out=None, *, engine=None, tile
 
 def threshold(x, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
     return threshold_backward(x, x, plan, out, engine=engine, tile=tile, threads=threads)
+
+
+_FORWARD_PARAMS: dict = {}  # (dtype, semantics, scalars by type and bits) -> params (a pure function)
+
+
+def threshold_ascend(x: np.ndarray, threshold, value, semantics: str, out=None):
+    """aclnnThreshold's result on the C engine (x checked by the caller), or None where the engine
+    is not in use or declines (the functional model answers then)."""
+    from opsnn.activation.threshold_v2.scalar_to_tensor import convert_scalar
+    if compiled_lane() is None:
+        return None
+    key = (x.dtype, semantics, keep_range.scalar_key(threshold), keep_range.scalar_key(value))
+    params = _FORWARD_PARAMS.get(key, False)
+    if params is False:
+        params = memo_store(_FORWARD_PARAMS, key, keep_range.ascend_forward_params(x.dtype, threshold, value,
+                                                                                   semantics, convert_scalar))
+    if params is not None and params[:4] != (1, 0, 1, 0):
+        return lanes.lane(x.dtype, params, arrays=2)(x, x, out)
+    target = np.empty(x.shape, x.dtype) if out is None else out
+    if params is None:  # every element kept
+        np.copyto(target, x)
+    else:  # none kept
+        target.view(f"u{x.dtype.itemsize}")[...] = params[keep_range.FILL]
+    return target
 
 
 _LANES: dict = {}  # (dtype, params, arrays, threads) -> a C Lane (a pure function of the key)

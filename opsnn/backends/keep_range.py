@@ -59,7 +59,7 @@ _CACHE: dict = {}  # memo key (below) -> Selection; a pure function's memo (dict
 _CACHE_MAX = 4096
 
 
-def _scalar_key(x):
+def scalar_key(x):
     # By type and bits, not by value: 0.0 and -0.0 (a forward `value`) are different fills.
     return None if x is None else (type(x), np.asarray(x).tobytes())
 
@@ -72,7 +72,7 @@ def selection(plan: Plan) -> Selection:
         # way; its numpy type is fixed by semantics and dtype); NaN (never equal) takes the keyed-by-bits path
         key = (plan.semantics, plan.dtype, plan.relu, t)
     else:
-        key = (plan.semantics, plan.dtype, plan.relu, _scalar_key(t), _scalar_key(plan.fill))
+        key = (plan.semantics, plan.dtype, plan.relu, scalar_key(t), scalar_key(plan.fill))
     sel = _CACHE.get(key)
     if sel is None:
         if len(_CACHE) >= _CACHE_MAX:
@@ -219,3 +219,38 @@ def _int32_float32_cut(t: float):
     window = window[window <= 2**31 - 1]
     below = window[window.astype(np.float32) <= np.float32(t)]
     return int(below[-1])
+
+
+_I16 = np.dtype(np.int16)
+
+
+def ascend_forward_params(dtype: np.dtype, threshold, value, family: str, convert) -> tuple | None:
+    """aclnnThreshold's rule (x <= t ? value : x, compared in x's type; docs/threshold-v2.md) as a
+    Lane's parameters, the scalars converted as the host converts them (`convert`:
+    scalar_to_tensor.convert_scalar); None where every element is kept (the result is x).
+    910B: int32 travels through float32 (x rounded, value too, back saturating), int16 through
+    int32 and float32 (exact for its values; the value wraps back); the rest compare natively or
+    exactly through float32. Nothing kept: the ranges are (1, 0, 1, 0), value everywhere."""
+    width = 8 * dtype.itemsize
+    bits = _BITS[dtype.itemsize]
+    mode = PLAIN
+    if family == "ascend910b" and dtype in (_I32, _I16):
+        t32, v32 = convert(threshold, _I32), convert(value, _I32)
+        lo, hi, empty = _int_interval(dtype, "gt", _int32_float32_cut(float(np.float32(t32))))
+        rounded = min(float(np.float32(v32)), 2.0**31 - 1)  # float32 -> int32 saturates at the top
+        fill = int(np.array(int(rounded), np.int64).astype(np.int32).astype(dtype).view(bits))
+        mode = VIA_FLOAT32 if dtype == _I32 else PLAIN
+    else:
+        t, v = convert(threshold, dtype), convert(value, dtype)
+        fill = int(np.asarray(v, dtype).view(bits))
+        if dtype in _FLOATS:
+            with np.errstate(invalid="ignore"):
+                lo, hi, empty = _float_interval(dtype, "not_le", float(np.asarray(t).astype(np.float64)))
+        else:
+            lo, hi, empty = _int_interval(dtype, "gt", int(t))
+    if empty:
+        return (1, 0, 1, 0, fill, 0, 0, 0, mode)
+    a, span = lo % (1 << width), (hi - lo) % (1 << width)
+    if span == (1 << width) - 1:
+        return None
+    return (*_raw_ranges(dtype in _FLOATS, a, span, width), fill, 0, 0, 0, mode)
