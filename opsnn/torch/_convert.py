@@ -6,15 +6,22 @@ import torch
 
 from opsnn.dtypes import bfloat16 as _BF16
 
+_BFLOAT16 = torch.bfloat16
+
 
 def to_numpy(t: torch.Tensor) -> np.ndarray:
-    """A numpy view of a CPU tensor's memory (same strides, no copy); bfloat16 through an int16 view."""
-    t = t.detach()
-    if t.is_conj() or t.is_neg():
-        t = t.resolve_conj().resolve_neg()
-    if t.dtype == torch.bfloat16:
+    """A numpy view of a CPU tensor's memory (same strides, no copy); bfloat16 through an int16 view.
+    A tensor with its conjugate or negative bit set is resolved first (a copy)."""
+    if t.dtype is _BFLOAT16:
+        t = t.detach()
+        if t.is_neg():
+            t = t.resolve_neg()
         return t.view(torch.int16).numpy().view(_BF16)
-    return t.numpy()
+    # = t.detach().resolve_conj().resolve_neg().numpy() for a CPU tensor, in one call (a hot path:
+    # npu_semantics converts every intercepted op's tensors); a tensor on another device raises
+    if not t.is_cpu:
+        raise TypeError(f"can't convert {t.device} tensor to numpy: opsnn computes on CPU")
+    return t.numpy(force=True)
 
 
 def from_numpy(a: np.ndarray) -> torch.Tensor:

@@ -10,12 +10,33 @@ from opsnn.torch import _generic, _ops
 
 aten = torch.ops.aten
 NPU_SEMANTICS = ("ascend910b", "ascend950")
-_PLAIN = (torch.Tensor, torch.nn.Parameter)
+_PLAIN = frozenset((torch.Tensor, torch.nn.Parameter))
+_STRIDED = torch.strided
 
 
 def _cpu_dense(*tensors) -> bool:
-    return all(type(t) in _PLAIN and t.device.type == "cpu" and t.layout == torch.strided
-               for t in tensors)
+    for t in tensors:
+        if type(t) not in _PLAIN or not t.is_cpu or t.layout is not _STRIDED:
+            return False
+    return True
+
+
+def _can_skip_by_code() -> bool:
+    try:
+        from torch._C._dynamo.eval_frame import _FrameAction, _FrameExecStrategy, set_code_exec_strategy
+    except ImportError:
+        return False
+    return all(callable(x) for x in (_FrameExecStrategy, set_code_exec_strategy)) and hasattr(_FrameAction, "SKIP")
+
+
+_SKIP_BY_CODE = _can_skip_by_code()
+
+
+def _skip_dynamo(code) -> None:
+    """torch.compile never traces this code nor anything it calls (what torch._disable_dynamo(...,
+    recursive=True) does per call, done once on the code object)."""
+    from torch._C._dynamo.eval_frame import _FrameAction, _FrameExecStrategy, set_code_exec_strategy
+    set_code_exec_strategy(code, _FrameExecStrategy(_FrameAction.SKIP, _FrameAction.SKIP))
 
 
 class npu_semantics(TorchDispatchMode):  # noqa: N801 - a context manager, named like one
@@ -27,6 +48,9 @@ class npu_semantics(TorchDispatchMode):  # noqa: N801 - a context manager, named
 
     forward: True (default) intercepts the forward too, False leaves it to torch.
     `calls` counts the intercepted calls by aten op name.
+
+    An intercepted call runs the same Python body as the torch.ops.opsnn op's CPU kernel, called
+    directly: inside the mode, below autograd, the custom op's own dispatch would only add cost.
     """
 
     def __init__(self, semantics: str, *, forward: bool = True):
@@ -36,14 +60,15 @@ class npu_semantics(TorchDispatchMode):  # noqa: N801 - a context manager, named
         self.semantics = semantics
         self.forward = forward
         self.calls: Counter[str] = Counter()
+        # func -> (its name for `calls`, how many leading args are tensors that must be CPU-dense, handler)
         self._handlers = {
-            aten.threshold_backward.default: self._backward,
-            aten.threshold_backward.grad_input: self._backward_out,
+            aten.threshold_backward.default: (2, self._backward),
+            aten.threshold_backward.grad_input: (2, self._backward_out),
         }
         if forward:
-            self._handlers.update({aten.threshold.default: self._threshold, aten.threshold_.default: self._threshold_,
-                                   aten.threshold.out: self._threshold_out})
-        self._tensor_args = {}  # generic ops: how many leading args are tensors that must be CPU-dense
+            self._handlers.update({aten.threshold.default: (1, self._threshold),
+                                   aten.threshold_.default: (1, self._threshold_),
+                                   aten.threshold.out: (1, self._threshold_out)})
         for generic in _generic.OPS.values():
             packet = getattr(aten, generic.api.aten, None)
             if packet is None or (not forward and not generic.api.aten.endswith("_backward")):
@@ -52,25 +77,33 @@ class npu_semantics(TorchDispatchMode):  # noqa: N801 - a context manager, named
                 if overload != "default" and not overload.endswith(("out", "grad_input")):
                     continue  # another signature: torch's own
                 func = getattr(packet, overload)
-                self._handlers[func] = self._generic_handler(generic)
-                self._tensor_args[func] = len(generic.tensors)
+                self._handlers[func] = (len(generic.tensors), self._generic_handler(generic))
+        self._handlers = {func: (func.name(), *entry) for func, entry in self._handlers.items()}
+
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        # TorchDispatchMode wraps __torch_dispatch__ in torch._disable_dynamo (about 3-4 us on every
+        # aten op, as much as the mode itself); where dynamo can mark the code object instead (see
+        # _skip_dynamo below: the same protection, free when nothing is compiling), that is used
+        return not _SKIP_BY_CODE
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        handler = self._handlers.get(func)
-        leading = self._tensor_args.get(func, 2 if func in _BACKWARD_OPS else 1)
-        if handler is None or not _cpu_dense(*args[:leading], *kwargs.values()):
-            return func(*args, **kwargs)
-        self.calls[func.name()] += 1
-        return handler(*args, **kwargs)
+        entry = self._handlers.get(func)
+        if entry is None:
+            return func(*args, **kwargs) if kwargs else func(*args)
+        name, leading, handler = entry
+        if not _cpu_dense(*args[:leading]) or (kwargs and not _cpu_dense(*kwargs.values())):
+            return func(*args, **kwargs) if kwargs else func(*args)
+        self.calls[name] += 1
+        return handler(*args, **kwargs) if kwargs else handler(*args)
 
     def _generic_handler(self, generic):
-        """aten.<op>.default -> the generic op; an out overload (grad_input=, out=) -> the same,
-        copied into the one tensor given by keyword."""
-        op = generic.op
+        """aten.<op>.default -> the generic op's CPU body; an out overload (grad_input=, out=) -> the
+        same, copied into the one tensor given by keyword."""
+        real, semantics = generic._real, self.semantics
 
         def handle(*args, **kwargs):
-            result = op(*args, self.semantics)
+            result = real(*args, semantics)
             if not kwargs:
                 return result
             (target,) = kwargs.values()
@@ -80,22 +113,20 @@ class npu_semantics(TorchDispatchMode):  # noqa: N801 - a context manager, named
         return handle
 
     def _backward(self, grad_output, self_, threshold):
-        return _ops.threshold_backward(grad_output, self_, threshold, self.semantics)
+        return _ops.eager_threshold_backward(grad_output, self_, threshold, self.semantics)
 
     def _backward_out(self, grad_output, self_, threshold, *, grad_input):
-        _ops.threshold_backward_out(grad_output, self_, threshold, self.semantics, grad_input)
-        return grad_input
+        return _ops.eager_threshold_backward_out(grad_output, self_, threshold, self.semantics, grad_input)
 
     def _threshold(self, x, threshold, value):
-        return _ops.threshold(x, threshold, value, self.semantics)
+        return _ops.eager_threshold(x, threshold, value, self.semantics)
 
     def _threshold_(self, x, threshold, value):
-        _ops.threshold_(x, threshold, value, self.semantics)
-        return x
+        return _ops.eager_threshold_(x, threshold, value, self.semantics)
 
     def _threshold_out(self, x, threshold, value, *, out):
-        _ops.threshold_out(x, threshold, value, self.semantics, out)
-        return out
+        return _ops.eager_threshold_out(x, threshold, value, self.semantics, out)
 
 
-_BACKWARD_OPS = frozenset((aten.threshold_backward.default, aten.threshold_backward.grad_input))
+if _SKIP_BY_CODE:
+    _skip_dynamo(npu_semantics.__torch_dispatch__.__code__)

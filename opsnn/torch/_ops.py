@@ -76,12 +76,50 @@ def _check_out(out: Tensor, shape, dtype: torch.dtype, name: str) -> None:
         raise RuntimeError(f"{name} is on {out.device}; opsnn computes on CPU")
 
 
+# ---- the eager bodies: the custom ops' CPU implementations, which npu_semantics also calls directly
+# (inside the mode, below autograd, the custom-op layer would only add its own dispatch per call)
+
+def eager_threshold_backward(grad: Tensor, feature: Tensor, threshold: Number, semantics: str) -> Tensor:
+    return _result(np_threshold_backward(to_numpy(grad), to_numpy(feature), threshold, semantics))
+
+
+def eager_threshold_backward_out(grad: Tensor, feature: Tensor, threshold: Number, semantics: str,
+                                 grad_input: Tensor) -> Tensor:
+    g, f = to_numpy(grad), to_numpy(feature)
+    dtype = _backward_dtype(grad, feature, threshold, semantics)
+    _check_out(grad_input, torch.broadcast_shapes(grad.shape, feature.shape), dtype, "grad_input")
+    if grad_input.dtype == dtype:
+        np_threshold_backward(g, f, threshold, semantics, out=to_numpy(grad_input))
+    else:
+        grad_input.copy_(_result(np_threshold_backward(g, f, threshold, semantics)))
+    return grad_input
+
+
+def eager_threshold(x: Tensor, threshold: Number, value: Number, semantics: str) -> Tensor:
+    return _result(np_threshold(to_numpy(x), threshold, value, semantics))
+
+
+def eager_threshold_(x: Tensor, threshold: Number, value: Number, semantics: str) -> Tensor:
+    a = to_numpy(x)
+    np_threshold(a, threshold, value, semantics, out=a)
+    return x
+
+
+def eager_threshold_out(x: Tensor, threshold: Number, value: Number, semantics: str, out: Tensor) -> Tensor:
+    _check_out(out, x.shape, x.dtype, "out")
+    if out.dtype == x.dtype:
+        np_threshold(to_numpy(x), threshold, value, semantics, out=to_numpy(out))
+    else:
+        out.copy_(_result(np_threshold(to_numpy(x), threshold, value, semantics)))
+    return out
+
+
 # ---- threshold_backward -------------------------------------------------------------------------
 
 @torch.library.custom_op("opsnn::threshold_backward", mutates_args=(), device_types="cpu")
 def threshold_backward(grad: Tensor, self: Tensor, threshold: Number, semantics: str = "torch") -> Tensor:
     """aten.threshold_backward(grad_output, self, threshold) under `semantics`."""
-    return _result(np_threshold_backward(to_numpy(grad), to_numpy(self), threshold, semantics))
+    return eager_threshold_backward(grad, self, threshold, semantics)
 
 
 @threshold_backward.register_fake
@@ -110,13 +148,7 @@ threshold_backward.register_autograd(_backward_backward, setup_context=_backward
 def threshold_backward_out(grad: Tensor, feature: Tensor, threshold: Number, semantics: str,
                            grad_input: Tensor) -> None:
     """aten.threshold_backward.grad_input: the result written into grad_input (it may be grad)."""
-    g, f = to_numpy(grad), to_numpy(feature)
-    dtype = _backward_dtype(grad, feature, threshold, semantics)
-    _check_out(grad_input, torch.broadcast_shapes(grad.shape, feature.shape), dtype, "grad_input")
-    if grad_input.dtype == dtype:
-        np_threshold_backward(g, f, threshold, semantics, out=to_numpy(grad_input))
-    else:
-        grad_input.copy_(_result(np_threshold_backward(g, f, threshold, semantics)))
+    eager_threshold_backward_out(grad, feature, threshold, semantics, grad_input)
 
 
 @threshold_backward_out.register_fake
@@ -130,7 +162,7 @@ def _(grad, feature, threshold, semantics, grad_input):
 @torch.library.custom_op("opsnn::threshold", mutates_args=(), device_types="cpu")
 def threshold(x: Tensor, threshold: Number, value: Number, semantics: str = "torch") -> Tensor:
     """aten.threshold(self, threshold, value) under `semantics`: x where x > threshold, else value."""
-    return _result(np_threshold(to_numpy(x), threshold, value, semantics))
+    return eager_threshold(x, threshold, value, semantics)
 
 
 @threshold.register_fake
@@ -157,7 +189,7 @@ threshold.register_autograd(_forward_backward, setup_context=_forward_setup)
 @torch.library.custom_op("opsnn::threshold_", mutates_args=("x",), device_types="cpu")
 def threshold_(x: Tensor, threshold: Number, value: Number, semantics: str = "torch") -> None:
     """aten.threshold_: x overwritten in place."""
-    np_threshold(to_numpy(x), threshold, value, semantics, out=to_numpy(x))
+    eager_threshold_(x, threshold, value, semantics)
 
 
 @threshold_.register_fake
@@ -168,11 +200,7 @@ def _(x, threshold, value, semantics="torch"):
 @torch.library.custom_op("opsnn::threshold_out", mutates_args=("out",), device_types="cpu")
 def threshold_out(x: Tensor, threshold: Number, value: Number, semantics: str, out: Tensor) -> None:
     """aten.threshold.out: the result written into out."""
-    _check_out(out, x.shape, x.dtype, "out")
-    if out.dtype == x.dtype:
-        np_threshold(to_numpy(x), threshold, value, semantics, out=to_numpy(out))
-    else:
-        out.copy_(_result(np_threshold(to_numpy(x), threshold, value, semantics)))
+    eager_threshold_out(x, threshold, value, semantics, out)
 
 
 @threshold_out.register_fake
