@@ -119,3 +119,35 @@ def test_hardtanh_backward_on_every_x_pattern(dtype, semantics, lo, hi):
     got = opsnn.hardtanh_backward(g, x, lo, hi, semantics=semantics)
     expected = opsnn.hardtanh_backward(g, x, lo, hi, semantics=semantics, backend="reference")
     np.testing.assert_array_equal(got.view(np.uint16), expected.view(np.uint16))
+
+
+@needs_c
+@pytest.mark.parametrize("op", ["leaky", "hardtanh"])
+@pytest.mark.parametrize("semantics", ["torch", "ascend910b", "ascend950"])
+def test_the_express_entries_answer_only_what_the_general_way_would(op, semantics):
+    """After a call taught an operator's express entry, the same scalars with other arguments
+    still get the general way's errors and answers (rank, shape, out, dtype, signed zero)."""
+    call = {"leaky": lambda g, x, *a, **k: opsnn.leaky_relu_backward(g, x, *a, semantics=semantics, **k),
+            "hardtanh": lambda g, x, *a, **k: opsnn.hardtanh_backward(g, x, *a, semantics=semantics, **k)}[op]
+    scalars = {"leaky": (0.25,), "hardtanh": (-0.5, 0.5)}[op]
+    rng = np.random.default_rng(1)
+    g = rng.standard_normal((3, 5)).astype(np.float32)
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    for _ in range(2):  # the second call takes the express entry
+        np.testing.assert_array_equal(call(g, x, *scalars), call(g, x, *scalars, backend="reference"))
+    deep = g.reshape((1,) * 7 + (3, 5))
+    if semantics == "torch":
+        np.testing.assert_array_equal(call(deep, deep, *scalars), call(deep, deep, *scalars, backend="reference"))
+    else:
+        with pytest.raises(ValueError):
+            call(deep, deep, *scalars)  # rank 9: aclnn refuses it
+    with pytest.raises(TypeError):
+        call(g, x, *scalars, out=np.empty((3, 5), np.float64))
+    with pytest.raises(ValueError):
+        call(g, x, *scalars, out=np.empty((5, 3), np.float32))
+    with pytest.raises(TypeError):
+        call(g.astype(np.int32), x.astype(np.int32), *scalars)
+    if op == "leaky":  # a negative zero slope is another call than a positive one
+        negative = call(-np.abs(g), -np.abs(x), -0.0)
+        np.testing.assert_array_equal(negative.view(np.uint32),
+                                      call(-np.abs(g), -np.abs(x), -0.0, backend="reference").view(np.uint32))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import math
 import os
 
 import numpy as np
@@ -63,15 +64,41 @@ _LANES: dict = {}  # (dtype, params, arrays) -> Lane: a pure function of the key
 _LANES_MAX = 1024
 
 
-def lane(dtype: np.dtype, params: tuple, arrays: int = 3):
+def lane(dtype: np.dtype, params: tuple, arrays: int = 3, max_rank: int = _RANK_UNLIMITED):
     """The memoised Lane for an element rule, or None where the C engine is not in use."""
     module = compiled()
     if module is None:
         return None
-    key = (dtype, params, arrays)
+    key = (dtype, params, arrays, max_rank)
     found = _LANES.get(key)
     if found is None:
         if len(_LANES) >= _LANES_MAX:
             _LANES.clear()
-        found = _LANES[key] = new_lane(module, dtype, params, arrays=arrays)
+        found = _LANES[key] = new_lane(module, dtype, params, max_rank, arrays)
     return found
+
+
+def scalar_key(*scalars) -> tuple | None:
+    """A call's Python scalars as part of a memo key (an operator's express entry: the Lane that
+    answered a call of these scalars, semantics and dtype answers the next one): their types and
+    values, a float's sign too (-0.0 is not 0.0); None where one cannot be a key (a NaN never
+    equals itself, numpy scalars and arrays go the general way)."""
+    key = []
+    for value in scalars:
+        kind = type(value)
+        if kind is float:
+            if value != value:
+                return None
+            key.append((kind, value, math.copysign(1.0, value)))
+        elif kind is int or kind is bool:
+            key.append((kind, value))
+        else:
+            return None
+    return tuple(key)
+
+
+def remember(memo: dict, key, lane_) -> None:
+    """memo[key] = lane_, the memo emptied first when full."""
+    if len(memo) >= _LANES_MAX:
+        memo.clear()
+    memo[key] = lane_

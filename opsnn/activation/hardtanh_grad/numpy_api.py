@@ -140,16 +140,25 @@ def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo, hi, mode: in
     """The C engine (opsnn.engine), or None where it is not in use or declines: grad where
     lo < x < hi (x cast to `dtype`, compared exactly with the bounds; where `nan_kept`, or x NaN
     too), else +0 (PLAIN) or grad * 0 (RELU: the 910B's product; a NaN x keeps grad's own bits)."""
-    if lanes.compiled() is None:
+    lane = _lane(dtype, lo, hi, mode, nan_kept)
+    if lane is None:
         return None
-    params = _params(dtype, float(lo), float(hi), mode, nan_kept)
-    if params is None:
-        return None
-    lane = lanes.lane(dtype, params)
     if grad.dtype == dtype and x.dtype == dtype:
         return lane(grad, x, out)
     with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
         return lane.cast(grad, x, out)
+
+
+_EXPRESS: dict = {}  # (semantics, grad dtype, x dtype, scalars) -> the Lane that answered such a call (ascend)
+
+
+def _lane(dtype: np.dtype, lo, hi, mode: int, nan_kept: bool):
+    """The engine's Lane for the rule (rank up to 8: the ascend limit; torch's calls are checked
+    before), or None where the engine is not in use or nothing can be kept."""
+    if lanes.compiled() is None:
+        return None
+    params = _params(dtype, float(lo), float(hi), mode, nan_kept)
+    return None if params is None else lanes.lane(dtype, params, max_rank=MAX_RANK)
 
 
 @functools.lru_cache(maxsize=256)
@@ -191,10 +200,7 @@ def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape,
 
 
 def _fast_arch35(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, out) -> np.ndarray:
-    """functional_models.hardtanh_grad_arch35, the same bits, faster."""
-    result = _compiled(grad, x, x.dtype, lo, hi, modes.PLAIN, True, out)
-    if result is not None:
-        return result
+    """functional_models.hardtanh_grad_arch35, the same bits, faster (numpy)."""
     xw = x if x.dtype == _F32 else x.astype(_F32)
     with np.errstate(invalid="ignore"):
         keep = np.less(xw, hi)
@@ -207,9 +213,6 @@ def _fast_910b(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, 
     """functional_models.hardtanh_grad_910b, the same bits, faster: for a finite grad the TBE
     kernel's in_range * grad is grad or a zero of grad's sign; the other elements (inf, NaN grad)
     go through the model itself."""
-    result = _compiled(grad, x, x.dtype, lo, hi, modes.RELU, True, out)
-    if result is not None:
-        return result
     xw = x if x.dtype == _F32 else x.astype(_F32)
     with np.errstate(invalid="ignore"):
         keep = np.less(xw, hi)
@@ -235,6 +238,13 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
     """out = grad where min_val < x < max_val (or x is NaN), else 0, under `semantics` (see the
     module doc). grad, x: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16). min_val,
     max_val: real numbers (Python or numpy scalars, or 0-d arrays)."""
+    if backend == "auto" and type(grad) is np.ndarray and type(x) is np.ndarray and grad.shape == x.shape:
+        key = lanes.scalar_key(min_val, max_val)
+        lane = key is not None and _EXPRESS.get((semantics, grad.dtype, x.dtype, key))
+        if lane:  # this call's checks passed before for these scalars, semantics and dtypes
+            result = lane(grad, x, out)
+            if result is not None:
+                return result
     check_names(semantics, backend, BACKENDS)
     lo, hi = _real(min_val, "min_val"), _real(max_val, "max_val")
     grad, x = np.asarray(grad), np.asarray(x)
@@ -256,5 +266,12 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
         return deliver(device_run.hardtanh_backward(grad, x, lo, hi, semantics), out)
     lo32, hi32 = ascend_bound(lo), ascend_bound(hi)
     if backend in ("auto", "fast"):
+        mode = modes.PLAIN if semantics == "ascend950" else modes.RELU
+        result = _compiled(grad, x, x.dtype, lo32, hi32, mode, True, out)
+        if result is not None:
+            key = lanes.scalar_key(min_val, max_val)
+            if backend == "auto" and key is not None:  # the express entry: same dtypes and shape checked above
+                lanes.remember(_EXPRESS, (semantics, grad.dtype, x.dtype, key), _lane(x.dtype, lo32, hi32, mode, True))
+            return result
         return (_fast_arch35 if semantics == "ascend950" else _fast_910b)(grad, x, lo32, hi32, out)
     return deliver(fm.hardtanh_backward_ascend(grad, x, lo32, hi32, semantics), out)

@@ -17,6 +17,7 @@ from . import ascend_semantics, torch_semantics
 from . import functional_models as fm
 
 BACKENDS = ("auto", "fast", "emulator", "reference")
+_RANK_UNLIMITED = 1 << 30
 CHUNK = 1 << 16  # elements per step of the fast path: temporaries stay in cache
 
 Semantics: TypeAlias = Literal["torch", "ascend910b", "ascend950"]
@@ -55,6 +56,13 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
     TypeError for dtypes (and non-real slopes), ValueError for shapes and slope values; inputs are
     never written (unless passed as out). NaN results are NaN under every backend; their payload
     bits follow docs/nan-payloads.md's multiply rule (not torch's, which varies with its loops)."""
+    if backend == "auto" and type(grad) is np.ndarray and type(x) is np.ndarray and grad.shape == x.shape:
+        key = lanes.scalar_key(negative_slope, self_is_result)
+        lane = key is not None and _EXPRESS.get((semantics, grad.dtype, x.dtype, key))
+        if lane:  # this call's checks passed before for these scalars, semantics and dtypes
+            result = lane(grad, x, out)
+            if result is not None:
+                return result
     check_names(semantics, backend, BACKENDS)
     slope = _real_scalar(negative_slope)
     flag = _flag(self_is_result)
@@ -67,7 +75,8 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
         if backend == "reference" or tp.dtype == bfloat16:  # bfloat16: NaNs by torch's loop split
             return deliver(torch_semantics.compute(grad, x, tp), out)
         return _fast(grad, x, tp.dtype, tp.slope, fm.F64 if tp.dtype == fm.F64 else fm.F32, out,
-                     torch_semantics.host_multiply)
+                     torch_semantics.host_multiply, _express_key(backend, semantics, grad, x, negative_slope,
+                                                                 self_is_result))
     ap = ascend_semantics.plan(grad, x, slope, flag, semantics)
     check_out(out, ap.dtype, ap.shape)
     if backend == "emulator":
@@ -76,18 +85,33 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
     if backend == "reference" or ap.empty or 0 in ap.shape:
         return deliver(ascend_semantics.compute(grad, x, ap), out)
     wide = fm.F64 if ap.dtype == fm.F64 else fm.F32
-    return _fast(grad, x, ap.dtype, fm.kernel_slope(ap.dtype, ap.slope, semantics), wide, out)
+    return _fast(grad, x, ap.dtype, fm.kernel_slope(ap.dtype, ap.slope, semantics), wide, out,
+                 memo_key=_express_key(backend, semantics, grad, x, negative_slope, self_is_result))
 
 
-def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, host: bool, out):
+_EXPRESS: dict = {}  # (semantics, grad dtype, x dtype, scalars) -> the Lane that answered such a call
+
+
+def _express_key(backend, semantics, grad, x, slope, self_is_result):
+    """Where this call may teach the express entry (same dtypes and shapes, Python scalars)."""
+    key = lanes.scalar_key(slope, self_is_result)
+    if backend != "auto" or key is None or grad.dtype != x.dtype or grad.shape != x.shape:
+        return None
+    return (semantics, grad.dtype, x.dtype, key)
+
+
+def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, host: bool, out, memo_key=None):
     """The C engine (opsnn.engine's LEAKY modes), or None where it is not in use or declines: grad
     where x > 0, else the product narrowed once, its NaNs by the device's rule or (host) this
     CPU's; operands cast to `dtype` on the way, broadcast together."""
     if lanes.compiled() is None:
         return None
     wide, bits = (fm.F64, np.uint64) if dtype == fm.F64 else (fm.F32, np.uint32)
-    lane = lanes.lane(dtype, _params(dtype, int(np.asarray(slope, wide).view(bits)), host))
+    max_rank = _RANK_UNLIMITED if host else ascend_semantics.MAX_RANK
+    lane = lanes.lane(dtype, _params(dtype, int(np.asarray(slope, wide).view(bits)), host), max_rank=max_rank)
     if grad.dtype == dtype and x.dtype == dtype:
+        if memo_key is not None:
+            lanes.remember(_EXPRESS, memo_key, lane)
         return lane(grad, x, out)
     with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
         return lane.cast(grad, x, out)
@@ -100,13 +124,13 @@ def _params(dtype: np.dtype, slope_bits: int, host: bool) -> tuple:
 
 
 def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtype, out,
-          product=fm.multiply) -> np.ndarray:
+          product=fm.multiply, memo_key=None) -> np.ndarray:
     """The C engine where it is in use; else the kernel over the output in chunks: each input
     chunk cast to `dtype`, grad widened to `wide`; the compare and the select done on the bit
     patterns (branch-free integer operations, the same answers as the functional models' float
     compare and np.where); the product with the models' multiply; narrowed straight into the
     result."""
-    result = _compiled(grad, x, dtype, slope, product is not fm.multiply, out)
+    result = _compiled(grad, x, dtype, slope, product is not fm.multiply, out, memo_key)
     if result is not None:
         return result
     shape = np.broadcast_shapes(grad.shape, x.shape)
