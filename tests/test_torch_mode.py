@@ -172,3 +172,29 @@ def test_forward_under_the_mode_is_the_numpy_api(semantics):
     expected = opsnn.threshold(ot.to_numpy(x), 0.3, -1.0, semantics=semantics)
     assert_bits(y, expected)
     assert_bits(z, expected)
+
+
+def test_the_mode_costs_no_dynamo_wrapper_and_still_compiles():
+    """__torch_dispatch__ is marked for dynamo to skip (no per-call torch._disable_dynamo wrapper where
+    torch can mark code objects); a torch.compile'd step under the mode is what the eager one gives."""
+    from opsnn.torch import _mode
+
+    if _mode._SKIP_BY_CODE:
+        assert not hasattr(ot.npu_semantics.__torch_dispatch__, "_torchdynamo_disable")
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4),
+                                torch.nn.Threshold(0.1, 0.0))
+    x = features((5, 8), 3)
+
+    def step():
+        model.zero_grad()
+        model(x).sum().backward()
+        return [p.grad.clone() for p in model.parameters()]
+
+    with ot.npu_semantics("ascend910b") as eager_mode:
+        expected = step()
+    with ot.npu_semantics("ascend910b") as compiled_mode:
+        got = torch.compile(step, backend="eager")()
+    assert compiled_mode.calls == eager_mode.calls
+    for a, b in zip(got, expected, strict=True):
+        assert_bits(a, b)

@@ -79,6 +79,20 @@ def test_to_numpy_detaches():
     assert ot.to_numpy(t).ctypes.data == t.data_ptr()
 
 
+def test_to_numpy_resolves_conjugate_and_negative_views():
+    t = torch.tensor([1.5, -2.0, 0.0])
+    np.testing.assert_array_equal(ot.to_numpy(t._neg_view()), -ot.to_numpy(t))
+    c = torch.tensor([1 + 2j, -3j], dtype=torch.complex64)
+    np.testing.assert_array_equal(ot.to_numpy(c.conj()), np.conj(ot.to_numpy(c)))
+    b = t.to(torch.bfloat16)
+    assert_bits(ot.from_numpy(ot.to_numpy(b._neg_view())), -b)
+
+
+def test_to_numpy_refuses_other_devices():
+    with pytest.raises(TypeError):
+        ot.to_numpy(torch.ones(3, device="meta"))
+
+
 # ---- bit for bit: the custom ops against the numpy API on the same tensors ---------------------
 
 @pytest.mark.parametrize("semantics", SEMANTICS)
