@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 # the package alone is all `make demo` needs (make test after it still installs the extras)
 STAMP := $(VENV)/.installed
 PACKAGE_STAMP := $(VENV)/.package
-SOURCES := pyproject.toml setup.py opsnn/backends/_select.c
+SOURCES := pyproject.toml setup.py opsnn/engine/_select.c
 
 # pip shows no build output: say whether the optional C lane was built (opsnn info tells why it matters)
 define install
@@ -46,7 +46,7 @@ bench-quick: venv
 	$(BIN)/python benchmarks/bench_threshold_backward.py --quick
 
 clean:
-	rm -rf $(VENV) build *.egg-info opsnn/backends/_select.*.so
+	rm -rf $(VENV) build *.egg-info opsnn/engine/_select.*.so
 
 # the differential fuzz (tests/robustness/fuzz.py): FUZZ_SECONDS of random cases on every backend
 # and fast engine (auto, c, c with its crossovers at their least, numpy; replay a failure with

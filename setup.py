@@ -1,4 +1,4 @@
-"""The compiled engine: the fast path's select in C (opsnn/backends/_select.c), every layout.
+"""The compiled engine: the fast path's select in C (opsnn/engine/_select.c), every layout.
 
 Optional: where no C compiler is found (or it fails), the install goes on without it and the
 fast path runs on the numpy engine alone, with a warning saying what is lost and how to get it;
@@ -15,7 +15,7 @@ from setuptools.command.build_ext import build_ext
 
 NOT_BUILT = """
 ********************************************************************************
-WARNING: opsnn's C engine (opsnn/backends/_select.c) was NOT built:
+WARNING: opsnn's C engine (opsnn/engine/_select.c) was NOT built:
   {error}
 opsnn works without it, but every fast-path call then runs on the numpy
 engine, several times slower (up to 70x on small calls).
@@ -50,7 +50,7 @@ if _capi_step_file.is_file():
     build.sub_commands.append(("build_capi", None))
 
 setup(cmdclass=CMDCLASS, ext_modules=[Extension(
-    "opsnn.backends._select", ["opsnn/backends/_select.c"],
+    "opsnn.engine._select", ["opsnn/engine/_select.c"],
     include_dirs=[numpy.get_include()],
     extra_compile_args=["-O3", "-fno-strict-aliasing", "-Wno-unknown-pragmas"],
     optional=True,

@@ -522,11 +522,8 @@ def peak_rss_delta():
                               timeout=600)
         result[f"{name}/{case}"] = json.loads(done.stdout)["peak_rss_delta_kib"] if done.returncode == 0 else None
     threads = len(os.sched_getaffinity(0))
-    try:
-        from opsnn.backends import fast
-        tile = fast.STAGE_TILE
-    except (ImportError, AttributeError):
-        tile = 1 << 17
+    from opsnn.engine import machine
+    tile = machine.tuning().stage_tile
     bound = threads * 3 * tile * 4 // 1024
     return {"kib": result, "bound_threads_x_tile_kib": bound,
             "note": f"bound: {threads} threads x 3 staging buffers x {tile} elements x 4 B"}

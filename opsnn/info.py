@@ -20,7 +20,7 @@ from opsnn.engine import machine
 # alone takes seconds).
 INTEGRATIONS = {"torch": "torch", "dask": "dask", "distributed": "dask", "matplotlib": "plot",
                 "ml_dtypes": None}
-C_LANE_MODULE = "opsnn.backends._select"
+C_LANE_MODULE = "opsnn.engine._select"
 C_LANE_FIX = ("install a C compiler and the Python headers (e.g. apt install gcc python3-dev) and reinstall "
               "opsnn (pip install --force-reinstall --no-deps opsnn, or pip install -e . in a checkout)")
 # GCC's target_clones names each clone's symbol after its target (setup.py builds with symbols);
@@ -87,7 +87,7 @@ def collect() -> dict:
     else:
         engine["engine"] = "c" if lane is not None else "numpy"
     try:
-        import opsnn.backends._select as built  # noqa: F401  (whatever the engine: is it there at all?)
+        import opsnn.engine._select as built  # noqa: F401  (whatever the engine: is it there at all?)
         c_path = built.__file__
     except ImportError:
         c_path = None

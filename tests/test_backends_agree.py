@@ -16,7 +16,7 @@ from opsnn.engine import machine
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ASCEND_DTYPES = [np.dtype(d) for d in (np.float32, np.float16, np.int32, np.int8, np.uint8)] + [BF16]
 SEMANTICS = ("torch", "ascend910b", "ascend950")
-ENGINES = ["numpy"] + (["c"] if importlib.util.find_spec("opsnn.backends._select") else [])
+ENGINES = ["numpy"] + (["c"] if importlib.util.find_spec("opsnn.engine._select") else [])
 FLOAT_SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-7, -1e-7, 1.1920929e-07, 1e-40, -1e-40,
                   65504.0, 3e38, 0.5, 2.0]
 
@@ -148,7 +148,7 @@ def test_numpy_fallback_is_used_without_the_c_engine(monkeypatch):
     """With the C engine unimportable (not built), 'auto' falls back to the numpy engine, and 'c'
     says in one line what is missing."""
     import sys
-    monkeypatch.setitem(sys.modules, "opsnn.backends._select", None)
+    monkeypatch.setitem(sys.modules, "opsnn.engine._select", None)
     _reread_engine(monkeypatch)
     assert fast.engine_lane("auto") is None
     with pytest.raises(ImportError, match="OPSNN_FAST_ENGINE=c needs the C engine") as raised:

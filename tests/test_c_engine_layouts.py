@@ -1,4 +1,4 @@
-"""The C engine's general way (opsnn/backends/_select.c): every layout numpy can describe, bit for
+"""The C engine's general way (opsnn/engine/_select.c): every layout numpy can describe, bit for
 bit the reference, under every semantics and dtype, split over threads or not.
 
 Operands are views of random bit patterns: transposed (any axis order), sliced with steps

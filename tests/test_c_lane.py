@@ -1,4 +1,4 @@
-"""The C engine's Lane (opsnn/backends/_select.c): bit for bit the reference, every loop and store
+"""The C engine's Lane (opsnn/engine/_select.c): bit for bit the reference, every loop and store
 kind, on its own pool, from many threads and after fork(); it declines what is not for it. Every
 other layout (the general way): tests/test_c_engine_layouts.py."""
 from __future__ import annotations
@@ -312,7 +312,7 @@ def test_a_broadcast_row_overlapping_out_is_read_before_it_is_written():
 @pytest.mark.parametrize(("env", "workers"), [({"OPSNN_NUM_THREADS": "1"}, 0), ({"OMP_NUM_THREADS": "1,4"}, 0),
                                               ({"OPSNN_NUM_THREADS": "2", "OMP_NUM_THREADS": "1"}, 1), ({}, None)])
 def test_thread_count_follows_the_environment(env, workers):
-    code = ("import numpy as np, opsnn; from opsnn.backends import _select, fast\n"
+    code = ("import numpy as np, opsnn; from opsnn.engine import _select; from opsnn.backends import fast\n"
             "a = np.linspace(-1, 1, 1 << 21, dtype=np.float32); opsnn.threshold_backward(a, a, 0.5)\n"
             "print(fast.threads_allowed(), _select.workers_started())")
     clean = {k: v for k, v in os.environ.items() if k not in ("OPSNN_NUM_THREADS", "OMP_NUM_THREADS")}

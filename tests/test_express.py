@@ -180,7 +180,7 @@ def test_inputs_are_not_mutated_and_out_equal_grad_works(lane_kind):
 def test_a_forked_child_starts_its_own_c_pool(lane_kind):
     """After parallel calls in the parent, a forked child has no C workers (threads do not survive
     fork()); its first parallel call starts its own pool and answers as the parent did."""
-    from opsnn.backends import _select
+    from opsnn.engine import _select
     big = np.linspace(-1, 1, 1 << 20, dtype=np.float32)  # large enough for the parallel entry
     strided = big.reshape(1024, 1024).T                    # and a layout of the general way
     expected = opsnn.threshold_backward(big, big, 0.0), opsnn.threshold_backward(strided, strided, 0.0)
@@ -201,7 +201,7 @@ def test_a_forked_child_starts_its_own_c_pool(lane_kind):
 
 def test_without_the_c_engine_auto_takes_the_general_way_and_c_refuses(monkeypatch):
     import sys
-    monkeypatch.setitem(sys.modules, "opsnn.backends._select", None)  # as where no compiler built it
+    monkeypatch.setitem(sys.modules, "opsnn.engine._select", None)  # as where no compiler built it
     assert fast.engine_lane("auto") is None and fast.engine_lane("numpy") is None
     with pytest.raises(ImportError, match="^OPSNN_FAST_ENGINE=c needs the C engine"):
         fast.engine_lane("c")

@@ -21,7 +21,7 @@ from opsnn.backends import express, fast
 BF16 = np.dtype(ml_dtypes.bfloat16)
 DTYPES = [np.dtype(d) for d in (np.float32, np.float16, np.int32, np.int8, np.uint8)] + [BF16]
 SEMANTICS = ("torch", "ascend910b", "ascend950")
-HAS_C = importlib.util.find_spec("opsnn.backends._select") is not None
+HAS_C = importlib.util.find_spec("opsnn.engine._select") is not None
 ROOT = Path(__file__).resolve().parents[1]
 needs_c = pytest.mark.skipif(not HAS_C, reason="the C engine was not built here")
 

@@ -17,7 +17,7 @@ import opsnn
 from opsnn import info
 
 CLEAN = {k: v for k, v in os.environ.items() if k not in ("OPSNN_FAST_ENGINE", "OPSNN_NUM_THREADS", "OMP_NUM_THREADS")}
-NO_C_LANE = "import sys; sys.modules['opsnn.backends._select'] = None\n"  # import raises ImportError, as unbuilt
+NO_C_LANE = "import sys; sys.modules['opsnn.engine._select'] = None\n"  # import raises ImportError, as unbuilt
 NO_NUMBA = "import sys; sys.modules['numba'] = None\n"  # opsnn must not need it (nor use it where it is)
 C_FIX = "install a C compiler and the Python headers (e.g. apt install gcc python3-dev) and reinstall opsnn"
 
@@ -120,7 +120,7 @@ def test_engine_c_without_the_c_engine_is_a_one_line_error_naming_the_variable_a
     done = python(NO_C_LANE + CALL, OPSNN_FAST_ENGINE="c")
     assert done.returncode == 1
     last = done.stderr.strip().splitlines()[-1]
-    assert last == ("ImportError: OPSNN_FAST_ENGINE=c needs the C engine (opsnn.backends._select), "
+    assert last == ("ImportError: OPSNN_FAST_ENGINE=c needs the C engine (opsnn.engine._select), "
                     f"which this installation does not have: {C_FIX}, or unset OPSNN_FAST_ENGINE")
     assert "During handling" not in done.stderr  # raised from None: one error, not a chain
     done = opsnn_info(prelude=NO_C_LANE, OPSNN_FAST_ENGINE="c")  # info says the same, and still reports

@@ -278,7 +278,7 @@ def test_crossover_is_the_step_that_fits_the_measurements_best():
 
 
 def test_calibration_on_tiny_sizes_writes_a_record_tuning_reads(monkeypatch):
-    pytest.importorskip("opsnn.backends._select")
+    pytest.importorskip("opsnn.engine._select")
     monkeypatch.setattr(machine, "facts", lambda: machine.read_facts()._replace(usable_cores=2, cpus=(0, 1)))
     got = machine.calibrate(0.01, stream_sizes=(4096, 8192), parallel_sizes=(4096, 8192))
     assert got["path"] == machine.calibration_path() and os.path.exists(got["path"])
@@ -296,7 +296,7 @@ def test_calibration_on_tiny_sizes_writes_a_record_tuning_reads(monkeypatch):
 
 
 def test_calibration_on_one_core_measures_no_second_thread(monkeypatch, tmp_path):
-    pytest.importorskip("opsnn.backends._select")
+    pytest.importorskip("opsnn.engine._select")
     monkeypatch.setattr(machine, "facts", lambda: machine.read_facts()._replace(usable_cores=1, cpus=(0,)))
     got = machine.calibrate(0.01, stream_sizes=(4096,), parallel_sizes=(4096,), write=False)
     assert set(got["chosen"]) == {"stream_min"} and "one usable core" in got["parallel"]["note"]
@@ -304,7 +304,7 @@ def test_calibration_on_one_core_measures_no_second_thread(monkeypatch, tmp_path
 
 
 def test_calibration_without_the_c_lane_says_so(monkeypatch, tmp_path):
-    monkeypatch.setitem(sys.modules, "opsnn.backends._select", None)  # import raises, as when not built
+    monkeypatch.setitem(sys.modules, "opsnn.engine._select", None)  # import raises, as when not built
     with pytest.raises(machine.CalibrationError, match="needs the C lane"):
         machine.calibrate(0.01, stream_sizes=(4096,), parallel_sizes=(4096,))
     assert not os.path.exists(tmp_path / "cache")
@@ -324,7 +324,7 @@ def test_tune_reset_and_bad_seconds(capsys):
 
 
 def test_tune_prints_what_it_measured_and_chose(monkeypatch, capsys):
-    pytest.importorskip("opsnn.backends._select")
+    pytest.importorskip("opsnn.engine._select")
     calibrate = machine.calibrate
     monkeypatch.setattr(machine, "calibrate", lambda seconds: calibrate(
         seconds, stream_sizes=(4096, 8192), parallel_sizes=(4096, 8192)))
@@ -339,7 +339,7 @@ def test_tune_prints_what_it_measured_and_chose(monkeypatch, capsys):
 
 
 def test_tune_without_the_c_lane_is_one_line_and_exit_1(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "opsnn.backends._select", None)
+    monkeypatch.setitem(sys.modules, "opsnn.engine._select", None)
     assert cli.main(["tune", "--seconds", "0.01", "--json"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("opsnn tune: error: calibration needs the C lane")

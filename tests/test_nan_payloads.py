@@ -25,7 +25,7 @@ RELU = {
     bfloat16: {0x7F81: (0x7FC1, 0x7FC1), 0xFFA0: (0xFFE0, 0xFFE0), 0x7FC6: (0x7FC6, 0x7FC6),
                0x7F80: (0x7F80, 0x7FC0), 0xBF80: (0xBF80, 0x8000), 0x3F80: (0x3F80, 0x0000)},
 }
-FAST_ENGINES = ["numpy"] + (["c"] if importlib.util.find_spec("opsnn.backends._select") else [])
+FAST_ENGINES = ["numpy"] + (["c"] if importlib.util.find_spec("opsnn.engine._select") else [])
 
 
 def _case(dtype, n: int):

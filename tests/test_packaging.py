@@ -109,28 +109,28 @@ def test_wheel_in_a_clean_venv(wheel, tmp_path):
     r = run(venv / "bin" / "opsnn", "info", "--json", cwd=tmp_path)  # says what the wheel brought
     assert r.returncode == 0, r.stdout + r.stderr
     lane = json.loads(r.stdout)["c_lane"]
-    shipped = any(n.startswith("opsnn/backends/_select.") for n in zipfile.ZipFile(wheel).namelist())
-    assert lane["built"] is shipped and (not shipped or Path(lane["path"]).parent == installed / "backends")
+    shipped = any(n.startswith("opsnn/engine/_select.") for n in zipfile.ZipFile(wheel).namelist())
+    assert lane["built"] is shipped and (not shipped or Path(lane["path"]).parent == installed / "engine")
 
 
 def test_a_c_lane_that_fails_to_build_is_a_loud_warning_and_the_install_goes_on(tmp_path):
     pytest.importorskip("setuptools")
-    for f in ("setup.py", "pyproject.toml", "README.md", "opsnn/backends/_select.c"):
+    for f in ("setup.py", "pyproject.toml", "README.md", "opsnn/engine/_select.c"):
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / f, tmp_path / f)
     env = {**os.environ, "CC": "false"}  # a compiler that always fails, as a missing gcc or Python.h would
     r = run(sys.executable, "setup.py", "-q", "build_ext", "--inplace", cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "WARNING: opsnn's C engine (opsnn/backends/_select.c) was NOT built:" in r.stderr
+    assert "WARNING: opsnn's C engine (opsnn/engine/_select.c) was NOT built:" in r.stderr
     assert "every fast-path call then runs on the numpy" in r.stderr and "numba" not in r.stderr
     assert "apt install gcc python3-dev" in r.stderr and "`opsnn info` says whether it is built." in r.stderr
-    assert not list((tmp_path / "opsnn" / "backends").glob("_select*.so"))
+    assert not list((tmp_path / "opsnn" / "engine").glob("_select*.so"))
 
 
 def test_make_demo_installs_the_package_alone_and_make_test_then_adds_the_test_extras(tmp_path):
     if shutil.which("make") is None:
         pytest.skip("no make")
-    for f in ("Makefile", "pyproject.toml", "setup.py", "opsnn/backends/_select.c"):
+    for f in ("Makefile", "pyproject.toml", "setup.py", "opsnn/engine/_select.c"):
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / f, tmp_path / f)
     bin_dir = tmp_path / "venv" / "bin"  # a venv whose python and opsnn only log how they are called

@@ -3,7 +3,7 @@
 Below ~64 K elements a call is almost all overhead (the loop takes 0.1-1 us), so the lane skips
 the Plan and the Selection lookup: one memo lookup keyed by what decides the kernel (semantics,
 dtype, the threshold's type and value) gives a lane, the C engine's Lane
-(opsnn/backends/_select.c): lane(a, b, out) checks the operands in C and runs any layout of
+(opsnn/engine/_select.c): lane(a, b, out) checks the operands in C and runs any layout of
 operands of its dtype, or declines with None. Everything a lane declines (operands of other dtypes,
 shapes that do not broadcast, an out of the wrong shape or dtype...) goes the general way through
 plan.py and fast.py, which also raises every error: a lane never raises on its own and never answers

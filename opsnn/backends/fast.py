@@ -1,6 +1,6 @@
 """The fast CPU path: one compiled engine for every layout, the numpy engine where it was not built.
 
-- The C engine (opsnn/backends/_select.c, built at install where a C compiler is): a Lane per
+- The C engine (opsnn/engine/_select.c, built at install where a C compiler is): a Lane per
   selection runs any layout in one pass: same-shape C-contiguous operands as flat ranges,
   broadcasting, strides (tiles for transposed views), 0-d operands, and other dtypes cast to the
   plan's on the way (numpy's casts, through numpy's iterator); on the calling thread or its own

@@ -17,7 +17,7 @@ import numpy as np
 
 ENGINES = ("auto", "c", "numpy")  # "c": the C engine required
 ENGINE_VARIABLE = "OPSNN_FAST_ENGINE"
-MODULE = "opsnn.backends._select"
+MODULE = "opsnn.engine._select"
 _RANK_UNLIMITED = 1 << 30
 MISSING = (f"{ENGINE_VARIABLE}=c needs the C engine ({MODULE}), which this installation does not have: install "
            "a C compiler and the Python headers (e.g. apt install gcc python3-dev) and reinstall opsnn, or unset "

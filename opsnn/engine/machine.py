@@ -485,9 +485,9 @@ def crossover(sizes, base, candidate, win: float = WIN) -> int | None:
 def _lane_module():
     import importlib
     try:
-        return importlib.import_module("opsnn.backends._select")
+        return importlib.import_module("opsnn.engine._select")
     except ImportError:
-        raise CalibrationError("calibration needs the C lane (opsnn.backends._select), which this installation "
+        raise CalibrationError("calibration needs the C lane (opsnn.engine._select), which this installation "
                                "does not have: the OS-derived crossovers stand") from None
 
 

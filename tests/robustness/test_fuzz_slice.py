@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fuzz  # noqa: E402
 
-ENGINES = ["numpy"] + (["c", "c-small-crossovers"] if importlib.util.find_spec("opsnn.backends._select") else [])
+ENGINES = ["numpy"] + (["c", "c-small-crossovers"] if importlib.util.find_spec("opsnn.engine._select") else [])
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -14,7 +14,7 @@ import pytest
 
 CHILD = Path(__file__).with_name("gc_reentry_child.py")
 PATHS = ["emulator", "aclnn", "numpy"]
-if importlib.util.find_spec("opsnn.backends._select") is not None:
+if importlib.util.find_spec("opsnn.engine._select") is not None:
     PATHS += ["c", "fast"]  # the C engine: the express lane's flat call, the general way's strided one
 
 

@@ -1185,7 +1185,7 @@ static PyObject *lane_repr(Lane *lane) {
 
 static PyTypeObject LaneType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "opsnn.backends._select.Lane",
+    .tp_name = "opsnn.engine._select.Lane",
     .tp_doc = PyDoc_STR("Lane(dtype, params, max_rank, arrays, parallel_min, stream_min, threads): "
                         "lane(a, b, out) -> out = select(a, b), or None where the call is not for the lane"),
     .tp_basicsize = sizeof(Lane),
