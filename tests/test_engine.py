@@ -151,3 +151,35 @@ def test_the_express_entries_answer_only_what_the_general_way_would(op, semantic
         negative = call(-np.abs(g), -np.abs(x), -0.0)
         np.testing.assert_array_equal(negative.view(np.uint32),
                                       call(-np.abs(g), -np.abs(x), -0.0, backend="reference").view(np.uint32))
+
+
+@pytest.mark.parametrize("itemsize", [2, 4, 8])
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 4096, 32767, 32768, 40001, 65537, 100003])
+def test_torch_scalar_runs_are_what_torch_vector_lanes_leaves_scalar(itemsize, threads, n):
+    """HardtanhGrad's express path fixes torch's scalar-body elements only: those runs must be
+    exactly the elements torch_vector_lanes says are not vectorised (one contiguous shape)."""
+    from opsnn.op_common.torch_loops import torch_scalar_runs, torch_vector_lanes
+    scalar = np.zeros(n, bool)
+    for start, stop in torch_scalar_runs(n, itemsize, threads):
+        scalar[start:stop] = True
+    np.testing.assert_array_equal(scalar, ~torch_vector_lanes((n,), (n,), itemsize, threads))
+
+
+@needs_c
+@pytest.mark.parametrize("dtype", [F16, bfloat16, np.dtype(np.float32), np.dtype(np.float64)], ids=str)
+@pytest.mark.parametrize("n", [17, 40001, 100003])
+def test_hardtanh_torch_semantics_with_nan_x_on_the_express_path(dtype, n):
+    """NaN x under torch semantics: the engine's vectorised-body rule plus the scalar tails equal the
+    reference (which reproduces torch's loop split), on the first call and on the express entry."""
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal(n) * 2).astype(np.float32).astype(dtype)
+    x[rng.random(n) < 0.05] = np.nan
+    g = rng.standard_normal(n).astype(np.float32).astype(dtype)
+    expected = opsnn.hardtanh_backward(g, x, -1.0, 1.0, backend="reference")
+    for _ in range(2):
+        got = opsnn.hardtanh_backward(g, x, -1.0, 1.0)
+        np.testing.assert_array_equal(got.view(f"u{dtype.itemsize}"), expected.view(f"u{dtype.itemsize}"))
+    inplace = x.copy()  # out = x: the tails are read before the lane writes
+    assert opsnn.hardtanh_backward(g, inplace, -1.0, 1.0, out=inplace) is inplace
+    np.testing.assert_array_equal(inplace.view(f"u{dtype.itemsize}"), expected.view(f"u{dtype.itemsize}"))

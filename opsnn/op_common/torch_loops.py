@@ -63,6 +63,24 @@ def _operand_strides(shape: tuple[int, ...], out_shape: tuple[int, ...]) -> list
     return strides[::-1]
 
 
+def _thread_ranges(numel: int, threads: int | None) -> list[tuple[int, int]]:
+    """How TensorIterator splits numel elements over torch's threads (at::parallel_for)."""
+    threads = torch_threads() if threads is None else max(int(threads), 1)
+    if numel < TORCH_GRAIN_SIZE or threads == 1:
+        return [(0, numel)]
+    tasks = min(threads, -(-numel // TORCH_GRAIN_SIZE))
+    size = -(-numel // tasks)
+    return [(b, min(numel, b + size)) for b in range(0, numel, size)]
+
+
+def torch_scalar_runs(numel: int, itemsize: int, threads: int | None = None) -> list[tuple[int, int]]:
+    """Where torch's CPU loop runs the scalar body for operands of one shape and dtype, all
+    C-contiguous (TensorIterator sees one row of numel elements): each thread range's tail past
+    its last whole vectorised step; the rest (torch_vector_lanes' True) is vectorised."""
+    step = max(TORCH_STEP_BYTES // itemsize, 1)
+    return [(b + (e - b) // step * step, e) for b, e in _thread_ranges(numel, threads) if (e - b) % step]
+
+
 def torch_vector_lanes(grad_shape, x_shape, itemsize: int, threads: int | None = None) -> np.ndarray:
     """Bool array of the broadcast shape: True where torch's CPU loop runs the vectorised body
     for hardtanh_backward(grad, x) with C-contiguous operands of one dtype of `itemsize` bytes."""
@@ -93,13 +111,7 @@ def torch_vector_lanes(grad_shape, x_shape, itemsize: int, threads: int | None =
     if not (contiguous or one_scalar):
         return lanes.reshape(out_shape)  # basic_loop: every element scalar
     step = max(TORCH_STEP_BYTES // itemsize, 1)
-    threads = torch_threads() if threads is None else max(int(threads), 1)
-    if numel < TORCH_GRAIN_SIZE or threads == 1:
-        ranges = [(0, numel)]
-    else:
-        tasks = min(threads, -(-numel // TORCH_GRAIN_SIZE))
-        size = -(-numel // tasks)
-        ranges = [(b, min(numel, b + size)) for b in range(0, numel, size)]
+    ranges = _thread_ranges(numel, threads)
     # whole rows: the first floor(inner / step) * step columns; then the rows a range cuts
     col = np.arange(numel, dtype=np.int64) % inner
     lanes[:] = col < inner // step * step

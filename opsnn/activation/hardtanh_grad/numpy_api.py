@@ -41,6 +41,7 @@ from opsnn.dtypes import bfloat16, float_layout
 from opsnn.engine import keys, lanes, modes
 from opsnn.op_common import torch_promotion
 from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
+from opsnn.op_common.torch_loops import torch_scalar_runs
 
 from . import functional_models as fm
 from .op_api.aclnn_hardtanh_backward import supported_dtypes
@@ -149,16 +150,51 @@ def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo, hi, mode: in
         return lane.cast(grad, x, out)
 
 
-_EXPRESS: dict = {}  # (semantics, grad dtype, x dtype, scalars) -> the Lane that answered such a call (ascend)
+_EXPRESS: dict = {}  # (semantics, grad dtype, x dtype, scalars) -> what answered such a call: a Lane, or (torch) a
+                    # callable (grad, x, out) that runs the lane and torch's scalar tails
 
 
-def _lane(dtype: np.dtype, lo, hi, mode: int, nan_kept: bool):
-    """The engine's Lane for the rule (rank up to 8: the ascend limit; torch's calls are checked
-    before), or None where the engine is not in use or nothing can be kept."""
+def _lane(dtype: np.dtype, lo, hi, mode: int, nan_kept: bool, max_rank: int = MAX_RANK):
+    """The engine's Lane for the rule (rank up to 8 by default: the ascend limit), or None where
+    the engine is not in use or nothing can be kept."""
     if lanes.compiled() is None:
         return None
     params = _params(dtype, float(lo), float(hi), mode, nan_kept)
-    return None if params is None else lanes.lane(dtype, params, max_rank=MAX_RANK)
+    return None if params is None else lanes.lane(dtype, params, max_rank=max_rank)
+
+
+_ANY_RANK = 1 << 30
+
+
+def _torch_contiguous(lane, grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo, hi, out):
+    """torch semantics where grad and x are one C-contiguous shape of `dtype` (and the bounds are
+    not NaN): the vectorised body's rule (lo < x < hi) on the engine, the scalar body's (not
+    (x <= lo or x >= hi): a NaN x keeps grad) on its few elements, each thread range's tail
+    (torch_scalar_runs); None where this does not apply."""
+    if not (grad.dtype == dtype and x.dtype == dtype and grad.flags.c_contiguous and x.flags.c_contiguous):
+        return None
+    tails = []
+    runs = torch_scalar_runs(x.size, dtype.itemsize)
+    if runs:  # computed before the lane runs: out may be grad or x
+        u = np.dtype(f"u{dtype.itemsize}")
+        flat_x, flat_g = x.reshape(-1), grad.reshape(-1)
+        for start, stop in runs:
+            xs = flat_x[start:stop]
+            xw = xs.astype(_F32) if dtype in _HALVES else xs
+            with np.errstate(invalid="ignore"):
+                zero = (xw <= lo) | (xw >= hi)
+            tails.append((start, stop, np.where(zero, u.type(0), flat_g[start:stop].view(u))))
+    result = lane(grad, x, out)
+    if result is not None:
+        flat = result.reshape(-1).view(f"u{dtype.itemsize}")
+        for start, stop, answer in tails:
+            flat[start:stop] = answer
+    return result
+
+
+def _torch_express(lane, dtype: np.dtype, lo, hi):
+    """The express entry's callable for torch semantics: (grad, x, out) -> result or None."""
+    return lambda grad, x, out: _torch_contiguous(lane, grad, x, dtype, lo, hi, out)
 
 
 @functools.lru_cache(maxsize=256)
@@ -182,8 +218,15 @@ def _has_nan(a: np.ndarray) -> bool:
     return bool(a.size) and bool(np.isnan(a.min()))
 
 
-def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape, out) -> np.ndarray:
-    if not (np.isnan(lo) or np.isnan(hi) or _has_nan(x)):  # both of torch's bodies agree: the C engine
+def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape, out, express_key=None):
+    lane = None if np.isnan(lo) or np.isnan(hi) else _lane(dtype, lo, hi, modes.PLAIN, False, _ANY_RANK)
+    if lane is not None and grad.shape == x.shape:
+        result = _torch_contiguous(lane, grad, x, dtype, lo, hi, out)
+        if result is not None:
+            if express_key is not None:
+                lanes.remember(_EXPRESS, express_key, _torch_express(lane, dtype, lo, hi))
+            return result
+    if lane is not None and not _has_nan(x):  # both of torch's bodies agree: the C engine
         result = _compiled(grad, x, dtype, lo, hi, modes.PLAIN, False, out)
         if result is not None:
             return result
@@ -258,7 +301,9 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
         if backend == "reference":
             result = fm.hardtanh_backward_torch(grad.astype(dtype, copy=False), x.astype(dtype, copy=False), lo_t, hi_t)
             return deliver(result, out)
-        return _fast_torch(grad, x, lo_t, hi_t, dtype, shape, out)
+        key = lanes.scalar_key(min_val, max_val)
+        express_key = ("torch", grad.dtype, x.dtype, key) if backend == "auto" and key is not None else None
+        return _fast_torch(grad, x, lo_t, hi_t, dtype, shape, out, express_key)
     _check_ascend(grad, x, semantics)
     check_out(out, x.dtype, x.shape)
     if backend == "emulator":
