@@ -231,6 +231,10 @@ static inline uint16_t narrow_bf16(uint32_t b) {
     const int wide8 = sizeof(T) == 8;                                                 \
     const uint64_t q = wide8 ? 0x0008000000000000ull : 0x00400000u;                   \
     const int slope_nan = wide8 ? F64_NAN(sb) : F32_NAN((uint32_t)sb);                \
+    /* a finite, nonzero slope: a product is NaN only for a NaN grad, and the multiply itself  \
+     * then gives the rule's answer (the NaN operand quieted): no NaN logic at all */         \
+    const int slope_plain = wide8 ? ((sb & 0x7fffffffffffffffull) - 1 < 0x7ff0000000000000ull - 1) \
+                                  : (((uint32_t)sb & 0x7fffffffu) - 1 < 0x7f800000u - 1);    \
     const uint64_t sq = sb | q, host_mask = MASK64(host);                             \
     const uint64_t inv_base = wide8 ? (host ? 0xfff8000000000000ull : 0x7ff8000000000000ull) \
                                     : (host ? 0xffc00000u : 0x7fc00000u);             \
@@ -246,6 +250,10 @@ static inline uint16_t narrow_bf16(uint32_t b) {
 #define LEAKY_NAN_2(gi) narrow_f16(LEAKY_NAN_4(wide_f16(gi)))
 #define LEAKY_PRODUCT_B(gi) narrow_bf16(LEAKY_PRODUCT_4((uint32_t)(gi) << 16))
 #define LEAKY_NAN_B(gi) narrow_bf16(LEAKY_NAN_4((uint32_t)(gi) << 16))
+#define LEAKY_PLAIN_4(gi) bits_of_f32(f32_of(gi) * sf32)
+#define LEAKY_PLAIN_8(gi) bits_of_f64(f64_of(gi) * sf64)
+#define LEAKY_PLAIN_2(gi) narrow_f16(LEAKY_PLAIN_4(wide_f16(gi)))
+#define LEAKY_PLAIN_B(gi) narrow_bf16(LEAKY_PLAIN_4((uint32_t)(gi) << 16))
 #define LEAKY_MASK(T, c) ((T)0 - (T)(c))
 #define LEAKY_ELEMENT(T, PRODUCT) PICK(LEAKY_MASK(T, KEEP(T, u)), gi, (T)PRODUCT(gi))
 
@@ -345,29 +353,33 @@ typedef void (*StridedFn)(char *const *data, const npy_intp *strides, npy_intp n
 
 /* LEAKY's loops, one per width (scalar code the compiler vectorises; no streaming variant: its
  * product, not the memory, bounds it); a NaN slope has its own loop, off the usual one's path */
-#define LEAKY_SET(NAME, T, W)                                                         \
+#define LEAKY_LOOP(T, PRODUCT)                                                        \
+    ASSUME_NO_OVERLAP                                                                \
+    for (size_t i = 0; i < n; i++) {                                                 \
+        const T u = f[i], gi = g[i];                                                 \
+        o[i] = LEAKY_ELEMENT(T, PRODUCT);                                            \
+    }
+#define LEAKY_SET(NAME, T, W) LEAKY_SET_B(NAME, T, W, BOUNDS) LEAKY_SET_B(NAME##_r1, T, W, BOUNDS1) \
+    LEAKY_STRIDED(NAME, T, W)
+#define LEAKY_SET_B(NAME, T, W, BND)                                                  \
     CLONES static void NAME(const void *g_, const void *f_, void *o_, size_t n, const Params *p) { \
         const T *g = g_, *f = f_;                                                \
         T *o = o_;                                                               \
-        LEAKY_SETUP(T, BOUNDS);                                                  \
-        if (slope_nan) {                                                         \
-            ASSUME_NO_OVERLAP                                                    \
-            for (size_t i = 0; i < n; i++) {                                     \
-                const T u = f[i], gi = g[i];                                     \
-                o[i] = LEAKY_ELEMENT(T, LEAKY_NAN_##W);                          \
-            }                                                                    \
+        LEAKY_SETUP(T, BND);                                                     \
+        if (slope_plain) {                                                       \
+            LEAKY_LOOP(T, LEAKY_PLAIN_##W)                                       \
+        } else if (slope_nan) {                                                  \
+            LEAKY_LOOP(T, LEAKY_NAN_##W)                                         \
         } else {                                                                 \
-            ASSUME_NO_OVERLAP                                                    \
-            for (size_t i = 0; i < n; i++) {                                     \
-                const T u = f[i], gi = g[i];                                     \
-                o[i] = LEAKY_ELEMENT(T, LEAKY_PRODUCT_##W);                      \
-            }                                                                    \
+            LEAKY_LOOP(T, LEAKY_PRODUCT_##W)                                     \
         }                                                                        \
-    }                                                                            \
+    }
+#define LEAKY_STRIDED(NAME, T, W)                                                     \
     static void NAME##_strided(char *const *data, const npy_intp *strides, npy_intp n, const Params *p) { \
         const char *g = data[0], *f = data[1];                                   \
         char *o = data[2];                                                       \
         LEAKY_SETUP(T, BOUNDS);                                                  \
+        (void)slope_plain;                                                       \
         for (npy_intp i = 0; i < n; i++, g += strides[0], f += strides[1], o += strides[2]) { \
             const T u = *(const T *)f, gi = *(const T *)g;                       \
             *(T *)o = slope_nan ? LEAKY_ELEMENT(T, LEAKY_NAN_##W) : LEAKY_ELEMENT(T, LEAKY_PRODUCT_##W); \
@@ -416,7 +428,7 @@ static const struct {
     ENTRY(1, ONE, one8), ENTRY(2, ONE, one16), ENTRY(4, ONE, one32), ENTRY(8, ONE, one64),
     ENTRY(2, PLAIN_KEYED, plain16_keyed), ENTRY(4, PLAIN_KEYED, plain32_keyed), ENTRY(8, PLAIN_KEYED, plain64_keyed),
     ENTRY(2, RELU_KEYED, relu16_keyed), ENTRY(4, RELU_KEYED, relu32_keyed), ENTRY(8, RELU_KEYED, relu64_keyed),
-#define LEAKY_ENTRY(W, MODE, NAME) {W, MODE, {{NAME, NAME, NAME}, {NAME, NAME, NAME}}, NAME##_strided}
+#define LEAKY_ENTRY(W, MODE, NAME) {W, MODE, {{NAME, NAME, NAME}, {NAME##_r1, NAME##_r1, NAME##_r1}}, NAME##_strided}
     LEAKY_ENTRY(4, LEAKY, leaky32_loop), LEAKY_ENTRY(8, LEAKY, leaky64_loop),
     LEAKY_ENTRY(2, LEAKY, leaky16_loop),
     LEAKY_ENTRY(2, LEAKY_BF16, leaky_bf16_loop),
