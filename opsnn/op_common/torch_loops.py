@@ -7,6 +7,7 @@ torch 2.13, x86 (the AVX2 build of the kernels runs on AVX2 and AVX512 machines:
 vectorised step). torch is never imported here; its thread count is read from it where loaded."""
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
@@ -18,13 +19,17 @@ TORCH_STEP_BYTES = 64  # two 32-byte vectors per step of vectorized_loop
 
 
 def _env_threads(name: str) -> int:
+    text = os.environ.get(name)
+    if not text:  # the usual case, without the cost of a ValueError
+        return 0
     try:
-        n = int(os.environ.get(name, ""))
+        n = int(text)
     except ValueError:
         return 0
     return max(n, 0)
 
 
+@functools.cache  # the topology and this process's CPUs: read once (every call read 8 sysfs files: ~70 us)
 def _physical_cores() -> int:
     """The physical cores among the CPUs this process may run on (SMT siblings counted once)."""
     try:
@@ -78,6 +83,8 @@ def torch_scalar_runs(numel: int, itemsize: int, threads: int | None = None) -> 
     C-contiguous (TensorIterator sees one row of numel elements): each thread range's tail past
     its last whole vectorised step; the rest (torch_vector_lanes' True) is vectorised."""
     step = max(TORCH_STEP_BYTES // itemsize, 1)
+    if numel < TORCH_GRAIN_SIZE:  # one range whatever the threads (and no need to ask for them)
+        return [(numel // step * step, numel)] if numel % step else []
     return [(b + (e - b) // step * step, e) for b, e in _thread_ranges(numel, threads) if (e - b) % step]
 
 

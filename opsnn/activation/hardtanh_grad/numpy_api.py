@@ -185,7 +185,7 @@ def _torch_contiguous(lane, grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo
                 zero = (xw <= lo) | (xw >= hi)
             tails.append((start, stop, np.where(zero, u.type(0), flat_g[start:stop].view(u))))
     result = lane(grad, x, out)
-    if result is not None:
+    if result is not None and tails:
         flat = result.reshape(-1).view(f"u{dtype.itemsize}")
         for start, stop, answer in tails:
             flat[start:stop] = answer
