@@ -64,8 +64,11 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
     dtype to write into; it may be x itself. threshold, value: real numbers (Python or numpy
     scalars, or 0-d arrays).
     """
-    if backend == "auto" and semantics == "torch" and type(x) is np.ndarray:
-        result = express.threshold(x, threshold, value, out)
+    if backend == "auto" and type(x) is np.ndarray:
+        if semantics == "torch":
+            result = express.threshold(x, threshold, value, out)
+        else:
+            result = express.threshold_ascend(x, threshold, value, semantics, out)
         if result is not None:
             return result
     check_names(semantics, backend, BACKENDS)
@@ -82,6 +85,8 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
             from opsnn.backends import fast
             result = fast.threshold_ascend(x, threshold, value, semantics, out)
             if result is not None:
+                if backend == "auto":
+                    express.learn_ascend(x, threshold, value, semantics)
                 return result
         return deliver(ascend_semantics.threshold(x, threshold, value, semantics), out)
     if backend == "emulator":

@@ -172,3 +172,19 @@ def test_the_ascend_forward_on_the_engine(dtype, semantics, shape, kind, thresho
     got = opsnn.threshold(x, threshold, value, semantics=semantics, out=out)
     assert out is None or got is out
     np.testing.assert_array_equal(bits(got), bits(expected))
+
+
+@pytest.mark.parametrize("semantics", ["ascend910b", "ascend950"])
+def test_the_ascend_forward_express_entry_answers_only_what_the_checks_accept(semantics):
+    x = np.linspace(-2, 2, 24, dtype=np.float32).reshape(4, 6)
+    for _ in range(2):  # the second call takes the express entry
+        np.testing.assert_array_equal(opsnn.threshold(x, 0.5, -1.0, semantics=semantics),
+                                      opsnn.threshold(x, 0.5, -1.0, semantics=semantics, backend="reference"))
+    with pytest.raises(ValueError):
+        opsnn.threshold(x.reshape((1,) * 8 + (4, 6)), 0.5, -1.0, semantics=semantics)  # rank 10 > 8
+    with pytest.raises(TypeError):
+        opsnn.threshold(x, 0.5, -1.0, semantics=semantics, out=np.empty((4, 6), np.float64))
+    with pytest.raises(ValueError):
+        opsnn.threshold(x, 0.5, -1.0, semantics=semantics, out=np.empty((6, 4), np.float32))
+    negative_zero = opsnn.threshold(x, 5.0, -0.0, semantics=semantics)  # another value: another entry
+    assert np.signbit(negative_zero).all()

@@ -27,6 +27,7 @@ _RANK_UNLIMITED = 1 << 30
 # re-resolves it (tests) must give the lane fresh memos too.
 _BACKWARD: dict = {}  # (semantics, dtype, type(t), t) -> a lane, or False: not for the lane
 _FORWARD: dict = {}   # (dtype, type(t), t, type(v), v, v is a negative zero) -> a lane, or False
+_FORWARD_ASCEND: dict = {}  # (semantics, dtype, type(t), t, type(v), v, v is a negative zero) -> a lane, or False
 
 
 def _make_lane(dtype: np.dtype, sel, max_rank: int, arrays: int):
@@ -78,3 +79,31 @@ def threshold(x: np.ndarray, threshold, value, out):
             return None
         lane = _learn(_FORWARD, key, x.dtype, plan_forward, (x, threshold, value), 2)
     return lane(x, x, out) if lane else None
+
+
+def _forward_key(semantics: str, x: np.ndarray, threshold, value):
+    """The ascend forward's memo key, or None (unhashable scalars, an array value, a complex one)."""
+    try:
+        return (semantics, x.dtype, type(threshold), threshold, type(value), value,
+                value == 0 and math.copysign(1.0, value) < 0)
+    except (TypeError, ValueError):
+        return None
+
+
+def threshold_ascend(x: np.ndarray, threshold, value, semantics: str, out):
+    """opsnn.threshold under an ascend semantics for a numpy array, or None where the general way
+    must answer (it learns the lane: learn_ascend)."""
+    key = _forward_key(semantics, x, threshold, value)
+    try:
+        lane = key is not None and _FORWARD_ASCEND.get(key)
+    except TypeError:
+        return None
+    return lane(x, x, out) if lane else None
+
+
+def learn_ascend(x: np.ndarray, threshold, value, semantics: str) -> None:
+    """After the general way answered a call (its checks passed): remember its lane."""
+    key = _forward_key(semantics, x, threshold, value)
+    if (key is not None and type(threshold) in MEMO_SCALAR_TYPES and type(value) in MEMO_SCALAR_TYPES
+            and threshold == threshold and value == value):
+        memo_store(_FORWARD_ASCEND, key, fast.ascend_forward_lane(x.dtype, threshold, value, semantics) or False)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.backends import keep_range, numpy_engine, pool, tiles
+from opsnn.backends import ascend_rules, keep_range, numpy_engine, pool, tiles
 from opsnn.backends.keep_range import Selection, selection
 from opsnn.backends.plan import Plan, memo_store
 from opsnn.engine import lanes, machine
@@ -57,19 +57,35 @@ def threshold(x, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
 _FORWARD_PARAMS: dict = {}  # (dtype, semantics, scalars by type and bits) -> params (a pure function)
 
 
+def ascend_forward_params(dtype: np.dtype, threshold, value, semantics: str):
+    """keep_range.ascend_forward_params, memoised per dtype, semantics and scalars (by type and bits)."""
+    from opsnn.activation.threshold_v2.scalar_to_tensor import convert_scalar
+    key = (dtype, semantics, keep_range.scalar_key(threshold), keep_range.scalar_key(value))
+    params = _FORWARD_PARAMS.get(key, False)
+    if params is False:
+        params = memo_store(_FORWARD_PARAMS, key, keep_range.ascend_forward_params(dtype, threshold, value, semantics,
+                                                                                   convert_scalar))
+    return params
+
+
+def ascend_forward_lane(dtype: np.dtype, threshold, value, semantics: str):
+    """The Lane of aclnnThreshold's rule (rank up to 8, as aclnn takes), or None where the C engine
+    is not in use or every element (or none) is kept."""
+    params = ascend_forward_params(dtype, threshold, value, semantics) if compiled_lane() is not None else None
+    if params is None or params[:4] == (1, 0, 1, 0):
+        return None
+    return lanes.lane(dtype, params, arrays=2, max_rank=ascend_rules.MAX_RANK)
+
+
 def threshold_ascend(x: np.ndarray, threshold, value, semantics: str, out=None):
     """aclnnThreshold's result on the C engine (x checked by the caller), or None where the engine
     is not in use or declines (the functional model answers then)."""
-    from opsnn.activation.threshold_v2.scalar_to_tensor import convert_scalar
     if compiled_lane() is None:
         return None
-    key = (x.dtype, semantics, keep_range.scalar_key(threshold), keep_range.scalar_key(value))
-    params = _FORWARD_PARAMS.get(key, False)
-    if params is False:
-        params = memo_store(_FORWARD_PARAMS, key, keep_range.ascend_forward_params(x.dtype, threshold, value,
-                                                                                   semantics, convert_scalar))
-    if params is not None and params[:4] != (1, 0, 1, 0):
-        return lanes.lane(x.dtype, params, arrays=2)(x, x, out)
+    lane = ascend_forward_lane(x.dtype, threshold, value, semantics)
+    if lane is not None:
+        return lane(x, x, out)
+    params = ascend_forward_params(x.dtype, threshold, value, semantics)
     target = np.empty(x.shape, x.dtype) if out is None else out
     if params is None:  # every element kept
         np.copyto(target, x)
