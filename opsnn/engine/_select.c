@@ -186,22 +186,17 @@ static inline uint64_t bits_of_f64(double f) { uint64_t b; memcpy(&b, &f, 8); re
  * the invalid NaN: inv_base with the operands' sign product where inv_xor keeps it (the device)
  * or this CPU's default NaN (inv_xor 0). A NaN slope: every product is NaN, grad's quieted first
  * on the device, the slope's on the host (as numpy's loops and torch's vectorised one order it). */
-static inline uint32_t leaky32(uint32_t g, float sf, uint32_t sb, uint32_t inv_base, uint32_t inv_xor) {
-    const uint32_t pb = bits_of_f32(f32_of(g) * sf);
-    const uint32_t nan = PICK(MASK32(F32_NAN(g)), g | 0x00400000u, inv_base | ((g ^ sb) & inv_xor));
-    return PICK(MASK32(F32_NAN(pb)), nan, pb);
-}
-static inline uint32_t leaky32_nan_slope(uint32_t g, uint32_t sq, uint32_t host_mask) {
-    return PICK(MASK32(F32_NAN(g)) & ~host_mask, g | 0x00400000u, sq);
-}
-static inline uint64_t leaky64(uint64_t g, double sf, uint64_t sb, uint64_t inv_base, uint64_t inv_xor) {
-    const uint64_t pb = bits_of_f64(f64_of(g) * sf);
-    const uint64_t nan = PICK(MASK64(F64_NAN(g)), g | 0x0008000000000000ull, inv_base | ((g ^ sb) & inv_xor));
-    return PICK(MASK64(F64_NAN(pb)), nan, pb);
-}
-static inline uint64_t leaky64_nan_slope(uint64_t g, uint64_t sq, uint64_t host_mask) {
-    return PICK(MASK64(F64_NAN(g)) & ~host_mask, g | 0x0008000000000000ull, sq);
-}
+#define LEAKY_FNS(W, U, F, NAN, QUIET)                                                \
+    static inline U leaky##W(U g, F sf, U sb, U inv_base, U inv_xor) {                \
+        const U pb = bits_of_f##W(f##W##_of(g) * sf);                                 \
+        const U nan = PICK(MASK##W(NAN(g)), g | QUIET, inv_base | ((g ^ sb) & inv_xor)); \
+        return PICK(MASK##W(NAN(pb)), nan, pb);                                      \
+    }                                                                                \
+    static inline U leaky##W##_nan_slope(U g, U sq, U host_mask) {                   \
+        return PICK(MASK##W(NAN(g)) & ~host_mask, g | QUIET, sq);                    \
+    }
+LEAKY_FNS(32, uint32_t, float, F32_NAN, 0x00400000u)
+LEAKY_FNS(64, uint64_t, double, F64_NAN, 0x0008000000000000ull)
 /* float16 <-> float32 in integer and float32 operations the compiler vectorises (GCC 12 leaves
  * _Float16 conversions scalar). Widening is exact: subnormals through an exact int -> float and a
  * power-of-two scale (no float32 subnormal is involved, whatever the FPU's denormal flags), NaN
@@ -928,6 +923,25 @@ static size_t row_period(PyArrayObject *small, PyArrayObject *big) {
     return period >= MIN_PERIOD && period < (size_t)PyArray_SIZE(big) ? period : 0;
 }
 
+/* How many parts a job of nbytes of output is cut into: one per parallel_min bytes, at most threads. */
+static int job_parts(const Lane *lane, size_t nbytes) {
+    if ((Py_ssize_t)nbytes < 2 * lane->parallel_min) return 1;
+    const size_t most = nbytes / (size_t)lane->parallel_min;
+    return most < (size_t)lane->threads ? (int)most : lane->threads;
+}
+
+/* Run a job: small ones (a few microseconds at most) or ones that need Python keep the GIL and
+ * the calling thread; the rest release it and use the pool. */
+static void run_job_released(const Job *job, int parts, size_t nbytes, int needs_api) {
+    if (needs_api || nbytes < GIL_MIN) {
+        run_job(job, 1);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        run_job(job, parts);
+        Py_END_ALLOW_THREADS
+    }
+}
+
 /* lane(a, b, out): out = select(a, b) (allocated if out is None), or None where the call is not
  * for the lane (the general way answers it, and raises every error). Never raises for an input. */
 static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
@@ -964,18 +978,7 @@ static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf,
     Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
                PyArray_BYTES(a), PyArray_BYTES(b), PyArray_BYTES(out), n, (size_t)lane->width, &lane->p, stream,
                period, whole == b, NULL, NULL, NULL, NULL};
-    int parts = 1;
-    if ((Py_ssize_t)nbytes >= 2 * lane->parallel_min) {
-        size_t most = nbytes / (size_t)lane->parallel_min;
-        parts = most < (size_t)lane->threads ? (int)most : lane->threads;
-    }
-    if (nbytes < GIL_MIN) { /* a few microseconds at most: not worth handing the GIL over */
-        run_job(&job, 1);
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        run_job(&job, parts);
-        Py_END_ALLOW_THREADS
-    }
+    run_job_released(&job, job_parts(lane, nbytes), nbytes, 0);
     return (PyObject *)out;
 }
 
@@ -1011,24 +1014,14 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
     PyArrayObject *ops[3] = {a, b, out};
     const size_t nbytes = (size_t)n * (size_t)lane->width;
     const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
-    int parts = 1;
-    if ((Py_ssize_t)nbytes >= 2 * lane->parallel_min) {
-        size_t most = nbytes / (size_t)lane->parallel_min;
-        parts = most < (size_t)lane->threads ? (int)most : lane->threads;
-    }
+    int parts = job_parts(lane, nbytes);
     Grid grid;
     if (PyArray_EquivTypes(PyArray_DESCR(a), lane->dtype) && PyArray_EquivTypes(PyArray_DESCR(b), lane->dtype) &&
         PyArray_ISALIGNED(a) && PyArray_ISALIGNED(b) && PyArray_ISALIGNED(out) &&
         make_grid(&grid, ops, nd, shape, lane->width)) {
         Job job = {stream ? lane->streaming : lane->plain, NULL, NULL, NULL, (size_t)n, (size_t)lane->width,
                    &lane->p, stream, 0, 0, &grid, NULL, lane->strided, NULL};
-        if (nbytes < GIL_MIN) {
-            run_job(&job, 1);
-        } else {
-            Py_BEGIN_ALLOW_THREADS
-            run_job(&job, parts);
-            Py_END_ALLOW_THREADS
-        }
+        run_job_released(&job, parts, nbytes, 0);
         return (PyObject *)out;
     }
     npy_uint32 op_flags[3] = {NPY_ITER_READONLY | NPY_ITER_NBO | NPY_ITER_ALIGNED,
@@ -1064,13 +1057,7 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
     if (ok) {
         Job job = {stream ? lane->streaming : lane->plain, NULL, NULL, NULL, (size_t)n, (size_t)lane->width,
                    &lane->p, stream, 0, 0, NULL, walkers, lane->strided, &failed};
-        if (needs_api || nbytes < GIL_MIN) {
-            run_job(&job, 1);
-        } else {
-            Py_BEGIN_ALLOW_THREADS
-            run_job(&job, parts);
-            Py_END_ALLOW_THREADS
-        }
+        run_job_released(&job, parts, nbytes, needs_api);
     }
     /* the copies first: the first iterator's deallocation writes a copied out back into out */
     for (int k = made - 1; k >= 1; k--) NpyIter_Deallocate(walkers[k].it);
