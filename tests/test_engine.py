@@ -183,3 +183,33 @@ def test_hardtanh_torch_semantics_with_nan_x_on_the_express_path(dtype, n):
     inplace = x.copy()  # out = x: the tails are read before the lane writes
     assert opsnn.hardtanh_backward(g, inplace, -1.0, 1.0, out=inplace) is inplace
     np.testing.assert_array_equal(inplace.view(f"u{dtype.itemsize}"), expected.view(f"u{dtype.itemsize}"))
+
+
+@needs_c
+@pytest.mark.parametrize("dtype", [F16, bfloat16, np.dtype(np.float32), np.dtype(np.float64)], ids=str)
+@pytest.mark.parametrize("semantics", ["torch", "ascend910b", "ascend950"])
+def test_a_feature_broadcast_along_the_rows_on_every_rule(dtype, semantics):
+    """x of shape (N, 1) against grad (N, C): the engine's broadcast-feature loops (each rule's,
+    the feature's one value read once per row) against the references; NaN and signed zeros in x."""
+    rng = np.random.default_rng(11)
+    g = ALL16[: 64 * 300].view(np.float16).astype(dtype).reshape(64, 300) if dtype.itemsize > 2 \
+        else ALL16[: 64 * 300].copy().view(dtype).reshape(64, 300)
+    x = rng.standard_normal((64, 1)).astype(np.float32).astype(dtype)
+    x[::7] = np.nan
+    x[1::9] = -0.0
+    calls = [(opsnn.threshold_backward, (0.25,)), (opsnn.leaky_relu_backward, (0.1,)),
+             (opsnn.hardtanh_backward, (-0.5, 0.5))]
+    for op, scalars in calls:
+        if semantics != "torch" and op is not opsnn.threshold_backward:
+            args = (g, np.broadcast_to(x, g.shape).copy())  # the ascend APIs of these two do not broadcast
+        else:
+            args = (g, x)
+        if semantics != "torch" and (dtype == np.float64 or (op is opsnn.threshold_backward and dtype == bfloat16
+                                                              and semantics == "ascend910b")):
+            continue  # not in these semantics' dtype lists
+        try:
+            expected = op(*args, *scalars, semantics=semantics, backend="reference")
+        except TypeError:
+            continue
+        got = op(*args, *scalars, semantics=semantics)
+        np.testing.assert_array_equal(got.view(f"u{dtype.itemsize}"), expected.view(f"u{dtype.itemsize}"))

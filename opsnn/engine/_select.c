@@ -348,6 +348,45 @@ typedef void (*StridedFn)(char *const *data, const npy_intp *strides, npy_intp n
 
 /* LEAKY's loops, one per width (scalar code the compiler vectorises; no streaming variant: its
  * product, not the memory, bounds it); a NaN slope has its own loop, off the usual one's path */
+/* A feature broadcast along the run (a (N, 1) feature against (N, C) grads): its one value read
+ * (and keyed) once, the kind's rule over the grads; the compiler hoists the keep test out of the
+ * loop, leaving a copy or a fill (measured slower: spreading the value over a buffer first). */
+#define FB_LOOP(NAME, KIND, T)                                                        \
+    CLONES static void NAME(const void *g_, const void *f_, void *o_, size_t n, const Params *p) { \
+        const T *g = g_;                                                         \
+        T *o = o_;                                                               \
+        if (n == 0) return;                                                      \
+        KIND##_SETUP(T, BOUNDS);                                                 \
+        T key_;                                                                  \
+        {                                                                        \
+            KIND##_SLOAD(T, (const char *)g_, (const char *)f_);                 \
+            key_ = u;                                                            \
+            (void)gi;                                                            \
+        }                                                                        \
+        ASSUME_NO_OVERLAP                                                        \
+        for (size_t i = 0; i < n; i++) {                                         \
+            const T u = key_, gi = g[i];                                         \
+            o[i] = KIND##_ELEMENT(T);                                            \
+        }                                                                        \
+    }
+#define LEAKY_FB(NAME, T, W)                                                          \
+    CLONES static void NAME##_fb(const void *g_, const void *f_, void *o_, size_t n, const Params *p) { \
+        const T *g = g_;                                                         \
+        T *o = o_;                                                               \
+        LEAKY_SETUP(T, BOUNDS);                                                  \
+        const T key_ = *(const T *)f_;                                           \
+        if (slope_plain) {                                                       \
+            ASSUME_NO_OVERLAP                                                    \
+            for (size_t i = 0; i < n; i++) { const T u = key_, gi = g[i]; o[i] = LEAKY_ELEMENT(T, LEAKY_PLAIN_##W); } \
+        } else if (slope_nan) {                                                  \
+            ASSUME_NO_OVERLAP                                                    \
+            for (size_t i = 0; i < n; i++) { const T u = key_, gi = g[i]; o[i] = LEAKY_ELEMENT(T, LEAKY_NAN_##W); } \
+        } else {                                                                 \
+            ASSUME_NO_OVERLAP                                                    \
+            for (size_t i = 0; i < n; i++) { const T u = key_, gi = g[i]; o[i] = LEAKY_ELEMENT(T, LEAKY_PRODUCT_##W); } \
+        }                                                                        \
+    }
+
 #define LEAKY_LOOP(T, PRODUCT)                                                        \
     ASSUME_NO_OVERLAP                                                                \
     for (size_t i = 0; i < n; i++) {                                                 \
@@ -355,7 +394,7 @@ typedef void (*StridedFn)(char *const *data, const npy_intp *strides, npy_intp n
         o[i] = LEAKY_ELEMENT(T, PRODUCT);                                            \
     }
 #define LEAKY_SET(NAME, T, W) LEAKY_SET_B(NAME, T, W, BOUNDS) LEAKY_SET_B(NAME##_r1, T, W, BOUNDS1) \
-    LEAKY_STRIDED(NAME, T, W)
+    LEAKY_STRIDED(NAME, T, W) LEAKY_FB(NAME, T, W)
 #define LEAKY_SET_B(NAME, T, W, BND)                                                  \
     CLONES static void NAME(const void *g_, const void *f_, void *o_, size_t n, const Params *p) { \
         const T *g = g_, *f = f_;                                                \
@@ -388,7 +427,8 @@ LEAKY_SET(leaky_bf16_loop, uint16_t, B)
 /* every loop twice: two ranges (NAME) and one (NAME_r1) */
 #define LOOPS_WITH(PLAIN_STORES, NAME, KIND, T) \
     LOOP_SET(PLAIN_STORES, NAME, KIND, T, BOUNDS) LOOP_SET(PLAIN_STORES, NAME##_r1, KIND, T, BOUNDS1)
-#define LOOPS(NAME, KIND, T) LOOPS_WITH(PLAIN_LOOP, NAME, KIND, T) STRIDED_LOOP(NAME##_strided, KIND, T)
+#define LOOPS(NAME, KIND, T) \
+    LOOPS_WITH(PLAIN_LOOP, NAME, KIND, T) STRIDED_LOOP(NAME##_strided, KIND, T) FB_LOOP(NAME##_fb, KIND, T)
 
 LOOPS(plain8, PLAIN, uint8_t)
 LOOPS(plain16, PLAIN, uint16_t)
@@ -398,6 +438,7 @@ LOOPS(relu16, RELU, uint16_t)
 LOOPS(relu32, RELU, uint32_t)
 LOOPS(relu64, RELU, uint64_t)
 LOOPS_WITH(VECTOR_LOOP, via_float32, VIA_FLOAT32, uint32_t) STRIDED_LOOP(via_float32_strided, VIA_FLOAT32, uint32_t)
+FB_LOOP(via_float32_fb, VIA_FLOAT32, uint32_t)
 LOOPS(one8, ONE, uint8_t)
 LOOPS(one16, ONE, uint16_t)
 LOOPS(one32, ONE, uint32_t)
@@ -411,19 +452,22 @@ LOOPS(relu64_keyed, RELU_KEYED, uint64_t)
 
 /* for each width x mode, two ranges and one: (plain stores, streaming on the baseline, on AVX2) */
 #define ENTRY(W, MODE, NAME) \
-    {W, MODE, {{NAME, STREAM_FNS(NAME)}, {NAME##_r1, STREAM_FNS(NAME##_r1)}}, NAME##_strided}
-static const struct {
+    {W, MODE, {{NAME, STREAM_FNS(NAME)}, {NAME##_r1, STREAM_FNS(NAME##_r1)}}, NAME##_strided, NAME##_fb}
+typedef struct {
     int width, mode;
     RangeFn fns[2][3];
     StridedFn strided;
-} LOOP_TABLE[] = {
+    RangeFn fb; /* the feature one value broadcast along the run (FB_LOOP) */
+} LoopEntry;
+static const LoopEntry LOOP_TABLE[] = {
     ENTRY(1, PLAIN, plain8), ENTRY(2, PLAIN, plain16), ENTRY(4, PLAIN, plain32), ENTRY(8, PLAIN, plain64),
     ENTRY(2, RELU, relu16), ENTRY(4, RELU, relu32), ENTRY(8, RELU, relu64),
     ENTRY(4, VIA_FLOAT32, via_float32),
     ENTRY(1, ONE, one8), ENTRY(2, ONE, one16), ENTRY(4, ONE, one32), ENTRY(8, ONE, one64),
     ENTRY(2, PLAIN_KEYED, plain16_keyed), ENTRY(4, PLAIN_KEYED, plain32_keyed), ENTRY(8, PLAIN_KEYED, plain64_keyed),
     ENTRY(2, RELU_KEYED, relu16_keyed), ENTRY(4, RELU_KEYED, relu32_keyed), ENTRY(8, RELU_KEYED, relu64_keyed),
-#define LEAKY_ENTRY(W, MODE, NAME) {W, MODE, {{NAME, NAME, NAME}, {NAME##_r1, NAME##_r1, NAME##_r1}}, NAME##_strided}
+#define LEAKY_ENTRY(W, MODE, NAME) \
+    {W, MODE, {{NAME, NAME, NAME}, {NAME##_r1, NAME##_r1, NAME##_r1}}, NAME##_strided, NAME##_fb}
     LEAKY_ENTRY(4, LEAKY, leaky32_loop), LEAKY_ENTRY(8, LEAKY, leaky64_loop),
     LEAKY_ENTRY(2, LEAKY, leaky16_loop),
     LEAKY_ENTRY(2, LEAKY_BF16, leaky_bf16_loop),
@@ -437,16 +481,11 @@ static int has_avx2(void) {
 #endif
 }
 
-/* the (plain, streaming, strided) loops of a width and mode, for one range or two; 0 if there are none */
-static int find_loops(int width, int mode, int one_range, RangeFn *plain, RangeFn *streaming, StridedFn *strided) {
+/* the loops of a width and mode; NULL if there are none */
+static const LoopEntry *find_loops(int width, int mode) {
     for (size_t k = 0; k < sizeof LOOP_TABLE / sizeof LOOP_TABLE[0]; k++)
-        if (LOOP_TABLE[k].width == width && LOOP_TABLE[k].mode == mode) {
-            *plain = LOOP_TABLE[k].fns[one_range][0];
-            *streaming = LOOP_TABLE[k].fns[one_range][has_avx2() ? 2 : 1];
-            *strided = LOOP_TABLE[k].strided;
-            return 1;
-        }
-    return 0;
+        if (LOOP_TABLE[k].width == width && LOOP_TABLE[k].mode == mode) return &LOOP_TABLE[k];
+    return NULL;
 }
 
 /* ---------------------------------------------------------------- the pool */
@@ -482,6 +521,7 @@ typedef struct {
     struct Grid *grid;    /* a general job on our own N-d walk (below) */
     Walker *walkers;      /* a general job on numpy's iterator: walker k iterates part k */
     StridedFn strided;
+    RangeFn fb;           /* general jobs: a feature broadcast along the run */
     _Atomic int *failed;  /* a walker whose iterator could not be reset says so here */
 } Job;
 
@@ -654,6 +694,10 @@ static void inner_run(const Job *job, char *const *d, const npy_intp *s, npy_int
     }
     if (s[0] == w && s[1] == w) {
         job->fn(d[0], d[1], d[2], (size_t)n, job->p);
+        return;
+    }
+    if (s[1] == 0 && s[0] == w) {
+        job->fb(d[0], d[1], d[2], (size_t)n, job->p);
         return;
     }
     /* a broadcast input (stride 0): spread its value over a small buffer, run the loops by chunks */
@@ -883,6 +927,7 @@ struct Lane {
     PyArray_Descr *dtype;
     RangeFn plain, streaming, one_plain, one_streaming; /* one_*: a == b, PLAIN mode only (else NULL) */
     StridedFn strided;
+    RangeFn fb;
     Params p;
     int width, max_rank, arrays, threads;
     Py_ssize_t parallel_min, stream_min;
@@ -978,7 +1023,7 @@ static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf,
     const int one = PyArray_BYTES(a) == PyArray_BYTES(b) && period == 0 && lane->one_plain != NULL;
     Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
                PyArray_BYTES(a), PyArray_BYTES(b), PyArray_BYTES(out), n, (size_t)lane->width, &lane->p, stream,
-               period, whole == b, NULL, NULL, NULL, NULL};
+               period, whole == b, NULL, NULL, NULL, NULL, NULL};
     run_job_released(&job, job_parts(lane, nbytes), nbytes, 0);
     return (PyObject *)out;
 }
@@ -1021,7 +1066,7 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
         PyArray_ISALIGNED(a) && PyArray_ISALIGNED(b) && PyArray_ISALIGNED(out) &&
         make_grid(&grid, ops, nd, shape, lane->width)) {
         Job job = {stream ? lane->streaming : lane->plain, NULL, NULL, NULL, (size_t)n, (size_t)lane->width,
-                   &lane->p, stream, 0, 0, &grid, NULL, lane->strided, NULL};
+                   &lane->p, stream, 0, 0, &grid, NULL, lane->strided, lane->fb, NULL};
         run_job_released(&job, parts, nbytes, 0);
         return (PyObject *)out;
     }
@@ -1057,7 +1102,7 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
     _Atomic int failed = 0;
     if (ok) {
         Job job = {stream ? lane->streaming : lane->plain, NULL, NULL, NULL, (size_t)n, (size_t)lane->width,
-                   &lane->p, stream, 0, 0, NULL, walkers, lane->strided, &failed};
+                   &lane->p, stream, 0, 0, NULL, walkers, lane->strided, lane->fb, &failed};
         run_job_released(&job, parts, nbytes, needs_api);
     }
     /* the copies first: the first iterator's deallocation writes a copied out back into out */
@@ -1139,10 +1184,9 @@ static PyObject *lane_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     }
     int width = (int)PyDataType_ELSIZE(dtype);
     const int one_range = p.v[LO1] == p.v[LO2] && p.v[HI1] == p.v[HI2];
-    RangeFn plain, streaming;
-    StridedFn strided;
+    const LoopEntry *loops = NULL;
     if (mode == ONE || mode > RELU_KEYED || (flags & HOST_NAN && !(mode == LEAKY || mode == LEAKY_BF16)) ||
-        !find_loops(width, (int)mode, one_range, &plain, &streaming, &strided)) {
+        (loops = find_loops(width, (int)mode)) == NULL) {
         PyErr_Format(PyExc_ValueError, "no loop for mode %llu on %d-byte items", (unsigned long long)p.v[MODE], width);
         goto fail;
     }
@@ -1154,12 +1198,14 @@ static PyObject *lane_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     if (lane == NULL) goto fail;
     lane->vectorcall = lane_call;
     lane->dtype = dtype;
-    lane->plain = plain;
-    lane->streaming = streaming;
-    lane->strided = strided;
+    const int stream_kind = has_avx2() ? 2 : 1;
+    lane->plain = loops->fns[one_range][0];
+    lane->streaming = loops->fns[one_range][stream_kind];
+    lane->strided = loops->strided;
+    lane->fb = loops->fb;
     lane->one_plain = lane->one_streaming = NULL;
-    StridedFn unused;
-    if (mode == PLAIN) find_loops(width, ONE, one_range, &lane->one_plain, &lane->one_streaming, &unused);
+    const LoopEntry *one = mode == PLAIN ? find_loops(width, ONE) : NULL;
+    if (one != NULL) lane->one_plain = one->fns[one_range][0], lane->one_streaming = one->fns[one_range][stream_kind];
     lane->p = p;
     lane->width = width;
     lane->max_rank = max_rank;
