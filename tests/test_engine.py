@@ -213,3 +213,22 @@ def test_a_feature_broadcast_along_the_rows_on_every_rule(dtype, semantics):
             continue
         got = op(*args, *scalars, semantics=semantics)
         np.testing.assert_array_equal(got.view(f"u{dtype.itemsize}"), expected.view(f"u{dtype.itemsize}"))
+
+
+@needs_c
+@pytest.mark.parametrize("dtype", HALVES, ids=str)
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "feature"])
+def test_half_operands_into_float32_are_widened_exactly(dtype, layout):
+    """torch's promotion of a float16 / bfloat16 operand with float32: the engine widens it itself
+    (every pattern: subnormals, infinities, signalling NaN payloads kept as numpy's cast keeps them)."""
+    rng = np.random.default_rng(5)
+    halves = ALL16.view(dtype)
+    wide = rng.standard_normal(halves.size).astype(np.float32)
+    if layout == "strided":
+        halves = np.repeat(halves, 2)[::2]
+    grad, feature = (wide, halves) if layout == "feature" else (halves, wide)
+    for threshold in (0.25, -1.0):
+        got = opsnn.threshold_backward(grad, feature, threshold)
+        expected = opsnn.threshold_backward(grad, feature, threshold, backend="reference")
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got.view(np.uint32), expected.view(np.uint32))
