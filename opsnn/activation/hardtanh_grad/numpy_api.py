@@ -41,7 +41,7 @@ from opsnn.dtypes import bfloat16, float_layout
 from opsnn.engine import keys, lanes, modes
 from opsnn.op_common import torch_promotion
 from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
-from opsnn.op_common.torch_loops import torch_scalar_runs
+from opsnn.op_common.torch_loops import TORCH_GRAIN_SIZE, TORCH_STEP_BYTES, torch_scalar_runs
 
 from . import functional_models as fm
 from .op_api.aclnn_hardtanh_backward import supported_dtypes
@@ -193,8 +193,18 @@ def _torch_contiguous(lane, grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo
 
 
 def _torch_express(lane, dtype: np.dtype, lo, hi):
-    """The express entry's callable for torch semantics: (grad, x, out) -> result or None."""
-    return lambda grad, x, out: _torch_contiguous(lane, grad, x, dtype, lo, hi, out)
+    """The express entry's callable for torch semantics: (grad, x, out) -> result or None. A call
+    below torch's grain size whose length is whole vectorised steps has no scalar tail: the lane
+    alone answers it (C-contiguous operands: torch vectorises them all)."""
+    step = max(TORCH_STEP_BYTES // dtype.itemsize, 1)
+
+    def run(grad, x, out):
+        n = x.size
+        if (n < TORCH_GRAIN_SIZE and n % step == 0 and grad.dtype == dtype and x.dtype == dtype
+                and grad.flags.c_contiguous and x.flags.c_contiguous):
+            return lane(grad, x, out)
+        return _torch_contiguous(lane, grad, x, dtype, lo, hi, out)
+    return run
 
 
 @functools.lru_cache(maxsize=256)
