@@ -69,7 +69,12 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
             raise ValueError('backend="emulator" runs the ascend semantics only')
         tp = torch_semantics.plan(grad, x, slope, flag)
         check_out(out, tp.dtype, tp.shape)
-        if backend == "reference" or tp.dtype == bfloat16:  # bfloat16: NaNs by torch's loop split
+        if tp.dtype == bfloat16 and backend != "reference":  # the engine, then NaNs by torch's loop split
+            result = _torch_bfloat16(grad, x, tp, out, _express_key(backend, semantics, grad, x, negative_slope,
+                                                                    self_is_result))
+            if result is not None:
+                return result
+        if backend == "reference" or tp.dtype == bfloat16:
             return deliver(torch_semantics.compute(grad, x, tp), out)
         return _fast(grad, x, tp.dtype, tp.slope, fm.F64 if tp.dtype == fm.F64 else fm.F32, out,
                      torch_semantics.host_multiply, _express_key(backend, semantics, grad, x, negative_slope,
@@ -112,6 +117,32 @@ def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, host: boo
         return lane(grad, x, out)
     with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
         return lane.cast(grad, x, out)
+
+
+def _torch_bfloat16(grad: np.ndarray, x: np.ndarray, tp, out, memo_key=None):
+    """torch semantics for bfloat16 on the engine (this CPU's multiply, one rounding), then the
+    NaN elements as torch's loop split writes them (torch_semantics.bfloat16_nans, which reads
+    grad and x again: not where out is one of them); None where the engine does not answer.
+    memo_key: where this call may teach the express entry (a callable doing the same)."""
+    if out is not None and (np.may_share_memory(out, grad) or np.may_share_memory(out, x)):
+        return None
+    if lanes.compiled() is None:
+        return None
+    lane = lanes.lane(bfloat16, _params(bfloat16, int(np.asarray(tp.slope, fm.F32).view(np.uint32)), True))
+    if memo_key is not None:
+        lanes.remember(_EXPRESS, memo_key, functools.partial(_bfloat16_run, lane))
+    g, f = grad.astype(bfloat16, copy=False), x.astype(bfloat16, copy=False)
+    result = lane.cast(g, f, out)
+    return None if result is None else torch_semantics.bfloat16_nans(grad, x, g, f, result)
+
+
+def _bfloat16_run(lane, grad: np.ndarray, x: np.ndarray, out):
+    """The express entry of torch's bfloat16 (one dtype, one shape): lane, then torch's NaNs."""
+    if grad.dtype != bfloat16 or x.dtype != bfloat16 or (
+            out is not None and (np.may_share_memory(out, grad) or np.may_share_memory(out, x))):
+        return None
+    result = lane(grad, x, out)
+    return None if result is None else torch_semantics.bfloat16_nans(grad, x, grad, x, result)
 
 
 @functools.lru_cache(maxsize=256)

@@ -110,12 +110,12 @@ def compute(grad: np.ndarray, x: np.ndarray, p: TorchPlan) -> np.ndarray:
     wide = F64 if p.dtype == F64 else F32
     result = fm.leaky(g, f, p.slope, wide, p.dtype, product=host_multiply)
     if p.dtype == bfloat16 and result.size:
-        result = _bfloat16_nans(grad, x, g, f, result)
+        result = bfloat16_nans(grad, x, g, f, result)
     return result
 
 
-def _bfloat16_nans(grad, x, g, f, result) -> np.ndarray:
-    """Step 7 on the NaN elements of a bfloat16 result."""
+def bfloat16_nans(grad, x, g, f, result) -> np.ndarray:
+    """Step 7 on the NaN elements of a bfloat16 result (in place): g, f are grad and x as bfloat16."""
     bits = result.view(np.uint16)
     nan = (bits & 0x7FFF) > 0x7F80
     if not nan.any():
