@@ -93,9 +93,10 @@ def test_a_lane_refuses_modes_and_flags_it_has_no_loop_for(bad):
 
 
 @needs_c
-# (torch's bfloat16 NaNs follow its loop split: the reference answers those, not the engine)
+# (torch's bfloat16: the engine, then its NaN elements by torch's loop split)
 @pytest.mark.parametrize(("dtype", "semantics"), [(F16, "torch"), (F16, "ascend910b"), (F16, "ascend950"),
-                                                  (bfloat16, "ascend910b"), (bfloat16, "ascend950")], ids=str)
+                                                  (bfloat16, "torch"), (bfloat16, "ascend910b"),
+                                                  (bfloat16, "ascend950")], ids=str)
 @pytest.mark.parametrize("slope", [0.01, -0.3, 7.0, 1e-7, 65504.0, math.inf, math.nan, 0.0])
 def test_leaky_relu_backward_on_every_grad_pattern(dtype, semantics, slope):
     g = ALL16.view(dtype)
@@ -232,3 +233,16 @@ def test_half_operands_into_float32_are_widened_exactly(dtype, layout):
         expected = opsnn.threshold_backward(grad, feature, threshold, backend="reference")
         assert got.dtype == np.float32
         np.testing.assert_array_equal(got.view(np.uint32), expected.view(np.uint32))
+
+
+@needs_c
+def test_torch_bfloat16_leaky_relu_backward_into_one_of_its_inputs():
+    """out = grad or x: the NaN fix-up reads them again, so these calls take the reference's way."""
+    g = ALL16.copy().view(bfloat16)
+    x = ALL16[::-1].copy().view(bfloat16)
+    expected = opsnn.leaky_relu_backward(g, x, 0.0, backend="reference")
+    for target in ("grad", "x"):
+        gg, xx = g.copy(), x.copy()
+        out = gg if target == "grad" else xx
+        assert opsnn.leaky_relu_backward(gg, xx, 0.0, out=out) is out
+        np.testing.assert_array_equal(out.view(np.uint16), expected.view(np.uint16))
