@@ -47,7 +47,7 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
                     Under both: only a negative slope fails with self_is_result (NaN passes),
                     rank above 8 is a ValueError, an empty x gives an empty result.
     backend: "auto" = "fast" (the compiled engine, opsnn.engine; where it was not built, vectorised
-    numpy in cache-sized chunks; torch's bfloat16 runs the reference for its NaN loop split),
+    numpy in cache-sized chunks; torch's bfloat16: the engine, then its NaN elements by torch's loop split),
     "reference" (the functional models on whole arrays, functional_models.py), "emulator"
     (ascend semantics only: aclnnLeakyReluBackward's two phases on an emulated device, the
     Ascend950 DAG kernel running on the AscendC emulator).
