@@ -1335,8 +1335,51 @@ static PyObject *workers_started(PyObject *self, PyObject *unused) {
     return PyLong_FromLong(pool.started);
 }
 
+/* any NaN among a float array's bits: (bits without the sign) above the exponent mask, one
+ * vectorised OR-reduction (numpy needs temporaries for it on the 16-bit types) */
+#define ANY_ABOVE(T)                                                                  \
+    {                                                                                \
+        const T *x = (const T *)PyArray_DATA(a), e = (T)exponent, m = (T)~((T)1 << (8 * sizeof(T) - 1)); \
+        T any = 0;                                                                   \
+        for (npy_intp i = 0; i < n; i++) any |= (T)((x[i] & m) > e);                 \
+        found = any != 0;                                                            \
+    }
+CLONES static int any_above(PyArrayObject *a, npy_intp n, uint64_t exponent) {
+    int found = 0;
+    switch (PyArray_ITEMSIZE(a)) {
+    case 2: ANY_ABOVE(uint16_t) break;
+    case 4: ANY_ABOVE(uint32_t) break;
+    default: ANY_ABOVE(uint64_t)
+    }
+    return found;
+}
+
+static PyObject *any_nan(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 2 || !PyArray_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "any_nan(array, exponent_mask)");
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)args[0];
+    const uint64_t exponent = PyLong_AsUnsignedLongLong(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    const int size = (int)PyArray_ITEMSIZE(a);
+    if (!PyArray_ISCARRAY_RO(a) || (size != 2 && size != 4 && size != 8)) {
+        PyErr_SetString(PyExc_ValueError, "any_nan: a C-contiguous, aligned array of 2-, 4- or 8-byte items");
+        return NULL;
+    }
+    const npy_intp n = PyArray_SIZE(a);
+    int found;
+    Py_BEGIN_ALLOW_THREADS
+    found = any_above(a, n, exponent);
+    Py_END_ALLOW_THREADS
+    return PyBool_FromLong(found);
+}
+
 static PyMethodDef methods[] = {
     {"workers_started", workers_started, METH_NOARGS, "worker threads this process has started"},
+    {"any_nan", (PyCFunction)(void (*)(void))any_nan, METH_FASTCALL,
+     "any_nan(a, exponent_mask) -> whether a float array (C-contiguous) holds a NaN"},
     {NULL, NULL, 0, NULL},
 };
 

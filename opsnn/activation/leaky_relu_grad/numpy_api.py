@@ -133,7 +133,7 @@ def _torch_bfloat16(grad: np.ndarray, x: np.ndarray, tp, out, memo_key=None):
         lanes.remember(_EXPRESS, memo_key, functools.partial(_bfloat16_run, lane))
     g, f = grad.astype(bfloat16, copy=False), x.astype(bfloat16, copy=False)
     result = lane.cast(g, f, out)
-    return None if result is None else torch_semantics.bfloat16_nans(grad, x, g, f, result)
+    return None if result is None else _bfloat16_nans(grad, x, g, f, result)
 
 
 def _bfloat16_run(lane, grad: np.ndarray, x: np.ndarray, out):
@@ -142,7 +142,17 @@ def _bfloat16_run(lane, grad: np.ndarray, x: np.ndarray, out):
             out is not None and (np.may_share_memory(out, grad) or np.may_share_memory(out, x))):
         return None
     result = lane(grad, x, out)
-    return None if result is None else torch_semantics.bfloat16_nans(grad, x, grad, x, result)
+    return None if result is None else _bfloat16_nans(grad, x, grad, x, result)
+
+
+_BF16_EXPONENT = int(float_layout(bfloat16).exponent)
+
+
+def _bfloat16_nans(grad, x, g, f, result):
+    """torch_semantics.bfloat16_nans, after the engine's one-pass check that there is a NaN at all."""
+    if result.flags.c_contiguous and not lanes.compiled().any_nan(result, _BF16_EXPONENT):
+        return result
+    return torch_semantics.bfloat16_nans(grad, x, g, f, result)
 
 
 @functools.lru_cache(maxsize=256)
