@@ -373,6 +373,7 @@ typedef void (*StridedFn)(char *const *data, const npy_intp *strides, npy_intp n
     CLONES static void NAME##_fb(const void *g_, const void *f_, void *o_, size_t n, const Params *p) { \
         const T *g = g_;                                                         \
         T *o = o_;                                                               \
+        if (n == 0) return;                                                      \
         LEAKY_SETUP(T, BOUNDS);                                                  \
         const T key_ = *(const T *)f_;                                           \
         if (slope_plain) {                                                       \
