@@ -65,10 +65,7 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
     scalars, or 0-d arrays).
     """
     if backend == "auto" and type(x) is np.ndarray:
-        if semantics == "torch":
-            result = express.threshold(x, threshold, value, out)
-        else:
-            result = express.threshold_ascend(x, threshold, value, semantics, out)
+        result = express.threshold(x, threshold, value, semantics, out)
         if result is not None:
             return result
     check_names(semantics, backend, BACKENDS)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import opsnn
 from opsnn.backends import express, fast, plan, reference
-from opsnn.engine import machine
+from opsnn.engine import lanes, machine
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ASCEND_DTYPES = [np.dtype(d) for d in (np.float32, np.float16, np.int32, np.int8, np.uint8)] + [BF16]
@@ -141,7 +141,7 @@ def _reread_engine(monkeypatch):
     # the express lane remembers per process which engine answered: fresh memos for this test
     monkeypatch.setattr(express, "_BACKWARD", {})
     monkeypatch.setattr(express, "_FORWARD", {})
-    monkeypatch.setattr(fast, "_LANES", {})
+    monkeypatch.setattr(lanes, "_LANES", {})
 
 
 def test_numpy_fallback_is_used_without_the_c_engine(monkeypatch):
@@ -185,7 +185,7 @@ def test_streaming_stores(semantics, monkeypatch):
     stream_min is lowered so that small, oddly sized arrays take it too."""
     monkeypatch.setenv("OPSNN_TUNING", "stream_min=0")
     machine.tuning.cache_clear()
-    monkeypatch.setattr(fast, "_LANES", {})
+    monkeypatch.setattr(lanes, "_LANES", {})
     assert fast.stream_moved_min() == 0
     try:
         for dtype in ASCEND_DTYPES + [np.dtype(np.float64), np.dtype(np.int64)]:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import opsnn
 from opsnn.backends import express, fast
 from opsnn.dtypes import bfloat16
+from opsnn.engine import lanes
 
 DTYPES = [np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64, np.float16, np.float32,
                                 np.float64)] + [bfloat16]
@@ -138,13 +139,13 @@ def test_lane_declines_arguments_its_memos_cannot_hold(lane_kind):
     g = np.linspace(-2, 2, 24, dtype=np.float32)
     for bad in ([0.5], np.array([0.5, 1.0]), np.array(0.5)):
         assert express.threshold_backward(g, g, bad, "torch", None) is None
-        assert express.threshold(g, bad, 0.0, None) is None
-        assert express.threshold(g, 0.5, bad, None) is None                   # an array `value` meets `value == 0`
+        assert express.threshold(g, bad, 0.0, "torch", None) is None
+        assert express.threshold(g, 0.5, bad, "torch", None) is None          # an array `value` meets `value == 0`
     assert express.threshold_backward(g, g, 0.5, ["torch"], None) is None
-    assert express.threshold(g, 0.5, 1j, None) is None                         # complex: math.copysign refuses
-    assert express.threshold(g, 0.5, 0j, None) is None
+    assert express.threshold(g, 0.5, 1j, "torch", None) is None                # complex: math.copysign refuses
+    assert express.threshold(g, 0.5, 0j, "torch", None) is None
     assert express.threshold_backward(g, g, 0.5, "torch", None) is not None     # the common call is still answered
-    assert express.threshold(g, 0.5, 0.0, None) is not None
+    assert express.threshold(g, 0.5, 0.0, "torch", None) is not None
 
 
 def test_ascend_rank_limit_still_raises_after_a_memo_hit(lane_kind):
@@ -209,10 +210,10 @@ def test_without_the_c_engine_auto_takes_the_general_way_and_c_refuses(monkeypat
         fast.engine_lane("numba")
     monkeypatch.setattr(fast, "compiled_lane", lambda: fast.engine_lane(None))
     monkeypatch.setattr(express, "_BACKWARD", {})
-    monkeypatch.setattr(fast, "_LANES", {})
+    monkeypatch.setattr(lanes, "_LANES", {})
     g = np.linspace(-1, 1, 1000, dtype=np.float32)
     assert express.threshold_backward(g, g, 0.25, "torch", None) is None  # the lane declines: the general way
     np.testing.assert_array_equal(opsnn.threshold_backward(g, g, 0.25), np.where(g > 0.25, g, 0))
     np.testing.assert_array_equal(opsnn.threshold_backward(g[::-2], g[::2], 0.25), np.where(g[::2] > 0.25, g[::-2], 0))
     assert list(express._BACKWARD.values()) == [False]  # the memo holds False: no lane to ask
-    assert fast._LANES == {}                              # and the general way ran on the numpy engine
+    assert lanes._LANES == {}                             # and the general way ran on the numpy engine

@@ -21,19 +21,19 @@ import numpy as np
 from opsnn.backends import ascend_rules, fast
 from opsnn.backends.keep_range import selection
 from opsnn.backends.plan import MEMO_SCALAR_TYPES, memo_store, plan_backward, plan_forward
+from opsnn.engine import lanes
 
-_RANK_UNLIMITED = 1 << 30
 # The memos also remember the engine (fast.compiled_lane(), resolved once per process): whoever
 # re-resolves it (tests) must give the lane fresh memos too.
 _BACKWARD: dict = {}  # (semantics, dtype, type(t), t) -> a lane, or False: not for the lane
-_FORWARD: dict = {}   # (dtype, type(t), t, type(v), v, v is a negative zero) -> a lane, or False
-_FORWARD_ASCEND: dict = {}  # (semantics, dtype, type(t), t, type(v), v, v is a negative zero) -> a lane, or False
+_FORWARD: dict = {}   # (semantics, dtype, type(t), t, type(v), v, v is a negative zero) -> a lane, or False
 
 
 def _make_lane(dtype: np.dtype, sel, max_rank: int, arrays: int):
     """The C engine's Lane where it was built (and the engine allows it), else False."""
     compiled = fast.compiled_lane()
-    return False if compiled is None else fast.new_lane(compiled, dtype, sel, max_rank, arrays)
+    return False if compiled is None else lanes.lane(dtype, tuple(sel.params.tolist()), arrays, max_rank,
+                                                      module=compiled)
 
 
 def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, arrays: int):
@@ -47,7 +47,7 @@ def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, array
     sel = selection(plan)
     lane = False
     if not sel.empty and plan.dtype == dtype:
-        max_rank = _RANK_UNLIMITED if plan.semantics == "torch" else ascend_rules.MAX_RANK
+        max_rank = lanes.ANY_RANK if plan.semantics == "torch" else ascend_rules.MAX_RANK
         lane = _make_lane(plan.dtype, sel, max_rank, arrays)
     if all(x == x for x in key):
         memo_store(memo, key, lane)
@@ -67,22 +67,9 @@ def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semanti
     return lane(grad, feature, out) if lane else None
 
 
-def threshold(x: np.ndarray, threshold, value, out):
-    """opsnn.threshold (torch semantics) for a numpy array, or None where the general way must answer."""
-    try:  # as above; an array `value` also fails in the sign test (ValueError), a complex one in copysign
-        key = (x.dtype, type(threshold), threshold, type(value), value, value == 0 and math.copysign(1.0, value) < 0)
-        lane = _FORWARD.get(key)
-    except (TypeError, ValueError):
-        return None
-    if lane is None:
-        if type(threshold) not in MEMO_SCALAR_TYPES or type(value) not in MEMO_SCALAR_TYPES:
-            return None
-        lane = _learn(_FORWARD, key, x.dtype, plan_forward, (x, threshold, value), 2)
-    return lane(x, x, out) if lane else None
-
-
 def _forward_key(semantics: str, x: np.ndarray, threshold, value):
-    """The ascend forward's memo key, or None (unhashable scalars, an array value, a complex one)."""
+    """The forward's memo key, or None: an array `value` fails in the sign test (ValueError), a
+    complex one in copysign (TypeError)."""
     try:
         return (semantics, x.dtype, type(threshold), threshold, type(value), value,
                 value == 0 and math.copysign(1.0, value) < 0)
@@ -90,20 +77,25 @@ def _forward_key(semantics: str, x: np.ndarray, threshold, value):
         return None
 
 
-def threshold_ascend(x: np.ndarray, threshold, value, semantics: str, out):
-    """opsnn.threshold under an ascend semantics for a numpy array, or None where the general way
-    must answer (it learns the lane: learn_ascend)."""
+def threshold(x: np.ndarray, threshold, value, semantics: str, out):
+    """opsnn.threshold for a numpy array, or None where the general way must answer. Torch
+    semantics plan a key's first call here; the ascend ones are learnt after the general way
+    answered (learn_ascend)."""
     key = _forward_key(semantics, x, threshold, value)
-    try:
-        lane = key is not None and _FORWARD_ASCEND.get(key)
+    try:  # free unless it raises: an unhashable argument is not for the lane
+        lane = key is not None and _FORWARD.get(key)
     except TypeError:
         return None
+    if lane is None:
+        if semantics != "torch" or type(threshold) not in MEMO_SCALAR_TYPES or type(value) not in MEMO_SCALAR_TYPES:
+            return None
+        lane = _learn(_FORWARD, key, x.dtype, plan_forward, (x, threshold, value), 2)
     return lane(x, x, out) if lane else None
 
 
 def learn_ascend(x: np.ndarray, threshold, value, semantics: str) -> None:
-    """After the general way answered a call (its checks passed): remember its lane."""
+    """After the general way answered an ascend forward (its checks passed): remember its lane."""
     key = _forward_key(semantics, x, threshold, value)
     if (key is not None and type(threshold) in MEMO_SCALAR_TYPES and type(value) in MEMO_SCALAR_TYPES
             and threshold == threshold and value == value):
-        memo_store(_FORWARD_ASCEND, key, fast.ascend_forward_lane(x.dtype, threshold, value, semantics) or False)
+        memo_store(_FORWARD, key, fast.ascend_forward_lane(x.dtype, threshold, value, semantics) or False)

@@ -24,7 +24,6 @@ from opsnn.engine import lanes, machine
 PARALLEL_MIN = 1 << 17  # numpy engine: bytes of output per thread from which our Python pool pays (~2-5 us)
 CHUNK = 1 << 20         # flat path, numpy engine: elements a thread takes at a time
 TINY = 1024             # numpy engine: elements below which the plain formula beats the tiled engine
-_RANK_UNLIMITED = 1 << 30
 
 
 def threshold_backward(grad, feature, plan: Plan, out=None, *, engine=None, tile=None, threads=None):
@@ -35,11 +34,7 @@ def threshold_backward(grad, feature, plan: Plan, out=None, *, engine=None, tile
     if not sel.empty and tile is None:
         lane = plan_lane(plan, sel, 2 if grad is feature else 3, engine, threads)
         if lane is not None:
-            if grad.dtype == plan.dtype and feature.dtype == plan.dtype:
-                result = lane.cast(grad, feature, out)
-            else:
-                with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
-                    result = lane.cast(grad, feature, out)
+            result = lanes.run(lane, grad, feature, plan.dtype, out)
             if result is not None:
                 return result
         elif (engine is None and threads is None and plan.semantics == "torch" and plan.fill is None
@@ -71,8 +66,10 @@ def ascend_forward_params(dtype: np.dtype, threshold, value, semantics: str):
 def ascend_forward_lane(dtype: np.dtype, threshold, value, semantics: str):
     """The Lane of aclnnThreshold's rule (rank up to 8, as aclnn takes), or None where the C engine
     is not in use or every element (or none) is kept."""
-    params = ascend_forward_params(dtype, threshold, value, semantics) if compiled_lane() is not None else None
-    if params is None or params[:4] == (1, 0, 1, 0):
+    if compiled_lane() is None:
+        return None
+    params = ascend_forward_params(dtype, threshold, value, semantics)
+    if params is None or params[:4] == keep_range.NOTHING_KEPT:
         return None
     return lanes.lane(dtype, params, arrays=2, max_rank=ascend_rules.MAX_RANK)
 
@@ -80,21 +77,18 @@ def ascend_forward_lane(dtype: np.dtype, threshold, value, semantics: str):
 def threshold_ascend(x: np.ndarray, threshold, value, semantics: str, out=None):
     """aclnnThreshold's result on the C engine (x checked by the caller), or None where the engine
     is not in use or declines (the functional model answers then)."""
-    if compiled_lane() is None:
-        return None
     lane = ascend_forward_lane(x.dtype, threshold, value, semantics)
     if lane is not None:
         return lane(x, x, out)
-    params = ascend_forward_params(x.dtype, threshold, value, semantics)
+    if compiled_lane() is None:
+        return None
+    params = ascend_forward_params(x.dtype, threshold, value, semantics)  # memoised: every or no element kept
     target = np.empty(x.shape, x.dtype) if out is None else out
-    if params is None:  # every element kept
+    if params is None:
         np.copyto(target, x)
-    else:  # none kept
+    else:
         target.view(f"u{x.dtype.itemsize}")[...] = params[keep_range.FILL]
     return target
-
-
-_LANES: dict = {}  # (dtype, params, arrays, threads) -> a C Lane (a pure function of the key)
 
 
 def plan_lane(plan: Plan, sel: Selection, arrays: int, engine=None, threads=None):
@@ -103,17 +97,8 @@ def plan_lane(plan: Plan, sel: Selection, arrays: int, engine=None, threads=None
     compiled = compiled_lane() if engine is None else engine_lane(engine)
     if compiled is None:
         return None
-    threads = threads or threads_allowed()
-    key = (plan.dtype, sel.params.tobytes(), arrays, threads, compiled)
-    lane = _LANES.get(key)
-    if lane is None:
-        lane = memo_store(_LANES, key, new_lane(compiled, plan.dtype, sel, _RANK_UNLIMITED, arrays, threads))
-    return lane
-
-
-def new_lane(compiled, dtype: np.dtype, sel: Selection, max_rank: int, arrays: int, threads: int | None = None):
-    """A C engine Lane for a selection, with this machine's crossovers."""
-    return lanes.new_lane(compiled, dtype, sel.params, max_rank, arrays, threads)
+    return lanes.lane(plan.dtype, tuple(sel.params.tolist()), arrays, lanes.ANY_RANK, threads or threads_allowed(),
+                      compiled)
 
 
 def stream_moved_min() -> int:

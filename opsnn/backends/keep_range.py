@@ -18,7 +18,7 @@ import numpy as np
 from opsnn import dtypes
 from opsnn.backends.plan import Plan
 from opsnn.dtypes import bfloat16
-from opsnn.engine.keys import float_key
+from opsnn.engine.keys import EMPTY_RANGE, NOTHING_KEPT, float_key
 
 _FLOATS = (np.dtype(np.float16), bfloat16, np.dtype(np.float32), np.dtype(np.float64))
 _I32 = np.dtype(np.int32)
@@ -133,7 +133,7 @@ def _raw_ranges(ordered: bool, a: int, span: int, width: int) -> tuple:
         else:
             merged.append((lo, hi))
     assert len(merged) <= 2, merged
-    merged += [(1, 0)] * (2 - len(merged))  # lo > hi: matches nothing
+    merged += [EMPTY_RANGE] * (2 - len(merged))
     return merged[0] + merged[1]
 
 
@@ -230,7 +230,7 @@ def ascend_forward_params(dtype: np.dtype, threshold, value, family: str, conver
     scalar_to_tensor.convert_scalar); None where every element is kept (the result is x).
     910B: int32 travels through float32 (x rounded, value too, back saturating), int16 through
     int32 and float32 (exact for its values; the value wraps back); the rest compare natively or
-    exactly through float32. Nothing kept: the ranges are (1, 0, 1, 0), value everywhere."""
+    exactly through float32. Nothing kept: the ranges are NOTHING_KEPT, value everywhere."""
     width = 8 * dtype.itemsize
     bits = _BITS[dtype.itemsize]
     mode = PLAIN
@@ -249,7 +249,7 @@ def ascend_forward_params(dtype: np.dtype, threshold, value, family: str, conver
         else:
             lo, hi, empty = _int_interval(dtype, "gt", int(t))
     if empty:
-        return (1, 0, 1, 0, fill, 0, 0, 0, mode)
+        return (*NOTHING_KEPT, fill, 0, 0, 0, mode)
     a, span = lo % (1 << width), (hi - lo) % (1 << width)
     if span == (1 << width) - 1:
         return None

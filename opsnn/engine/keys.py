@@ -14,6 +14,8 @@ import numpy as np
 from opsnn import dtypes
 
 _BITS = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
+EMPTY_RANGE = (1, 0)  # lo > hi: a plain range that matches nothing
+NOTHING_KEPT = EMPTY_RANGE + EMPTY_RANGE
 
 
 def float_key(bits: int, width: int) -> int:
@@ -98,7 +100,7 @@ def raw_greater(dtype: np.dtype, cut: float) -> tuple[int, int, int, int]:
     width = 8 * dtype.itemsize
     first, plus_inf = first_above(cut, dtype), key_of(math.inf, dtype)
     if first > plus_inf:
-        return 1, 0, 1, 0
+        return NOTHING_KEPT
     sign = 1 << (width - 1)
     pieces = []
     if plus_inf >= sign:  # the non-negative part: raw = key - sign
@@ -107,7 +109,7 @@ def raw_greater(dtype: np.dtype, cut: float) -> tuple[int, int, int, int]:
             pieces.append((lo - sign, plus_inf - sign))
     if first < sign:      # the negative part: raw = ~key, decreasing
         pieces.append((bits_of_key(sign - 1, width), bits_of_key(first, width)))
-    pieces += [(1, 0)] * (2 - len(pieces))
+    pieces += [EMPTY_RANGE] * (2 - len(pieces))
     return pieces[0] + pieces[1]
 
 

@@ -15,10 +15,12 @@ import os
 
 import numpy as np
 
+from opsnn.dtypes import float_layout
+
 ENGINES = ("auto", "c", "numpy")  # "c": the C engine required
 ENGINE_VARIABLE = "OPSNN_FAST_ENGINE"
 MODULE = "opsnn.engine._select"
-_RANK_UNLIMITED = 1 << 30
+ANY_RANK = 1 << 30  # a Lane's max_rank where the semantics set no limit
 MISSING = (f"{ENGINE_VARIABLE}=c needs the C engine ({MODULE}), which this installation does not have: install "
            "a C compiler and the Python headers (e.g. apt install gcc python3-dev) and reinstall opsnn, or unset "
            f"{ENGINE_VARIABLE}")
@@ -35,12 +37,13 @@ def engine_module(engine: str | None):
     """The C module, or None: with "numpy", or where it was not built (no C compiler at install;
     "c" then raises ImportError). import_module, not a sys.modules lookup: while another thread is
     still importing the module, it waits for that import instead of taking the half-built one."""
-    if engine_name(engine) == "numpy":
+    engine = engine_name(engine)
+    if engine == "numpy":
         return None
     try:
         return importlib.import_module(MODULE)
     except ImportError:
-        if engine_name(engine) == "c":
+        if engine == "c":
             raise ImportError(MISSING) from None
         return None
 
@@ -51,7 +54,7 @@ def compiled():
     return engine_module(None)
 
 
-def new_lane(module, dtype: np.dtype, params, max_rank: int = _RANK_UNLIMITED, arrays: int = 3,
+def new_lane(module, dtype: np.dtype, params, max_rank: int = ANY_RANK, arrays: int = 3,
              threads: int | None = None):
     """A Lane of `module` with this machine's crossovers (machine.tuning())."""
     from opsnn.engine import machine
@@ -60,22 +63,46 @@ def new_lane(module, dtype: np.dtype, params, max_rank: int = _RANK_UNLIMITED, a
                        threads or tuned.threads)
 
 
-_LANES: dict = {}  # (dtype, params, arrays) -> Lane: a pure function of the key
-_LANES_MAX = 1024
+_LANES: dict = {}  # (dtype, params, arrays, max_rank, threads, module) -> Lane: a pure function of the key
+_MEMO_MAX = 1024
 
 
-def lane(dtype: np.dtype, params: tuple, arrays: int = 3, max_rank: int = _RANK_UNLIMITED):
-    """The memoised Lane for an element rule, or None where the C engine is not in use."""
-    module = compiled()
+def lane(dtype: np.dtype, params: tuple, arrays: int = 3, max_rank: int = ANY_RANK, threads: int | None = None,
+         module=None):
+    """The memoised Lane for an element rule (of `module`, else the environment's engine), or None
+    where the C engine is not in use."""
+    module = module or compiled()
     if module is None:
         return None
-    key = (dtype, params, arrays, max_rank)
+    key = (dtype, params, arrays, max_rank, threads, module)
     found = _LANES.get(key)
     if found is None:
-        if len(_LANES) >= _LANES_MAX:
-            _LANES.clear()
-        found = _LANES[key] = new_lane(module, dtype, params, max_rank, arrays)
+        found = new_lane(module, dtype, params, max_rank, arrays, threads)
+        remember(_LANES, key, found)
     return found
+
+
+def run(lane_, grad: np.ndarray, x: np.ndarray, dtype: np.dtype, out):
+    """lane_(grad, x, out), or lane_.cast() where an operand is of another dtype than the lane's
+    (numpy's casts; an overflow to inf is the promotion's answer, as torch's, not a warning)."""
+    if grad.dtype == dtype and x.dtype == dtype:
+        return lane_(grad, x, out)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return lane_.cast(grad, x, out)
+
+
+def has_nan(a: np.ndarray) -> bool:
+    """Any NaN in a float array: the engine's one pass where it is in use and a is C-contiguous,
+    else one numpy reduction (float16 / bfloat16 on their bits: numpy has no fast min for them)."""
+    if a.size == 0:
+        return False
+    layout = float_layout(a.dtype)
+    module = compiled()
+    if module is not None and a.flags.c_contiguous and a.flags.aligned and a.dtype.isnative:
+        return module.any_nan(a, int(layout.exponent))
+    if a.dtype.itemsize == 2:
+        return int((a.view(np.uint16) & np.uint16(0x7FFF)).max()) > int(layout.exponent)
+    return bool(np.isnan(a.min()))
 
 
 def scalar_key(*scalars) -> tuple | None:
@@ -99,7 +126,7 @@ def scalar_key(*scalars) -> tuple | None:
 
 def remember(memo: dict, key, lane_) -> None:
     """memo[key] = lane_, the memo emptied first when full."""
-    if len(memo) >= _LANES_MAX:
+    if len(memo) >= _MEMO_MAX:
         memo.clear()
     memo[key] = lane_
 
