@@ -246,3 +246,17 @@ def test_torch_bfloat16_leaky_relu_backward_into_one_of_its_inputs():
         out = gg if target == "grad" else xx
         assert opsnn.leaky_relu_backward(gg, xx, 0.0, out=out) is out
         np.testing.assert_array_equal(out.view(np.uint16), expected.view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", [F16, bfloat16, np.dtype(np.float32), np.dtype(np.float64)], ids=str)
+def test_has_nan_on_every_float_layout(dtype):
+    """lanes.has_nan: the engine's pass (C-contiguous) and numpy's (strided) agree with np.isnan."""
+    a = np.linspace(-3, 3, 1001).astype(dtype)
+    for view in (a, a[::3], a[::-1]):
+        assert not lanes.has_nan(view)
+    for position in (0, 500, 1000):
+        b = a.copy()
+        b[position] = np.nan
+        assert lanes.has_nan(b) and lanes.has_nan(b[::-1])
+        assert bool(lanes.has_nan(b[1::2])) == bool(position % 2)
+    assert not lanes.has_nan(np.arange(10)) and not lanes.has_nan(np.ones(3, bool)) and not lanes.has_nan(a[:0])

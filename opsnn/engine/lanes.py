@@ -94,7 +94,7 @@ def run(lane_, grad: np.ndarray, x: np.ndarray, dtype: np.dtype, out):
 def has_nan(a: np.ndarray) -> bool:
     """Any NaN in a float array: the engine's one pass where it is in use and a is C-contiguous,
     else one numpy reduction (float16 / bfloat16 on their bits: numpy has no fast min for them)."""
-    if a.size == 0:
+    if a.size == 0 or a.dtype.kind in "biu":  # integers and bools hold no NaN
         return False
     layout = float_layout(a.dtype)
     module = compiled()

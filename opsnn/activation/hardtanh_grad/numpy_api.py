@@ -137,19 +137,6 @@ def _zero_where(zero: np.ndarray, grad: np.ndarray, shape, out: np.ndarray | Non
     return result
 
 
-def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo, hi, mode: int, nan_kept: bool, out):
-    """The C engine (opsnn.engine), or None where it is not in use or declines: grad where
-    lo < x < hi (x cast to `dtype`, compared exactly with the bounds; where `nan_kept`, or x NaN
-    too), else +0 (PLAIN) or grad * 0 (RELU: the 910B's product; a NaN x keeps grad's own bits)."""
-    lane = _lane(dtype, lo, hi, mode, nan_kept)
-    if lane is None:
-        return None
-    if grad.dtype == dtype and x.dtype == dtype:
-        return lane(grad, x, out)
-    with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
-        return lane.cast(grad, x, out)
-
-
 _EXPRESS: dict = {}  # (semantics, grad dtype, x dtype, scalars) -> what answered such a call: a Lane, or (torch) a
                     # callable (grad, x, out) that runs the lane and torch's scalar tails
 
@@ -161,9 +148,6 @@ def _lane(dtype: np.dtype, lo, hi, mode: int, nan_kept: bool, max_rank: int = MA
         return None
     params = _params(dtype, float(lo), float(hi), mode, nan_kept)
     return None if params is None else lanes.lane(dtype, params, max_rank=max_rank)
-
-
-_ANY_RANK = 1 << 30
 
 
 def _torch_contiguous(lane, grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo, hi, out):
@@ -220,24 +204,16 @@ def _params(dtype: np.dtype, lo: float, hi: float, mode: int, nan_kept: bool) ->
     return modes.params(inside + nans, mode, 0, modes.CYCLIC | modes.KEYED, layout)
 
 
-def _has_nan(a: np.ndarray) -> bool:
-    """Any NaN in a float array, in one reduction (no temporary for float32 / float64)."""
-    if a.dtype in _HALVES:
-        magnitude = a.view(np.uint16) & np.uint16(0x7FFF)
-        return bool(a.size) and int(magnitude.max()) > int(float_layout(a.dtype).exponent)
-    return bool(a.size) and bool(np.isnan(a.min()))
-
-
 def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape, out, express_key=None):
-    lane = None if np.isnan(lo) or np.isnan(hi) else _lane(dtype, lo, hi, modes.PLAIN, False, _ANY_RANK)
+    lane = None if np.isnan(lo) or np.isnan(hi) else _lane(dtype, lo, hi, modes.PLAIN, False, lanes.ANY_RANK)
     if lane is not None and grad.shape == x.shape:
         result = _torch_contiguous(lane, grad, x, dtype, lo, hi, out)
         if result is not None:
             if express_key is not None:
                 lanes.remember(_EXPRESS, express_key, _torch_express(lane, dtype, lo, hi))
             return result
-    if lane is not None and not _has_nan(x):  # both of torch's bodies agree: the C engine
-        result = _compiled(grad, x, dtype, lo, hi, modes.PLAIN, False, out)
+    if lane is not None and not lanes.has_nan(x):  # both of torch's bodies agree: the C engine
+        result = lanes.run(lane, grad, x, dtype, out)
         if result is not None:
             return result
     xc = x.astype(dtype, copy=False)  # TensorIterator's common dtype first
@@ -318,12 +294,12 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
         return deliver(device_run.hardtanh_backward(grad, x, lo, hi, semantics), out)
     lo32, hi32 = ascend_bound(lo), ascend_bound(hi)
     if backend in ("auto", "fast"):
-        mode = modes.PLAIN if semantics == "ascend950" else modes.RELU
-        result = _compiled(grad, x, x.dtype, lo32, hi32, mode, True, out)
+        lane = _lane(x.dtype, lo32, hi32, modes.PLAIN if semantics == "ascend950" else modes.RELU, True)
+        result = None if lane is None else lane(grad, x, out)  # one dtype and shape: checked above
         if result is not None:
             key = lanes.scalar_key(min_val, max_val)
-            if backend == "auto" and key is not None:  # the express entry: same dtypes and shape checked above
-                lanes.remember(_EXPRESS, (semantics, grad.dtype, x.dtype, key), _lane(x.dtype, lo32, hi32, mode, True))
+            if backend == "auto" and key is not None:
+                lanes.remember(_EXPRESS, (semantics, grad.dtype, x.dtype, key), lane)
             return result
         return (_fast_arch35 if semantics == "ascend950" else _fast_910b)(grad, x, lo32, hi32, out)
     return deliver(fm.hardtanh_backward_ascend(grad, x, lo32, hi32, semantics), out)

@@ -17,7 +17,6 @@ from . import ascend_semantics, torch_semantics
 from . import functional_models as fm
 
 BACKENDS = ("auto", "fast", "emulator", "reference")
-_RANK_UNLIMITED = 1 << 30
 CHUNK = 1 << 16  # elements per step of the fast path: temporaries stay in cache
 
 Semantics: TypeAlias = Literal["torch", "ascend910b", "ascend950"]
@@ -109,14 +108,11 @@ def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, host: boo
     if lanes.compiled() is None:
         return None
     wide, bits = (fm.F64, np.uint64) if dtype == fm.F64 else (fm.F32, np.uint32)
-    max_rank = _RANK_UNLIMITED if host else ascend_semantics.MAX_RANK
+    max_rank = lanes.ANY_RANK if host else ascend_semantics.MAX_RANK
     lane = lanes.lane(dtype, _params(dtype, int(np.asarray(slope, wide).view(bits)), host), max_rank=max_rank)
-    if grad.dtype == dtype and x.dtype == dtype:
-        if memo_key is not None:
-            lanes.remember(_EXPRESS, memo_key, lane)
-        return lane(grad, x, out)
-    with np.errstate(over="ignore", invalid="ignore"):  # torch's promotion casts overflow to inf too
-        return lane.cast(grad, x, out)
+    if memo_key is not None:  # a key is given for one dtype only (_express_key)
+        lanes.remember(_EXPRESS, memo_key, lane)
+    return lanes.run(lane, grad, x, dtype, out)
 
 
 def _torch_bfloat16(grad: np.ndarray, x: np.ndarray, tp, out, memo_key=None):
@@ -145,14 +141,9 @@ def _bfloat16_run(lane, grad: np.ndarray, x: np.ndarray, out):
     return None if result is None else _bfloat16_nans(grad, x, grad, x, result)
 
 
-_BF16_EXPONENT = int(float_layout(bfloat16).exponent)
-
-
 def _bfloat16_nans(grad, x, g, f, result):
     """torch_semantics.bfloat16_nans, after the engine's one-pass check that there is a NaN at all."""
-    if result.flags.c_contiguous and not lanes.compiled().any_nan(result, _BF16_EXPONENT):
-        return result
-    return torch_semantics.bfloat16_nans(grad, x, g, f, result)
+    return torch_semantics.bfloat16_nans(grad, x, g, f, result) if lanes.has_nan(result) else result
 
 
 @functools.lru_cache(maxsize=256)
