@@ -70,7 +70,7 @@ class Explain(TorchDispatchMode):
         self.found: Counter = Counter()
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        out = func(*args, **(kwargs or {}))  # -> npu_semantics, outside this mode
+        out = func(*args, **(kwargs or {}))  # -> aten's CPU kernel: npu_semantics's override
         if func is torch.ops.aten.threshold_backward.default:
             g, f, t = opsnn.torch.to_numpy(args[0]), opsnn.torch.to_numpy(args[1]), args[2]
             self.found += causes(g, f, t, self.semantics, opsnn.torch.to_numpy(out),

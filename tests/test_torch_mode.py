@@ -174,27 +174,102 @@ def test_forward_under_the_mode_is_the_numpy_api(semantics):
     assert_bits(z, expected)
 
 
-def test_the_mode_costs_no_dynamo_wrapper_and_still_compiles():
-    """__torch_dispatch__ is marked for dynamo to skip (no per-call torch._disable_dynamo wrapper where
-    torch can mark code objects); a torch.compile'd step under the mode is what the eager one gives."""
-    from opsnn.torch import _mode
+def _step_grads(model, x):
+    model.zero_grad()
+    model(x).sum().backward()
+    return [p.grad.clone() for p in model.parameters()]
 
-    if _mode._SKIP_BY_CODE:
-        assert not hasattr(ot.npu_semantics.__torch_dispatch__, "_torchdynamo_disable")
+
+def _small_model():
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4),
-                                torch.nn.Threshold(0.1, 0.0))
-    x = features((5, 8), 3)
+    return torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4),
+                               torch.nn.Threshold(0.1, 0.0))
 
-    def step():
-        model.zero_grad()
-        model(x).sum().backward()
-        return [p.grad.clone() for p in model.parameters()]
 
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_a_compiled_step_is_intercepted_as_the_eager_one(backend):
+    """Compiled code that calls aten's kernels (these backends) reaches the override as eager code does."""
+    model, x = _small_model(), features((5, 8), 3)
     with ot.npu_semantics("ascend910b") as eager_mode:
-        expected = step()
+        expected = _step_grads(model, x)
+    torch._dynamo.reset()
     with ot.npu_semantics("ascend910b") as compiled_mode:
-        got = torch.compile(step, backend="eager")()
-    assert compiled_mode.calls == eager_mode.calls
+        got = torch.compile(lambda: _step_grads(model, x), backend=backend)()
+    assert compiled_mode.calls["aten::threshold_backward"] == eager_mode.calls["aten::threshold_backward"] == 2
     for a, b in zip(got, expected, strict=True):
         assert_bits(a, b)
+
+
+def test_no_python_mode_runs_for_the_ops_it_does_not_intercept():
+    """The contexts override the intercepted ops' CPU kernels only: no dispatch mode is pushed, so an
+    add or a matmul under npu_semantics never enters Python (a mode cost a training step 10-19 %)."""
+    from torch.utils._python_dispatch import _get_current_dispatch_mode
+    with ot.npu_semantics("ascend910b"):
+        assert _get_current_dispatch_mode() is None
+        assert not torch._C._dispatch_tls_is_dispatch_key_included(torch._C.DispatchKey.Python)
+
+
+def _distinguishing():
+    """A call whose 910B answer differs from torch's and the 950's (test_fp16_threshold_rounding_shows)."""
+    return torch.ones(3, dtype=torch.float16), torch.tensor([0.3, 0.31, 0.29], dtype=torch.float16), 0.3
+
+
+def test_other_threads_get_torch_and_the_override_goes_with_the_last_context():
+    import threading
+
+    g, x, t = _distinguishing()
+    torch_answer = aten.threshold_backward(g, x, t)
+    results = {}
+    inside, leave = threading.Event(), threading.Event()
+
+    def other_thread():
+        inside.wait()
+        results["other"] = aten.threshold_backward(g, x, t)  # while the main thread's context is open
+        leave.set()
+
+    registrations = {name: torch._C._dispatch_dump(name) for name in ("aten::threshold_backward", "aten::threshold")}
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    with ot.npu_semantics("ascend910b", forward=False) as mode:
+        assert torch._C._dispatch_dump("aten::threshold_backward") != registrations["aten::threshold_backward"]
+        inside.set()
+        assert leave.wait(10)
+        results["mode"] = aten.threshold_backward(g, x, t)
+    thread.join()
+    assert mode.calls == {"aten::threshold_backward": 1}  # the other thread's call was not counted
+    assert_bits(results["other"], torch_answer)
+    assert not torch.equal(results["mode"], torch_answer)
+    assert_bits(results["mode"], opsnn.threshold_backward(ot.to_numpy(g), ot.to_numpy(x), t,
+                                                          semantics="ascend910b"))
+    assert_bits(aten.threshold_backward(g, x, t), torch_answer)
+    # torch's kernels are registered as before: nothing of the override is left
+    assert {name: torch._C._dispatch_dump(name) for name in registrations} == registrations
+
+
+def test_contexts_nest_and_an_error_inside_still_closes():
+    g, x, t = _distinguishing()
+    torch_answer = aten.threshold_backward(g, x, t)
+    with ot.npu_semantics("ascend950", forward=False) as outer:
+        with pytest.raises(RuntimeError, match="boom"):
+            with ot.npu_semantics("ascend910b", forward=False) as inner:
+                a2 = aten.threshold_backward(g, x, t)
+                raise RuntimeError("boom")
+        a5 = aten.threshold_backward(g, x, t)
+    assert inner.calls == outer.calls == {"aten::threshold_backward": 1}
+    assert_bits(a2, opsnn.threshold_backward(ot.to_numpy(g), ot.to_numpy(x), t, semantics="ascend910b"))
+    assert_bits(a5, opsnn.threshold_backward(ot.to_numpy(g), ot.to_numpy(x), t, semantics="ascend950"))
+    assert not torch.equal(a2, a5)
+    assert_bits(aten.threshold_backward(g, x, t), torch_answer)
+
+
+def test_double_backward_is_recorded_under_the_context():
+    """The override sits below autograd: threshold_backward's own derivative is still recorded."""
+    x = features((4, 5), 11).requires_grad_()
+    g = torch.randn(4, 5, requires_grad=True)
+    with ot.npu_semantics("ascend910b") as mode:
+        y = torch.nn.functional.relu(x)
+        (dx,) = torch.autograd.grad(y, x, g, create_graph=True)
+        (dg,) = torch.autograd.grad(dx.sum(), g)
+    assert mode.calls["aten::threshold_backward"] == 2
+    expected = opsnn.threshold_backward(np.ones((4, 5), np.float32), ot.to_numpy(x), 0.0, semantics="ascend910b")
+    assert_bits(dg, expected)

@@ -1,4 +1,4 @@
-"""opsnn for PyTorch: custom operators `torch.ops.opsnn.*` and the `npu_semantics` dispatch mode.
+"""opsnn for PyTorch: custom operators `torch.ops.opsnn.*` and the `npu_semantics` context.
 
 Importing this module imports torch and registers the operators; `import opsnn` alone never does.
 
