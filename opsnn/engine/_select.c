@@ -97,7 +97,16 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
 #define PLAIN_ELEMENT(T) (KEEP(T, u) ? gi : fill)
 /* ReluGrad: the masked value is grad * 0, a zero of grad's sign, or a quiet NaN for inf/NaN grads;
  * the kept one grad * 1, the grad itself but a signalling NaN quieted (functional_models.py) */
-#define RELU_ELEMENT_K(T, K) ((gi & e) == e ? ((K) && (gi | sign) == (e | sign) ? gi : (gi | q)) : ((K) ? gi : (gi & sign)))
+/* In masks (all ones where true): s an inf or NaN grad (|grad| >= the exponent mask), n a NaN one,
+ * k kept. Kept: grad, quieted where n; masked: grad | q where s, else its sign. In one expression,
+ *   (gi & (k | sign | s)) | (q & (n | (s & ~k)))
+ * (the ?: chain it replaces compiled to twice the instructions: ReluGrad float32 at 64 K-1 M in
+ * cache ran 1.6-1.9x the plain select's time) */
+#define RELU_BITS(gi, k, s, n) (((gi) & ((k) | sign | (s))) | (q & ((n) | ((s) & ~(k)))))
+#define RELU_ELEMENT_K(T, K) ({                                                    \
+    const T a_ = gi & (T)~sign, k_ = (T)0 - (T)(K);                              \
+    const T s_ = (T)0 - (T)(a_ >= e), n_ = (T)0 - (T)(a_ > e);                   \
+    (T)RELU_BITS(gi, k_, s_, n_); })
 #define RELU_ELEMENT(T) RELU_ELEMENT_K(T, KEEP(T, u))
 /* RELU_KEYED (HardtanhGrad on the 910B): the second range keeps grad's own bits (a NaN feature),
  * the first keeps grad * 1 (a signalling NaN quieted), the rest is grad * 0 */
@@ -151,10 +160,9 @@ typedef void (*RangeFn)(const void *g, const void *f, void *o, size_t n, const P
     V raw = (V)((V)(u - vlo2) <= vspan2);                                        \
     (gi & raw) | (RELU_VECTOR_M(V, (V)((V)(u - vlo1) <= vspan1)) & ~raw); })
 #define RELU_VECTOR_M(V, M) ({                                                    \
-    V m = (M), inf = (V)((gi & e) == e);                                         \
-    V nan = inf & (V)((gi | sign) != (e | sign));                                \
-    V masked = ((gi | q) & inf) | (gi & sign & ~inf);                            \
-    ((gi | (q & nan)) & m) | (masked & ~m); })
+    V m_ = (M), a_ = gi & (__typeof__(sign))~sign;                               \
+    V s_ = (V)(a_ >= e), n_ = (V)(a_ > e);                                       \
+    RELU_BITS(gi, m_, s_, n_); })
 #define VIA_FLOAT32_VECTOR(V, VB, T) ({                                           \
     typedef float F32V __attribute__((vector_size(VB)));                        \
     typedef int32_t I32V __attribute__((vector_size(VB)));                      \
