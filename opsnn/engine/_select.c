@@ -580,6 +580,7 @@ static struct {
     unsigned gen;
     _Atomic uint64_t ticket; /* gen << 32 | parts << 16 | next part to claim */
     _Atomic unsigned done;   /* parts finished */
+    _Atomic int seats;       /* workers that may still join the job */
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
 static inline unsigned ticket_parts(uint64_t t) { return (unsigned)(t >> 16) & 0xffffu; }
@@ -611,10 +612,14 @@ static void run_part(const Job *job, unsigned k, unsigned parts) {
 #endif
 }
 
-/* Claim and run parts of the job `t` was read from until none is left; false if none was claimed. */
+static inline unsigned ticket_gen(uint64_t t) { return (unsigned)(t >> 32); }
+
+/* Claim and run parts of the job `t` was read from until none is left (a failed claim that finds
+ * the next job's ticket stops: its seat was for this job); false if none was claimed. */
 static int claim_parts(uint64_t t) {
+    const unsigned gen = ticket_gen(t);
     int ran = 0;
-    while (ticket_next(t) < ticket_parts(t)) {
+    while (ticket_gen(t) == gen && ticket_next(t) < ticket_parts(t)) {
         if (atomic_compare_exchange_weak_explicit(&pool.ticket, &t, t + 1, memory_order_acq_rel,
                                                   memory_order_acquire)) {
             run_part(&pool.job, ticket_next(t), ticket_parts(t));
@@ -632,23 +637,29 @@ static long elapsed_ns(const struct timespec *since) {
     return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
 }
 
+/* A worker joins each job once, where a seat is left (a job runs on at most its threads, however
+ * many workers a wider lane started), then waits for the next job. */
 static void *worker(void *unused) {
     (void)unused;
+    unsigned seen = ticket_gen(atomic_load_explicit(&pool.ticket, memory_order_acquire)) - 1;
     for (;;) {
         uint64_t t = atomic_load_explicit(&pool.ticket, memory_order_acquire);
-        if (claim_parts(t)) continue;
-        t = atomic_load_explicit(&pool.ticket, memory_order_acquire);
-        if (ticket_next(t) < ticket_parts(t)) continue;
+        if (ticket_gen(t) != seen) {
+            seen = ticket_gen(t);
+            if (ticket_next(t) < ticket_parts(t) && atomic_fetch_sub_explicit(&pool.seats, 1, memory_order_relaxed) > 0)
+                claim_parts(t);
+            continue;
+        }
         struct timespec since;
         clock_gettime(CLOCK_MONOTONIC, &since);
         for (unsigned i = 1;; i++) {
-            if (atomic_load_explicit(&pool.ticket, memory_order_acquire) != t) break;
+            if (ticket_gen(atomic_load_explicit(&pool.ticket, memory_order_acquire)) != seen) break;
             RELAX();
             if ((i & (YIELD_EVERY - 1)) == 0) sched_yield();
             if ((i & 1023) == 0 && elapsed_ns(&since) > SPIN_NS) {
                 pthread_mutex_lock(&pool.m);
                 pool.sleepers++;
-                while (atomic_load_explicit(&pool.ticket, memory_order_acquire) == t)
+                while (ticket_gen(atomic_load_explicit(&pool.ticket, memory_order_acquire)) == seen)
                     pthread_cond_wait(&pool.cv, &pool.m);
                 pool.sleepers--;
                 pthread_mutex_unlock(&pool.m);
@@ -674,13 +685,13 @@ static int ensure_workers(int threads) {
     return pool.started;
 }
 
-static void run_job(const Job *job, int parts) {
-    if (parts > 1 && pthread_mutex_trylock(&pool.use) == 0) {
-        int workers = ensure_workers(parts);
-        if (parts > workers + 1) parts = workers + 1;
-        if (parts > 1) {
+/* Run a job cut into `parts` on up to `threads` threads (the caller and threads - 1 workers). */
+static void run_job(const Job *job, int parts, int threads) {
+    if (parts > 1 && threads > 1 && pthread_mutex_trylock(&pool.use) == 0) {
+        if (ensure_workers(threads) > 0) {
             pool.job = *job;
             atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
+            atomic_store_explicit(&pool.seats, threads - 1, memory_order_relaxed);
             pool.gen++;
             uint64_t t = (uint64_t)pool.gen << 32 | (uint64_t)parts << 16;
             atomic_store_explicit(&pool.ticket, t, memory_order_release);
@@ -1057,21 +1068,33 @@ static size_t row_period(PyArrayObject *small, PyArrayObject *big) {
     return period >= MIN_PERIOD && period < (size_t)PyArray_SIZE(big) ? period : 0;
 }
 
-/* How many parts a job of nbytes of output is cut into: one per parallel_min bytes, at most threads. */
-static int job_parts(const Lane *lane, size_t nbytes) {
+/* How many threads a job of nbytes of output runs on: one per parallel_min bytes, at most the lane's. */
+static int job_threads(const Lane *lane, size_t nbytes) {
     if ((Py_ssize_t)nbytes < 2 * lane->parallel_min) return 1;
     const size_t most = nbytes / (size_t)lane->parallel_min;
     return most < (size_t)lane->threads ? (int)most : lane->threads;
 }
 
+/* How many parts a job is cut into: one per thread, and SPLIT per thread from SPLIT_MIN bytes of
+ * output. Whoever is free claims the next part, so a thread that shares its core with another
+ * process's or pool's thread (torch's OpenMP workers spin for a while after each op) holds up the
+ * call by one small part, not by half of it: with two halves, a worker at half speed made a call
+ * as slow as on one thread (int8 4 M elements: 150 us against 75). Below SPLIT_MIN (data within
+ * a core's L2) each thread keeps its same half call after call. */
+#define SPLIT 4
+#define SPLIT_MIN (1u << 20)
+static int job_parts(int threads, size_t nbytes) {
+    return threads > 1 && nbytes >= SPLIT_MIN ? threads * SPLIT : threads;
+}
+
 /* Run a job: small ones (a few microseconds at most) or ones that need Python keep the GIL and
- * the calling thread; the rest release it and use the pool. */
-static void run_job_released(const Job *job, int parts, size_t nbytes, int needs_api) {
+ * the calling thread; the rest release it and use the pool. A job of walkers has one per part. */
+static void run_job_released(const Job *job, int parts, int threads, size_t nbytes, int needs_api) {
     if (needs_api || nbytes < GIL_MIN) {
-        run_job(job, 1);
+        run_job(job, 1, 1);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        run_job(job, parts);
+        run_job(job, parts, threads);
         Py_END_ALLOW_THREADS
     }
 }
@@ -1112,7 +1135,8 @@ static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf,
     Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
                PyArray_BYTES(a), PyArray_BYTES(b), PyArray_BYTES(out), n, (size_t)lane->width, &lane->p, stream,
                period, whole == b, NULL, NULL, NULL, NULL, NULL};
-    run_job_released(&job, job_parts(lane, nbytes), nbytes, 0);
+    const int threads = job_threads(lane, nbytes);
+    run_job_released(&job, job_parts(threads, nbytes), threads, nbytes, 0);
     return (PyObject *)out;
 }
 
@@ -1156,7 +1180,7 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
     PyArrayObject *ops[3] = {a, b, out};
     const size_t nbytes = (size_t)n * (size_t)lane->width;
     const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
-    int parts = job_parts(lane, nbytes);
+    int threads = job_threads(lane, nbytes);
     Grid grid;
     const int conv[2] = {cast ? half_into(PyArray_DESCR(a), lane) : 0, cast ? half_into(PyArray_DESCR(b), lane) : 0};
     if ((conv[0] || PyArray_EquivTypes(PyArray_DESCR(a), lane->dtype)) &&
@@ -1165,7 +1189,7 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
         make_grid(&grid, ops, nd, shape, lane->width, conv)) {
         Job job = {stream ? lane->streaming : lane->plain, NULL, NULL, NULL, (size_t)n, (size_t)lane->width,
                    &lane->p, stream, 0, 0, &grid, NULL, lane->strided, lane->fb, NULL, {conv[0], conv[1]}};
-        run_job_released(&job, parts, nbytes, 0);
+        run_job_released(&job, job_parts(threads, nbytes), threads, nbytes, 0);
         return (PyObject *)out;
     }
     npy_uint32 op_flags[3] = {NPY_ITER_READONLY | NPY_ITER_NBO | NPY_ITER_ALIGNED,
@@ -1182,7 +1206,8 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
         Py_RETURN_NONE;
     }
     const int needs_api = NpyIter_IterationNeedsAPI(it);
-    if (needs_api) parts = 1;
+    if (needs_api) threads = 1;
+    const int parts = threads; /* one iterator copy per part: no finer parts (each copy costs) */
     Walker walkers_[8], *walkers = parts <= 8 ? walkers_ : PyMem_Malloc(parts * sizeof(Walker));
     int made = 0, ok = walkers != NULL;
     for (; ok && made < parts; made++) {
@@ -1201,7 +1226,7 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
     if (ok) {
         Job job = {stream ? lane->streaming : lane->plain, NULL, NULL, NULL, (size_t)n, (size_t)lane->width,
                    &lane->p, stream, 0, 0, NULL, walkers, lane->strided, lane->fb, &failed};
-        run_job_released(&job, parts, nbytes, needs_api);
+        run_job_released(&job, parts, threads, nbytes, needs_api);
     }
     /* the copies first: the first iterator's deallocation writes a copied out back into out */
     for (int k = made - 1; k >= 1; k--) NpyIter_Deallocate(walkers[k].it);
