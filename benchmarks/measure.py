@@ -48,14 +48,24 @@ def warm(contenders: dict, calls: int) -> None:
         timed(fn, min(calls, 8) + 1)
 
 
+# A sample of this few calls starts with one untimed call of its own contender: a sample of one 16 M
+# call otherwise measures the cache the previous contender left (at this VM's 32 MiB L3 the same
+# call measured 0.66-1.4x torch by which op ran before it; each side's min picked its luckiest
+# predecessor), not the contender's own steady state, which a caller repeating the call sees
+LEAD_IN_CALLS = 4
+
+
 def interleaved(contenders: dict, calls: int, rounds: int, rotate: int = 0, into: dict | None = None) -> dict:
     """rounds samples of each contender, taken in turns (the order rotating each round); appended to
-    `into` (name -> list of seconds per call) and returned."""
+    `into` (name -> list of seconds per call) and returned. Samples of up to LEAD_IN_CALLS calls
+    follow one untimed call of the same contender."""
     into = {} if into is None else into
     names = list(contenders)
     for r in range(rounds):
         k = (r + rotate) % len(names)
         for name in names[k:] + names[:k]:
+            if calls <= LEAD_IN_CALLS:
+                contenders[name]()
             into.setdefault(name, []).append(timed(contenders[name], calls))
     return into
 
