@@ -382,6 +382,35 @@ def layout_cases(rounds, n_rows=1024, n_cols=1024):
     return results
 
 
+RELU_SIZES = {"64K": 1 << 16, "1M": 1 << 20, "16M": 1 << 24}
+RELU_DTYPES = ("float32", "float16", "bfloat16")
+
+
+def relu_path_cases(rounds):
+    """The NPU semantics at threshold 0 (|t| <= FLT_EPSILON: the ReluGrad kernel, grad * 0 or 1,
+    another loop than the main table's threshold 1.0), the backward of every ReLU under
+    npu_semantics: opsnn ascend910b against torch's threshold_backward at 0, interleaved."""
+    rng = np.random.default_rng(7)
+    backward = torch.ops.aten.threshold_backward.grad_input
+    results = {}
+    for dtype_name in RELU_DTYPES:
+        dtype = np_dtype(dtype_name)
+        for size, n in RELU_SIZES.items():
+            g = rng.standard_normal(n, np.float32).astype(dtype)
+            f = rng.standard_normal(n, np.float32).astype(dtype)
+            out = np.empty_like(g)
+            tg, tf, tout = (as_torch(a) for a in (g, f, out))
+            duel = {"opsnn": lambda g=g, f=f, out=out: opsnn.threshold_backward(g, f, 0.0, out=out,
+                                                                                semantics="ascend910b"),
+                    "torch": lambda tg=tg, tf=tf, tout=tout: backward(tg, tf, 0.0, grad_input=tout)}
+            calls = M.calls_for(n)
+            M.warm(duel, calls)
+            sm = {k: M.summary(v) for k, v in M.interleaved(duel, calls, rounds).items()}
+            results[f"{dtype_name}/{size}"] = {"opsnn_s": sm["opsnn"], "torch_s": sm["torch"],
+                                               "torch_over_opsnn": M.ratio(sm["torch"], sm["opsnn"])}
+    return results
+
+
 def tiny_call_cost(rounds=15, calls=2000):
     """A 4-element float32 call, allocating and with out=, against torch's op: interleaved, per call."""
     g, f = np.array([4.5, 4.4, 4.3, 4.2], np.float32), np.array([0.2, 1.2, 2.2, 3.2], np.float32)
@@ -828,6 +857,12 @@ def main(argv=None):
         print(f"  {label:38s} {r['torch_over_opsnn']['min']:.2f} ({r['torch_over_opsnn']['median']:.2f})  "
               f"opsnn {M.us(r['opsnn_s']['min'])} us, torch {M.us(r['torch_s']['min'])} us; stalls "
               f"{r['opsnn_s']['stalls']}/{r['torch_s']['stalls']}")
+    relu = relu_path_cases(rounds=3 if args.quick else max(5, passes * rounds // 2))
+    print("\nReluGrad path (semantics ascend910b, threshold 0), interleaved: torch/opsnn from mins (medians); "
+          "us min")
+    for label, r in relu.items():
+        print(f"  {label:14s} {r['torch_over_opsnn']['min']:.2f} ({r['torch_over_opsnn']['median']:.2f})  "
+              f"opsnn {M.us(r['opsnn_s']['min'])} us, torch {M.us(r['torch_s']['min'])} us")
     tiny = tiny_call_cost()
     t = {k: v["min"] * 1e6 for k, v in tiny["seconds"].items()}
     print(f"\n4-element call, us (min): allocating opsnn {t['opsnn_alloc']:.2f} vs torch {t['torch_alloc']:.2f} "
@@ -835,7 +870,7 @@ def main(argv=None):
           f"{t['torch_out']:.2f} ({tiny['torch_over_opsnn_out']['min']:.2f}); forward opsnn "
           f"{t['forward_opsnn_alloc']:.2f} vs torch {t['forward_torch_alloc']:.2f} "
           f"({tiny['forward_torch_over_opsnn_alloc']['min']:.2f})")
-    results.update(layouts=layouts, tiny_call=tiny)
+    results.update(layouts=layouts, relu_path=relu, tiny_call=tiny)
     states["layouts + tiny"] = M.state_delta(before, M.machine_state())
 
     if not args.no_mlp:
