@@ -533,17 +533,19 @@ static const LoopEntry *find_loops(int width, int mode) {
  * workers spin for SPIN_NS after their last part (a loop of calls keeps them hot), then sleep on a
  * condition variable. One caller at a time uses the pool; a second runs its call on its own thread. */
 
-/* 30 us: a loop of calls (a few us of Python between them) still finds the workers awake, while a
- * worker left behind by the last call gives its core back to the process's other pools (torch's
- * OpenMP threads in a training step) within a few tens of microseconds; it was 200 us, which
- * measured an MLP step under npu_semantics 3-5 ms of CPU more than plain torch at 2 threads */
-#define SPIN_NS 30000L
-/* ... and spin politely: every YIELD_EVERY pauses (~3 us) a spinning worker offers its core to any
- * thread that wants it (sched_yield returns at once where none does). Without it, torch's OpenMP
- * threads woken for the next op of a training step waited for our spin: the MLP step of the bench
- * under npu_semantics at 2 threads 1.10-1.17x plain torch, with it 1.00-1.05x; yielding every 16
- * pauses cost a loop of 16 K-element calls 15 %, every 1024 did not help */
-#define YIELD_EVERY 128
+/* 5 us: a loop of calls (a microsecond or two of Python between them) still finds the workers
+ * awake, while a worker left behind by the last call gives its core back to the process's other
+ * pools at once. Spinning is a choice between neighbours, measured with torch's OpenMP pool in
+ * the same process (its idle workers spin too, and never yield):
+ * - 200 us, then 30 us: an MLP step under npu_semantics at 2 threads 1.15-1.17x plain torch (our
+ *   spinning worker held the core torch's next op wanted);
+ * - 30 us offering the core every ~3 us (sched_yield): the step 1.00-1.05x, but our worker, once it
+ *   had yielded to torch's spinning thread, did not get its core back: 1 M-element calls right
+ *   after torch's ran on one thread (148 us against 85);
+ * - 5 us, then sleep: the step 1.10-1.11x, calls after torch's 79-83 us, a loop of 16 K-1 M calls
+ *   as with 30 us. (The elapsed time is read every 64 pauses: at ~25 ns a pause, every 1024 made
+ *   any spin below ~25 us a 25 us one.) */
+#define SPIN_NS 5000L
 #define PART_ALIGN 64 /* elements: parts start on cache-line multiples (no false sharing) */
 
 /* One thread's numpy iterator over its range of a general job (see general() below). */
@@ -655,8 +657,7 @@ static void *worker(void *unused) {
         for (unsigned i = 1;; i++) {
             if (ticket_gen(atomic_load_explicit(&pool.ticket, memory_order_acquire)) != seen) break;
             RELAX();
-            if ((i & (YIELD_EVERY - 1)) == 0) sched_yield();
-            if ((i & 1023) == 0 && elapsed_ns(&since) > SPIN_NS) {
+            if ((i & 63) == 0 && elapsed_ns(&since) > SPIN_NS) {
                 pthread_mutex_lock(&pool.m);
                 pool.sleepers++;
                 while (ticket_gen(atomic_load_explicit(&pool.ticket, memory_order_acquire)) == seen)
@@ -1078,8 +1079,8 @@ static int job_threads(const Lane *lane, size_t nbytes) {
 /* How many parts a job is cut into: one per thread, and SPLIT per thread from SPLIT_MIN bytes of
  * output. Whoever is free claims the next part, so a thread that shares its core with another
  * process's or pool's thread (torch's OpenMP workers spin for a while after each op) holds up the
- * call by one small part, not by half of it: with two halves, a worker at half speed made a call
- * as slow as on one thread (int8 4 M elements: 150 us against 75). Below SPLIT_MIN (data within
+ * call by one small part, not by half of it: with two halves, a worker at half speed makes a call
+ * as slow as on one thread. Below SPLIT_MIN (data within
  * a core's L2) each thread keeps its same half call after call. */
 #define SPLIT 4
 #define SPLIT_MIN (1u << 20)
