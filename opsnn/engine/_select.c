@@ -546,6 +546,12 @@ static const LoopEntry *find_loops(int width, int mode) {
  *   as with 30 us. (The elapsed time is read every 64 pauses: at ~25 ns a pause, every 1024 made
  *   any spin below ~25 us a 25 us one.) */
 #define SPIN_NS 5000L
+/* Workers that all sleep are woken only for jobs from WAKE_MIN bytes of output, or for a call that
+ * follows the last one within SPIN_NS (a loop of calls, which then keeps them awake): a wake-up
+ * is a system call and, in a VM, an interrupt to a halted virtual CPU (a call of 64 K float32
+ * elements every 16-40 us, as under npu_semantics, took 40 us waking its worker each time, 18 us
+ * alone); a smaller, isolated job runs on the caller while they sleep */
+#define WAKE_MIN (1u << 20)
 #define PART_ALIGN 64 /* elements: parts start on cache-line multiples (no false sharing) */
 
 /* One thread's numpy iterator over its range of a general job (see general() below). */
@@ -577,7 +583,9 @@ static struct {
     pthread_mutex_t use; /* held by the caller whose job is running */
     pthread_mutex_t m;   /* with cv: sleeping workers */
     pthread_cond_t cv;
-    int sleepers, started;
+    _Atomic int sleepers; /* workers asleep on cv (changed under m) */
+    int started;
+    struct timespec last_end; /* when the last parallel-worthy job ended (under use) */
     Job job;
     unsigned gen;
     _Atomic uint64_t ticket; /* gen << 32 | parts << 16 | next part to claim */
@@ -689,7 +697,12 @@ static int ensure_workers(int threads) {
 /* Run a job cut into `parts` on up to `threads` threads (the caller and threads - 1 workers). */
 static void run_job(const Job *job, int parts, int threads) {
     if (parts > 1 && threads > 1 && pthread_mutex_trylock(&pool.use) == 0) {
-        if (ensure_workers(threads) > 0) {
+        /* a worker awake, a job worth a wake-up, or a loop of calls (this one within SPIN_NS of the
+         * last one's end: the wake-up now keeps the workers awake for the next ones) */
+        const int use = ensure_workers(threads) > 0 &&
+                        (atomic_load_explicit(&pool.sleepers, memory_order_relaxed) < pool.started ||
+                         job->n * job->width >= WAKE_MIN || elapsed_ns(&pool.last_end) < SPIN_NS);
+        if (use) {
             pool.job = *job;
             atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
             atomic_store_explicit(&pool.seats, threads - 1, memory_order_relaxed);
@@ -705,10 +718,12 @@ static void run_job(const Job *job, int parts, int threads) {
                 RELAX();
                 if ((i & 4095) == 0) sched_yield();
             }
-            pthread_mutex_unlock(&pool.use);
-            return;
+        } else {
+            run_part(job, 0, 1);
         }
+        clock_gettime(CLOCK_MONOTONIC, &pool.last_end);
         pthread_mutex_unlock(&pool.use);
+        return;
     }
     run_part(job, 0, 1);
 }
@@ -719,7 +734,8 @@ static void after_fork_parent(void) { pthread_mutex_unlock(&pool.use); }
 static void after_fork_child(void) {
     pthread_mutex_init(&pool.m, NULL);
     pthread_cond_init(&pool.cv, NULL);
-    pool.sleepers = pool.started = 0;
+    atomic_store(&pool.sleepers, 0);
+    pool.started = 0;
     atomic_store(&pool.ticket, (uint64_t)pool.gen << 32);
     pthread_mutex_init(&pool.use, NULL);
 }
