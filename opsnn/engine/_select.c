@@ -459,9 +459,29 @@ __attribute__((target("avx2,f16c"))) static void leaky16_f16c(const void *g_, co
     }
     leaky16_loop_r1(g + i, f + i, o + i, n - i, p);
 }
+
+/* float16 bits -> float32 bits on F16C, for the engine's own widening (converting_run): exact,
+ * but the instruction quiets a signalling NaN; its quiet bit is cleared again, so the bits are
+ * numpy's cast's (wide_f16's), about 3x faster (a float16 grad against a float32 feature, 1 M
+ * elements: the widening took twice the select's time) */
+__attribute__((target("avx2,f16c"))) static void widen_f16_f16c(const uint16_t *h, uint32_t *out, npy_intp n) {
+    const __m128i magnitude = _mm_set1_epi16(0x7fff), inf = _mm_set1_epi16(0x7c00), quiet16 = _mm_set1_epi16(0x0200);
+    const __m256i quiet32 = _mm256_set1_epi32(0x00400000);
+    npy_intp k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)(h + k));
+        const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(x, magnitude), inf); /* |x| above inf: a NaN */
+        const __m128i signalling = _mm_andnot_si128(_mm_cmpeq_epi16(_mm_and_si128(x, quiet16), quiet16), nan);
+        const __m256i bits = _mm256_castps_si256(_mm256_cvtph_ps(x));
+        const __m256i fix = _mm256_and_si256(_mm256_cvtepi16_epi32(signalling), quiet32);
+        _mm256_storeu_si256((__m256i *)(out + k), _mm256_andnot_si256(fix, bits));
+    }
+    for (; k < n; k++) out[k] = wide_f16(h[k]);
+}
 #else
 #define HAVE_F16C_LOOP 0
 #endif
+static int f16c_widening; /* set at import where the CPU has AVX2 and F16C (both F16C loops) */
 
 /* every loop twice: two ranges (NAME) and one (NAME_r1) */
 #define LOOPS_WITH(PLAIN_STORES, NAME, KIND, T) \
@@ -775,6 +795,13 @@ CLONES static void converting_run(const Job *job, char *const *d, const npy_intp
             const char *base = d[q] + i * s[q];
             if (job->conv[q] == 1 && s[q] == 2) { /* contiguous: the compiler vectorises this one */
                 const uint16_t *h = (const uint16_t *)base;
+#if HAVE_F16C_LOOP
+                if (f16c_widening) {
+                    widen_f16_f16c(h, in[q], len);
+                    src[q] = in[q];
+                    continue;
+                }
+#endif
                 for (npy_intp k = 0; k < len; k++) in[q][k] = wide_f16(h[k]);
             } else if (job->conv[q] == 1) {
                 for (npy_intp k = 0; k < len; k++) in[q][k] = wide_f16(*(const uint16_t *)(base + k * s[q]));
@@ -1344,7 +1371,7 @@ static PyObject *lane_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     lane->strided = loops->strided;
     lane->fb = loops->fb;
 #if HAVE_F16C_LOOP
-    if (mode == LEAKY && width == 2 && one_range && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
+    if (mode == LEAKY && width == 2 && one_range && f16c_widening)
         lane->plain = lane->streaming = leaky16_f16c;
 #endif
     lane->one_plain = lane->one_streaming = NULL;
@@ -1454,6 +1481,9 @@ PyMODINIT_FUNC PyInit__select(void) {
         Py_DECREF(m);
         return NULL;
     }
+#if HAVE_F16C_LOOP
+    f16c_widening = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+#endif
     static int forks_handled = 0;
     if (!forks_handled && pthread_atfork(before_fork, after_fork_parent, after_fork_child) == 0) forks_handled = 1;
     static const struct { const char *name; int value; } constants[] = {
