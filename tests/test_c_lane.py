@@ -245,6 +245,23 @@ def test_a_big_call_releases_the_gil():
     assert len(ticks) > 1000
 
 
+def test_a_job_runs_on_at_most_its_lanes_threads():
+    """Workers a wider lane started sit out a narrower lane's job (its seats: threads - 1); the
+    jobs' parts still all run (the results are right), whoever claims them."""
+    big = raw(np.dtype(np.float32), 1 << 21, 4)
+    plan = plan_backward(big, big, 0.5, "torch")
+    wide, narrow = (lane_for(plan, parallel_min=4096, threads=t) for t in (4, 2))
+    expected = opsnn.threshold_backward(big, big, 0.5, backend="reference")
+    wide(big, big, None)
+    assert _select.workers_started() >= 3
+    joined = set()
+    for _ in range(30):  # back to back: the workers stay awake, every one of them free to join
+        wide(big, big, None)
+        np.testing.assert_array_equal(bits(narrow(big, big, None)), bits(expected))
+        joined.add(_select.threads_joined())
+    assert max(joined) <= 2
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() only")
 def test_a_forked_child_starts_its_own_workers():
     big = raw(np.dtype(np.float32), 1 << 20, 2)

@@ -611,6 +611,7 @@ static struct {
     _Atomic uint64_t ticket; /* gen << 32 | parts << 16 | next part to claim */
     _Atomic unsigned done;   /* parts finished */
     _Atomic int seats;       /* workers that may still join the job */
+    _Atomic int joined;      /* workers that joined it (threads_joined(): the seats hold) */
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
 static inline unsigned ticket_parts(uint64_t t) { return (unsigned)(t >> 16) & 0xffffu; }
@@ -676,8 +677,10 @@ static void *worker(void *unused) {
         uint64_t t = atomic_load_explicit(&pool.ticket, memory_order_acquire);
         if (ticket_gen(t) != seen) {
             seen = ticket_gen(t);
-            if (ticket_next(t) < ticket_parts(t) && atomic_fetch_sub_explicit(&pool.seats, 1, memory_order_relaxed) > 0)
+            if (ticket_next(t) < ticket_parts(t) && atomic_fetch_sub_explicit(&pool.seats, 1, memory_order_relaxed) > 0) {
+                atomic_fetch_add_explicit(&pool.joined, 1, memory_order_relaxed);
                 claim_parts(t);
+            }
             continue;
         }
         struct timespec since;
@@ -726,6 +729,7 @@ static void run_job(const Job *job, int parts, int threads) {
             pool.job = *job;
             atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
             atomic_store_explicit(&pool.seats, threads - 1, memory_order_relaxed);
+            atomic_store_explicit(&pool.joined, 0, memory_order_relaxed);
             pool.gen++;
             uint64_t t = (uint64_t)pool.gen << 32 | (uint64_t)parts << 16;
             atomic_store_explicit(&pool.ticket, t, memory_order_release);
@@ -1415,6 +1419,11 @@ static PyTypeObject LaneType = {
     .tp_call = PyVectorcall_Call,
 };
 
+static PyObject *threads_joined(PyObject *self, PyObject *unused) {
+    (void)self, (void)unused;
+    return PyLong_FromLong(1 + atomic_load(&pool.joined));
+}
+
 static PyObject *workers_started(PyObject *self, PyObject *unused) {
     (void)self, (void)unused;
     return PyLong_FromLong(pool.started);
@@ -1463,6 +1472,8 @@ static PyObject *any_nan(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 static PyMethodDef methods[] = {
     {"workers_started", workers_started, METH_NOARGS, "worker threads this process has started"},
+    {"threads_joined", threads_joined, METH_NOARGS,
+     "threads that ran the last job on the pool, the caller included (a job runs on at most its lane's threads)"},
     {"any_nan", (PyCFunction)(void (*)(void))any_nan, METH_FASTCALL,
      "any_nan(a, exponent_mask) -> whether a float array (C-contiguous) holds a NaN"},
     {NULL, NULL, 0, NULL},
