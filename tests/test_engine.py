@@ -236,6 +236,26 @@ def test_half_operands_into_float32_are_widened_exactly(dtype, layout):
 
 
 @needs_c
+@pytest.mark.parametrize("dtype", [np.dtype(t) for t in (np.int8, np.uint8, np.int16)], ids=str)
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "feature"])
+def test_small_integer_operands_into_float32_are_widened_exactly(dtype, layout):
+    """torch's promotion of an int8 / uint8 / int16 operand with float32: the engine converts it
+    itself (every value; exact in float32, as numpy's cast)."""
+    rng = np.random.default_rng(6)
+    ints = ALL16.view(np.int16) if dtype == np.int16 else np.arange(256, dtype=np.uint8).view(dtype)
+    ints = np.tile(ints, 4)
+    wide = rng.standard_normal(ints.size).astype(np.float32) * 200
+    if layout == "strided":
+        ints = np.repeat(ints, 2)[::2]
+    grad, feature = (wide, ints) if layout == "feature" else (ints, wide)
+    for threshold in (0.25, -100.0):
+        got = opsnn.threshold_backward(grad, feature, threshold)
+        expected = opsnn.threshold_backward(grad, feature, threshold, backend="reference")
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got.view(np.uint32), expected.view(np.uint32))
+
+
+@needs_c
 def test_torch_bfloat16_leaky_relu_backward_into_one_of_its_inputs():
     """out = grad or x: the NaN fix-up reads them again, so these calls take the reference's way."""
     g = ALL16.copy().view(bfloat16)

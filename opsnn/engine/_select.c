@@ -582,6 +582,8 @@ typedef struct {
     npy_intp *strides, *size;
 } Walker;
 
+enum { WIDEN_F16 = 1, WIDEN_BF16, WIDEN_I8, WIDEN_U8, WIDEN_I16, WIDEN_U16 };
+
 typedef struct {
     RangeFn fn;
     const char *g, *f;
@@ -596,7 +598,7 @@ typedef struct {
     StridedFn strided;
     RangeFn fb;           /* general jobs: a feature broadcast along the run */
     _Atomic int *failed;  /* a walker whose iterator could not be reset says so here */
-    int conv[2];          /* general jobs: input q is float16 (1) or bfloat16 (2) into a float32 lane */
+    int conv[2];          /* general jobs: input q widened into a float32 lane (WIDEN_*), or 0 */
 } Job;
 
 static struct {
@@ -790,6 +792,8 @@ static void spread(char *buf, const char *value, size_t width, size_t count) {
  * at a time into L1 buffers the vector loops read; numpy's own half casts are scalar (1 M float16
  * to float32: 1.8 ms on this VM, ten times the whole select). */
 #define CONV_CHUNK 256
+/* integers widen by C's conversion, exact for these (numpy's cast gives the same floats) */
+#define WIDEN_INT(T) for (npy_intp k = 0; k < len; k++) in[q][k] = bits_of_f32((float)*(const T *)(base + k * s[q]))
 CLONES static void converting_run(const Job *job, char *const *d, const npy_intp *s, npy_intp n) {
     _Alignas(64) uint32_t in[2][CONV_CHUNK], res[CONV_CHUNK];
     for (npy_intp i = 0; i < n; i += CONV_CHUNK) {
@@ -797,7 +801,7 @@ CLONES static void converting_run(const Job *job, char *const *d, const npy_intp
         const void *src[2];
         for (int q = 0; q < 2; q++) {
             const char *base = d[q] + i * s[q];
-            if (job->conv[q] == 1 && s[q] == 2) { /* contiguous: the compiler vectorises this one */
+            if (job->conv[q] == WIDEN_F16 && s[q] == 2) { /* contiguous: the compiler vectorises this one */
                 const uint16_t *h = (const uint16_t *)base;
 #if HAVE_F16C_LOOP
                 if (f16c_widening) {
@@ -807,10 +811,18 @@ CLONES static void converting_run(const Job *job, char *const *d, const npy_intp
                 }
 #endif
                 for (npy_intp k = 0; k < len; k++) in[q][k] = wide_f16(h[k]);
-            } else if (job->conv[q] == 1) {
+            } else if (job->conv[q] == WIDEN_F16) {
                 for (npy_intp k = 0; k < len; k++) in[q][k] = wide_f16(*(const uint16_t *)(base + k * s[q]));
-            } else if (job->conv[q] == 2) {
+            } else if (job->conv[q] == WIDEN_BF16) {
                 for (npy_intp k = 0; k < len; k++) in[q][k] = (uint32_t)*(const uint16_t *)(base + k * s[q]) << 16;
+            } else if (job->conv[q] == WIDEN_I8) {
+                WIDEN_INT(int8_t);
+            } else if (job->conv[q] == WIDEN_U8) {
+                WIDEN_INT(uint8_t);
+            } else if (job->conv[q] == WIDEN_I16) {
+                WIDEN_INT(int16_t);
+            } else if (job->conv[q] == WIDEN_U16) {
+                WIDEN_INT(uint16_t);
             } else if (s[q] == 4) {
                 src[q] = base;
                 continue;
@@ -1188,12 +1200,18 @@ static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf,
     return (PyObject *)out;
 }
 
-/* 1 where an operand of descr d is float16, 2 where bfloat16, going into a float32 lane (native
- * byte order), else 0: the conversions the engine does itself (converting_run) */
-static int half_into(PyArray_Descr *d, const Lane *lane) {
-    if (lane->dtype->type_num != NPY_FLOAT || PyDataType_ELSIZE(d) != 2 || !PyArray_ISNBO(d->byteorder)) return 0;
-    if (d->type_num == NPY_HALF) return 1;
-    return strcmp(d->typeobj->tp_name, "bfloat16") == 0 ? 2 : 0;
+/* The conversions the engine does itself (converting_run) for an operand of descr d going into a
+ * float32 lane (native byte order), all exact: WIDEN_F16, WIDEN_BF16, WIDEN_I8 ... ; else 0 */
+static int widening_into(PyArray_Descr *d, const Lane *lane) {
+    if (lane->dtype->type_num != NPY_FLOAT || !PyArray_ISNBO(d->byteorder)) return 0;
+    switch (d->type_num) {
+    case NPY_HALF: return WIDEN_F16;
+    case NPY_BYTE: return WIDEN_I8;
+    case NPY_UBYTE: return WIDEN_U8;
+    case NPY_SHORT: return WIDEN_I16;
+    case NPY_USHORT: return WIDEN_U16;
+    default: return PyDataType_ELSIZE(d) == 2 && strcmp(d->typeobj->tp_name, "bfloat16") == 0 ? WIDEN_BF16 : 0;
+    }
 }
 
 /* The general way (see above): out = select(a, b) for any layout, a and b cast to the lane's
@@ -1230,7 +1248,7 @@ static PyObject *general(Lane *lane, PyArrayObject *a, PyArrayObject *b, PyObjec
     const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
     int threads = job_threads(lane, nbytes);
     Grid grid;
-    const int conv[2] = {cast ? half_into(PyArray_DESCR(a), lane) : 0, cast ? half_into(PyArray_DESCR(b), lane) : 0};
+    const int conv[2] = {cast ? widening_into(PyArray_DESCR(a), lane) : 0, cast ? widening_into(PyArray_DESCR(b), lane) : 0};
     if ((conv[0] || PyArray_EquivTypes(PyArray_DESCR(a), lane->dtype)) &&
         (conv[1] || PyArray_EquivTypes(PyArray_DESCR(b), lane->dtype)) &&
         PyArray_ISALIGNED(a) && PyArray_ISALIGNED(b) && PyArray_ISALIGNED(out) &&
