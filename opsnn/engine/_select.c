@@ -648,20 +648,17 @@ static void run_part(const Job *job, unsigned k, unsigned parts) {
 static inline unsigned ticket_gen(uint64_t t) { return (unsigned)(t >> 32); }
 
 /* Claim and run parts of the job `t` was read from until none is left (a failed claim that finds
- * the next job's ticket stops: its seat was for this job); false if none was claimed. */
-static int claim_parts(uint64_t t) {
+ * the next job's ticket stops: its seat was for this job). */
+static void claim_parts(uint64_t t) {
     const unsigned gen = ticket_gen(t);
-    int ran = 0;
     while (ticket_gen(t) == gen && ticket_next(t) < ticket_parts(t)) {
         if (atomic_compare_exchange_weak_explicit(&pool.ticket, &t, t + 1, memory_order_acq_rel,
                                                   memory_order_acquire)) {
             run_part(&pool.job, ticket_next(t), ticket_parts(t));
             atomic_fetch_add_explicit(&pool.done, 1, memory_order_release);
-            ran = 1;
             t = t + 1;
         }
     }
-    return ran;
 }
 
 static long elapsed_ns(const struct timespec *since) {
@@ -1139,8 +1136,8 @@ static int job_threads(const Lane *lane, size_t nbytes) {
  * output. Whoever is free claims the next part, so a thread that shares its core with another
  * process's or pool's thread (torch's OpenMP workers spin for a while after each op) holds up the
  * call by one small part, not by half of it: with two halves, a worker at half speed makes a call
- * as slow as on one thread. Below SPLIT_MIN (data within
- * a core's L2) each thread keeps its same half call after call. */
+ * as slow as on one thread. Below SPLIT_MIN (data within a core's L2) each thread keeps its same
+ * half call after call. */
 #define SPLIT 4
 #define SPLIT_MIN (1u << 20)
 static int job_parts(int threads, size_t nbytes) {

@@ -22,8 +22,11 @@ from opsnn.torch import _generic, _ops
 
 aten = torch.ops.aten
 NPU_SEMANTICS = ("ascend910b", "ascend950")
-_BACKWARD = (aten.threshold_backward.default, aten.threshold_backward.grad_input)
-_FORWARD = (aten.threshold.default, aten.threshold_.default, aten.threshold.out)
+# threshold's own overloads -> the npu_semantics method that answers each (the forward ones only
+# with forward=True)
+_BACKWARD = {aten.threshold_backward.default: "_backward", aten.threshold_backward.grad_input: "_backward_out"}
+_FORWARD = {aten.threshold.default: "_threshold", aten.threshold_.default: "_threshold_",
+            aten.threshold.out: "_threshold_out"}
 
 _local = threading.local()  # .open: this thread's open npu_semantics contexts, innermost last
 
@@ -115,12 +118,8 @@ class npu_semantics:  # noqa: N801 - a context manager, named like one
         self.semantics = semantics
         self.forward = forward
         self.calls: Counter[str] = Counter()
-        self._handlers = {aten.threshold_backward.default: self._backward,
-                          aten.threshold_backward.grad_input: self._backward_out}
-        if forward:
-            self._handlers.update({aten.threshold.default: self._threshold,
-                                   aten.threshold_.default: self._threshold_,
-                                   aten.threshold.out: self._threshold_out})
+        own = {**_BACKWARD, **_FORWARD} if forward else _BACKWARD
+        self._handlers = {func: getattr(self, method) for func, method in own.items()}
         for func, generic in _generic_ops(forward):
             self._handlers[func] = self._generic_handler(generic)
 
