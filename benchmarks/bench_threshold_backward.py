@@ -373,13 +373,18 @@ def layout_cases(rounds, n_rows=1024, n_cols=1024):
     for label, (g, f) in cases.items():
         out = np.empty(np.broadcast_shapes(g.shape, f.shape), np.float32)
         tg, tf, tout = torch.from_numpy(g), torch.from_numpy(f), torch.from_numpy(out)
-        duel = {"opsnn": lambda g=g, f=f, out=out: opsnn.threshold_backward(g, f, THRESHOLD, out=out),
-                "torch": lambda tg=tg, tf=tf, tout=tout: backward(tg, tf, THRESHOLD, grad_input=tout)}
-        M.warm(duel, calls)
-        s = {k: M.summary(v) for k, v in M.interleaved(duel, calls, rounds).items()}
-        results[label] = {"opsnn_s": s["opsnn"], "torch_s": s["torch"],
-                          "torch_over_opsnn": M.ratio(s["torch"], s["opsnn"])}
+        results[label] = _duel(lambda g=g, f=f, out=out: opsnn.threshold_backward(g, f, THRESHOLD, out=out),
+                               lambda tg=tg, tf=tf, tout=tout: backward(tg, tf, THRESHOLD, grad_input=tout),
+                               calls, rounds)
     return results
+
+
+def _duel(ours, theirs, calls: int, rounds: int) -> dict:
+    """opsnn's call against torch's, warmed and interleaved: both summaries and their ratio."""
+    duel = {"opsnn": ours, "torch": theirs}
+    M.warm(duel, calls)
+    s = {k: M.summary(v) for k, v in M.interleaved(duel, calls, rounds).items()}
+    return {"opsnn_s": s["opsnn"], "torch_s": s["torch"], "torch_over_opsnn": M.ratio(s["torch"], s["opsnn"])}
 
 
 RELU_SIZES = {"64K": 1 << 16, "1M": 1 << 20, "16M": 1 << 24}
@@ -400,14 +405,9 @@ def relu_path_cases(rounds):
             f = rng.standard_normal(n, np.float32).astype(dtype)
             out = np.empty_like(g)
             tg, tf, tout = (as_torch(a) for a in (g, f, out))
-            duel = {"opsnn": lambda g=g, f=f, out=out: opsnn.threshold_backward(g, f, 0.0, out=out,
-                                                                                semantics="ascend910b"),
-                    "torch": lambda tg=tg, tf=tf, tout=tout: backward(tg, tf, 0.0, grad_input=tout)}
-            calls = M.calls_for(n)
-            M.warm(duel, calls)
-            sm = {k: M.summary(v) for k, v in M.interleaved(duel, calls, rounds).items()}
-            results[f"{dtype_name}/{size}"] = {"opsnn_s": sm["opsnn"], "torch_s": sm["torch"],
-                                               "torch_over_opsnn": M.ratio(sm["torch"], sm["opsnn"])}
+            results[f"{dtype_name}/{size}"] = _duel(
+                lambda g=g, f=f, out=out: opsnn.threshold_backward(g, f, 0.0, out=out, semantics="ascend910b"),
+                lambda tg=tg, tf=tf, tout=tout: backward(tg, tf, 0.0, grad_input=tout), M.calls_for(n), rounds)
     return results
 
 
