@@ -7,7 +7,7 @@ registered later), semantics="torch", same inputs, preallocated nothing (both al
 
 Method (benchmarks/measure.py, docs/benchmarking.md; the same as bench_threshold_backward.py): per
 cell, interleaved samples of opsnn and torch (each sample calls one side enough times to touch
->= 16 M elements; the order rotating), and torch in its own block; `passes` repeats of the whole
+>= 16 M elements; in a new order each round), and torch in its own block; `passes` repeats of the whole
 table (cell order alternating); min and median per side over every sample, the ratio torch/opsnn of
 the mins (> 1: opsnn faster) and of the medians; a sample 10x its side's min is a stall, counted
 and printed. torch and opsnn use every usable core. The machine's facts go beside the figures.
@@ -69,7 +69,7 @@ def run(apis, dtypes, sizes, samples: int, passes: int) -> tuple:
             alone = into.setdefault("torch_alone", [])
             if p % 2:
                 M.block(duel["torch"], calls, samples, alone)
-            M.interleaved(duel, calls, samples, rotate=p, into=into)
+            M.interleaved(duel, calls, samples, seed=p, into=into)
             if not p % 2:
                 M.block(duel["torch"], calls, samples, alone)
             others[id(cell)].append(M.others_cores(snap, M.cpu_snapshot()))

@@ -8,13 +8,13 @@ docs/benchmarking.md).
 Per cell (size x dtype): opsnn's three semantics, torch's threshold_backward, opsnn's and torch's
 forward take interleaved samples (each moving >= 16 M elements); torch also takes samples in its own
 block (nothing else running in between); the memory roof (the faster of numpy and torch doing a
-2-read-1-write integer add, and a copy for the forward, over the same bytes) and the numpy engine
-are measured in the same run. Passes repeat the whole table, the cell order and the contenders'
-order rotating. Every side is summarised by min and median over all its samples; ratios
-torch/opsnn come from the mins (and from the medians). A sample >= 10x its side's min is a stall:
-counted and printed. Then: layouts at 1 M, a 4-element call, cold start in fresh processes, peak
-RSS, and a small MLP's training step in plain torch and under opsnn.torch.npu_semantics (the good
-neighbour). Both torch and opsnn use every usable core. Machine facts go in results.json.
+2-read-1-write integer add, and a copy for the forward, over the same bytes) and the numpy engine are
+measured in the same run. Passes repeat the whole table, the cell order reversing; the contenders' order
+is shuffled each round (no side always follows the same one). Every side is summarised by min and median
+over all its samples; ratios torch/opsnn come from the mins (and from the medians). A sample >= 10x its
+side's min is a stall: counted and printed. Then: layouts at 1 M, a 4-element call, cold start in fresh
+processes, peak RSS, and a small MLP's training step in plain torch and under opsnn.torch.npu_semantics
+(the good neighbour). Both torch and opsnn use every usable core. Machine facts go in results.json.
 """
 from __future__ import annotations
 
@@ -167,7 +167,7 @@ def run_table(sizes, dtypes, passes, rounds):
             if p % 2:
                 M.block(duel["torch"], calls, rounds, alone)
             M.warm(roof, calls)
-            M.interleaved(duel | roof, calls, rounds, rotate=p, into=into)  # the roof in the same moments
+            M.interleaved(duel | roof, calls, rounds, seed=p, into=into)  # the roof in the same moments
             if not p % 2:
                 M.block(duel["torch"], calls, rounds, alone)
             if callable(engine):

@@ -3,7 +3,7 @@
 One *sample* is the time per call of a batch of calls that together touch at least SAMPLE_ELEMENTS
 elements (a 4 K call is repeated 4096 times, a 16 M call runs once), so a timer tick or a scheduler
 blip is spread over many calls. Contenders of one cell take their samples in turns (interleaved,
-the order rotating each round), so a slow phase of a shared machine hits every side alike. Each
+in a new order each round), so a slow phase of a shared machine hits every side alike. Each
 side is summarised by its min (the cost when nothing got in the way: the figure that carries to
 another machine) and its median (what a caller typically sees). A sample at least STALL_FACTOR
 times its side's min in that cell is a *stall*: it is kept in the median, counted and printed,
@@ -17,6 +17,7 @@ import json
 import math
 import os
 import platform
+import random
 import re
 import statistics
 import subprocess
@@ -55,15 +56,20 @@ def warm(contenders: dict, calls: int) -> None:
 LEAD_IN_CALLS = 4
 
 
-def interleaved(contenders: dict, calls: int, rounds: int, rotate: int = 0, into: dict | None = None) -> dict:
-    """rounds samples of each contender, taken in turns (the order rotating each round); appended to
-    `into` (name -> list of seconds per call) and returned. Samples of up to LEAD_IN_CALLS calls
-    follow one untimed call of the same contender."""
+def interleaved(contenders: dict, calls: int, rounds: int, seed: int = 0, into: dict | None = None) -> dict:
+    """rounds samples of each contender, taken in turns, appended to `into` (name -> list of seconds
+    per call) and returned. Each round runs the contenders in a new order (a permutation seeded by
+    `seed` and the round), so no contender always follows the same one: with the order only
+    rotated, each kept its predecessor, and the one after torch's op always ran beside torch's
+    OpenMP worker, which spins on a core for ~8 ms of CPU after each op (libgomp's default wait)
+    and so takes the core a second opsnn thread wants. Samples of up to LEAD_IN_CALLS calls follow
+    one untimed call of the same contender."""
     into = {} if into is None else into
     names = list(contenders)
     for r in range(rounds):
-        k = (r + rotate) % len(names)
-        for name in names[k:] + names[:k]:
+        order = names[:]
+        random.Random(seed * 7919 + r).shuffle(order)
+        for name in order:
             if calls <= LEAD_IN_CALLS:
                 contenders[name]()
             into.setdefault(name, []).append(timed(contenders[name], calls))
