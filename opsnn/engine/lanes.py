@@ -105,22 +105,21 @@ def has_nan(a: np.ndarray) -> bool:
     return bool(np.isnan(a.min()))
 
 
-def scalar_key(*scalars) -> tuple | None:
-    """A call's Python scalars as part of a memo key (an operator's express entry: the Lane that
-    answered a call of these scalars, semantics and dtype answers the next one): their types and
-    values, a float's sign too (-0.0 is not 0.0); None where one cannot be a key (a NaN never
-    equals itself, numpy scalars and arrays go the general way)."""
-    key = []
+def memo_key(semantics: str, grad: np.ndarray, x: np.ndarray, *scalars) -> tuple | None:
+    """An operator's express-entry key for a call (the Lane that answered a call of these
+    semantics, dtypes and Python scalars answers the next one): the semantics, both dtypes, the
+    scalars' values and their types; None where a scalar cannot be part of a key: a NaN (never
+    equal to itself), a negative zero (equal to 0.0 as a key, but not the same call: such a call
+    goes the general way), anything but a Python float, int or bool."""
+    key = [semantics, grad.dtype, x.dtype]
     for value in scalars:
         kind = type(value)
         if kind is float:
-            if value != value:
+            if value != value or (not value and math.copysign(1.0, value) < 0.0):
                 return None
-            key.append((kind, value, math.copysign(1.0, value)))
-        elif kind is int or kind is bool:
-            key.append((kind, value))
-        else:
+        elif kind is not int and kind is not bool:
             return None
+        key += (kind, value)
     return tuple(key)
 
 
@@ -132,11 +131,11 @@ def remember(memo: dict, key, lane_) -> None:
 
 
 def express(memo: dict, semantics: str, grad: np.ndarray, x: np.ndarray, out, *scalars):
-    """An operator's express entry: the Lane (or callable) that answered an earlier call of these
-    Python scalars, semantics and dtypes answers this one where grad and x are one shape (the
-    general way decides everything else, and raises every error); None otherwise."""
+    """An operator's express entry: what answered an earlier call of the same memo_key answers
+    this one where grad and x are one shape (the general way decides everything else, and raises
+    every error); None otherwise."""
     if type(grad) is not np.ndarray or type(x) is not np.ndarray or grad.shape != x.shape:
         return None
-    key = scalar_key(*scalars)
-    answer = key is not None and memo.get((semantics, grad.dtype, x.dtype, key))
+    key = memo_key(semantics, grad, x, *scalars)
+    answer = key is not None and memo.get(key)
     return answer(grad, x, out) if answer else None

@@ -137,7 +137,7 @@ def _zero_where(zero: np.ndarray, grad: np.ndarray, shape, out: np.ndarray | Non
     return result
 
 
-_EXPRESS: dict = {}  # (semantics, grad dtype, x dtype, scalars) -> what answered such a call: a Lane, or (torch) a
+_EXPRESS: dict = {}  # lanes.memo_key -> what answered such a call: a Lane, or (torch) a
                     # callable (grad, x, out) that runs the lane and torch's scalar tails
 
 
@@ -150,33 +150,39 @@ def _lane(dtype: np.dtype, lo, hi, mode: int, nan_kept: bool, max_rank: int = MA
     return None if params is None else lanes.lane(dtype, params, max_rank=max_rank)
 
 
-def _torch_contiguous(lane, grad: np.ndarray, x: np.ndarray, dtype: np.dtype, lo, hi, out):
+def _torch_contiguous(lane, scalar_lane, grad: np.ndarray, x: np.ndarray, dtype: np.dtype, out):
     """torch semantics where grad and x are one C-contiguous shape of `dtype` (and the bounds are
-    not NaN): the vectorised body's rule (lo < x < hi) on the engine, the scalar body's (not
-    (x <= lo or x >= hi): a NaN x keeps grad) on its few elements, each thread range's tail
+    not NaN): the vectorised body's rule (lo < x < hi) on `lane`, the scalar body's (not (x <= lo
+    or x >= hi): a NaN x keeps grad) on `scalar_lane`, over each thread range's tail
     (torch_scalar_runs); None where this does not apply."""
     if not (grad.dtype == dtype and x.dtype == dtype and grad.flags.c_contiguous and x.flags.c_contiguous):
         return None
-    tails = []
     runs = torch_scalar_runs(x.size, dtype.itemsize)
-    if runs:  # computed before the lane runs: out may be grad or x
-        u = np.dtype(f"u{dtype.itemsize}")
-        flat_x, flat_g = x.reshape(-1), grad.reshape(-1)
-        for start, stop in runs:
-            xs = flat_x[start:stop]
-            xw = xs.astype(_F32) if dtype in _HALVES else xs
-            with np.errstate(invalid="ignore"):
-                zero = (xw <= lo) | (xw >= hi)
-            tails.append((start, stop, np.where(zero, u.type(0), flat_g[start:stop].view(u))))
+    if runs == [(0, x.size)]:  # all scalar body (fewer elements than one vectorised step)
+        return scalar_lane(grad, x, out)
+    flat_g, flat_x = grad.reshape(-1), x.reshape(-1)
+    if runs and out is not None and (np.may_share_memory(out, grad) or np.may_share_memory(out, x)):
+        tails = [(a, b, flat_g[a:b].copy(), flat_x[a:b].copy()) for a, b in runs]  # out may be grad or x
+    else:
+        tails = [(a, b, flat_g[a:b], flat_x[a:b]) for a, b in runs]
     result = lane(grad, x, out)
-    if result is not None and tails:
-        flat = result.reshape(-1).view(f"u{dtype.itemsize}")
-        for start, stop, answer in tails:
-            flat[start:stop] = answer
+    if result is not None:
+        flat = result.reshape(-1)
+        for a, b, g, f in tails:
+            scalar_lane(g, f, flat[a:b])
     return result
 
 
-def _torch_express(lane, dtype: np.dtype, lo, hi):
+def _torch_lanes(dtype: np.dtype, lo, hi):
+    """torch's two bodies' lanes: the vectorised one (lo < x < hi) and the scalar one (a NaN x
+    kept too); None where the engine is not in use or a bound is NaN."""
+    if np.isnan(lo) or np.isnan(hi):
+        return None
+    lane = _lane(dtype, lo, hi, modes.PLAIN, False, lanes.ANY_RANK)
+    return None if lane is None else (lane, _lane(dtype, lo, hi, modes.PLAIN, True, lanes.ANY_RANK))
+
+
+def _torch_express(lane, scalar_lane, dtype: np.dtype):
     """The express entry's callable for torch semantics: (grad, x, out) -> result or None. A call
     below torch's grain size whose length is whole vectorised steps has no scalar tail: the lane
     alone answers it (C-contiguous operands: torch vectorises them all)."""
@@ -187,7 +193,7 @@ def _torch_express(lane, dtype: np.dtype, lo, hi):
         if (n < TORCH_GRAIN_SIZE and n % step == 0 and grad.dtype == dtype and x.dtype == dtype
                 and grad.flags.c_contiguous and x.flags.c_contiguous):
             return lane(grad, x, out)
-        return _torch_contiguous(lane, grad, x, dtype, lo, hi, out)
+        return _torch_contiguous(lane, scalar_lane, grad, x, dtype, out)
     return run
 
 
@@ -205,12 +211,13 @@ def _params(dtype: np.dtype, lo: float, hi: float, mode: int, nan_kept: bool) ->
 
 
 def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape, out, express_key=None):
-    lane = None if np.isnan(lo) or np.isnan(hi) else _lane(dtype, lo, hi, modes.PLAIN, False, lanes.ANY_RANK)
+    both = _torch_lanes(dtype, lo, hi)
+    lane = None if both is None else both[0]
     if lane is not None and grad.shape == x.shape:
-        result = _torch_contiguous(lane, grad, x, dtype, lo, hi, out)
+        result = _torch_contiguous(*both, grad, x, dtype, out)
         if result is not None:
             if express_key is not None:
-                lanes.remember(_EXPRESS, express_key, _torch_express(lane, dtype, lo, hi))
+                lanes.remember(_EXPRESS, express_key, _torch_express(*both, dtype))
             return result
     if lane is not None and not lanes.has_nan(x):  # both of torch's bodies agree: the C engine
         result = lanes.run(lane, grad, x, dtype, out)
@@ -284,8 +291,7 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
         if backend == "reference":
             result = fm.hardtanh_backward_torch(grad.astype(dtype, copy=False), x.astype(dtype, copy=False), lo_t, hi_t)
             return deliver(result, out)
-        key = lanes.scalar_key(min_val, max_val)
-        express_key = ("torch", grad.dtype, x.dtype, key) if backend == "auto" and key is not None else None
+        express_key = lanes.memo_key("torch", grad, x, min_val, max_val) if backend == "auto" else None
         return _fast_torch(grad, x, lo_t, hi_t, dtype, shape, out, express_key)
     _check_ascend(grad, x, semantics)
     check_out(out, x.dtype, x.shape)
@@ -297,9 +303,9 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
         lane = _lane(x.dtype, lo32, hi32, modes.PLAIN if semantics == "ascend950" else modes.RELU, True)
         result = None if lane is None else lane(grad, x, out)  # one dtype and shape: checked above
         if result is not None:
-            key = lanes.scalar_key(min_val, max_val)
+            key = lanes.memo_key(semantics, grad, x, min_val, max_val)
             if backend == "auto" and key is not None:
-                lanes.remember(_EXPRESS, (semantics, grad.dtype, x.dtype, key), lane)
+                lanes.remember(_EXPRESS, key, lane)
             return result
         return (_fast_arch35 if semantics == "ascend950" else _fast_910b)(grad, x, lo32, hi32, out)
     return deliver(fm.hardtanh_backward_ascend(grad, x, lo32, hi32, semantics), out)

@@ -90,15 +90,14 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
                  memo_key=_express_key(backend, semantics, grad, x, negative_slope, self_is_result))
 
 
-_EXPRESS: dict = {}  # (semantics, grad dtype, x dtype, scalars) -> the Lane that answered such a call
+_EXPRESS: dict = {}  # lanes.memo_key -> the Lane that answered such a call
 
 
 def _express_key(backend, semantics, grad, x, slope, self_is_result):
     """Where this call may teach the express entry (same dtypes and shapes, Python scalars)."""
-    key = lanes.scalar_key(slope, self_is_result)
-    if backend != "auto" or key is None or grad.dtype != x.dtype or grad.shape != x.shape:
+    if backend != "auto" or grad.dtype != x.dtype or grad.shape != x.shape:
         return None
-    return (semantics, grad.dtype, x.dtype, key)
+    return lanes.memo_key(semantics, grad, x, slope, self_is_result)
 
 
 def _compiled(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, host: bool, out, memo_key=None):

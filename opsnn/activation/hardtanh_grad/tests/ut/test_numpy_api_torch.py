@@ -184,6 +184,27 @@ def test_nan_x_follows_torchs_vector_and_scalar_loops(dtype, gshape, xshape):
     check(g, x, -2.0, math.nan, "reference")
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [5, 47, 70001, 100001])
+@pytest.mark.parametrize("into", ["new", "grad", "x"])
+def test_scalar_tails_in_place_and_on_the_express_entry(dtype, n, into):
+    """The scalar body's tails (a NaN x keeps grad) where out is grad or x itself (the tails' inputs
+    are read before the vectorised body overwrites them), on a first call and on a repeat (the
+    express entry learnt from the first)."""
+    rng = np.random.default_rng(n)
+    g = (rng.standard_normal(n) * 3).astype(dtype)
+    x = (rng.standard_normal(n) * 3).astype(dtype)
+    x[rng.random(n) < 0.4] = np.nan
+    want = torch_result(g, x, -1.5, 0.75)
+    for _ in range(2):
+        gc, xc = g.copy(), x.copy()
+        out = {"new": None, "grad": gc, "x": xc}[into]
+        got = opsnn.hardtanh_backward(gc, xc, -1.5, 0.75, out=out)
+        assert_same(got, want)
+        if out is not None:
+            assert got is out
+
+
 def test_one_thread_changes_the_split(monkeypatch):
     """With one thread the whole range is one segment (checked against the model only: torch in
     this process keeps its thread count); without torch loaded, OMP_NUM_THREADS says how many."""
