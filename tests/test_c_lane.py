@@ -346,3 +346,31 @@ def test_a_bad_thread_count_is_an_error_that_says_so():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "OPSNN_NUM_THREADS": "many"}, timeout=120)
     assert done.returncode != 0 and "OPSNN_NUM_THREADS='many': expected a positive integer" in done.stderr
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), bfloat16, np.dtype(np.float32), np.dtype(np.float64)], ids=str)
+@pytest.mark.parametrize("stream_min", [None, 0])
+def test_nan_checked_reports_a_nan_wherever_a_part_wrote_it(dtype, stream_min):
+    """lane.nan_checked: the parts check their own outputs, whichever thread ran them: a NaN in
+    the first, the last or a middle element of a flat job (parallel, streaming or not), of a
+    broadcast row, or none; not one flat job (strided): None, not checked."""
+    n = 1 << 20
+    feature = np.ones(n, dtype)  # every grad kept (threshold 0.5): out is grad
+    plan = plan_backward(feature, feature, 0.5, "torch")
+    lane = lane_for(plan, stream_min=stream_min, parallel_min=4096, threads=4)
+    exponent = int(opsnn.dtypes.float_layout(dtype).exponent)
+    grad = np.full(n, 2, dtype)
+    out, found = lane.nan_checked(grad, feature, None, exponent)
+    assert found is False and np.array_equal(bits(out), bits(grad))
+    for where in (0, n // 2 + 3, n - 1):
+        g = grad.copy()
+        g[where] = np.nan
+        out, found = lane.nan_checked(g, feature, None, exponent)
+        assert found is True and np.array_equal(bits(out), bits(g))
+    rows = grad.reshape(1024, 1024).copy()
+    rows[1000, 5] = np.nan
+    assert lane.nan_checked(rows, feature[:1024], None, exponent)[1] is True  # a broadcast row
+    assert lane.nan_checked(grad[:0], feature[:0], None, exponent)[1] is False
+    assert lane.nan_checked(grad[::2], feature[::2], None, exponent)[1] is None  # the general way
+    other = np.float32 if dtype == np.float64 else np.float64
+    assert lane.nan_checked(grad.astype(other), feature, None, exponent) is None  # not the lane's dtype

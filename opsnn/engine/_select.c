@@ -599,6 +599,8 @@ typedef struct {
     RangeFn fb;           /* general jobs: a feature broadcast along the run */
     _Atomic int *failed;  /* a walker whose iterator could not be reset says so here */
     int conv[2];          /* general jobs: input q widened into a float32 lane (WIDEN_*), or 0 */
+    _Atomic int *nan_found; /* flat jobs: set where a part's output holds a NaN (lane.nan_checked) */
+    uint64_t nan_exponent;  /* the output dtype's exponent mask, for nan_found */
 } Job;
 
 static struct {
@@ -622,6 +624,33 @@ static inline unsigned ticket_next(uint64_t t) { return (unsigned)t & 0xffffu; }
 static void walk(const Job *job, unsigned k, unsigned parts);
 static void grid_part(const Job *job, unsigned k, unsigned parts);
 
+/* any NaN among n float items of `itemsize` bytes: (bits without the sign) above the exponent
+ * mask, one vectorised OR-reduction (numpy needs temporaries for it on the 16-bit types) */
+#define ANY_ABOVE(T)                                                                  \
+    {                                                                                \
+        const T *x = (const T *)data, e = (T)exponent, m = (T)~((T)1 << (8 * sizeof(T) - 1)); \
+        T any = 0;                                                                   \
+        for (size_t i = 0; i < n; i++) any |= (T)((x[i] & m) > e);                   \
+        found = any != 0;                                                            \
+    }
+CLONES static int any_above(const void *data, size_t n, size_t itemsize, uint64_t exponent) {
+    int found = 0;
+    switch (itemsize) {
+    case 2: ANY_ABOVE(uint16_t) break;
+    case 4: ANY_ABOVE(uint32_t) break;
+    default: ANY_ABOVE(uint64_t)
+    }
+    return found;
+}
+
+/* lane.nan_checked: a part's output, just written and still in its thread's cache, checked by
+ * that thread (checked by the caller afterwards, the whole output crossing between the cores'
+ * caches, it cost a 64 K bfloat16 call as much again as the select) */
+static void note_nan(const Job *job, const char *o, size_t n) {
+    if (!atomic_load_explicit(job->nan_found, memory_order_relaxed) && any_above(o, n, job->width, job->nan_exponent))
+        atomic_store_explicit(job->nan_found, 1, memory_order_relaxed);
+}
+
 static void run_part(const Job *job, unsigned k, unsigned parts) {
     if (job->grid) {
         grid_part(job, k, parts);
@@ -629,16 +658,19 @@ static void run_part(const Job *job, unsigned k, unsigned parts) {
         walk(job, k, parts);
     } else if (job->period) { /* a broadcast row: parts of whole rows, each row one flat loop */
         const size_t rows = job->n / job->period, row_bytes = job->period * job->width;
-        for (size_t r = rows * k / parts; r < rows * (k + 1) / parts; r++) {
+        const size_t first = rows * k / parts, last = rows * (k + 1) / parts;
+        for (size_t r = first; r < last; r++) {
             const size_t off = r * row_bytes;
             job->fn(job->g_periodic ? job->g : job->g + off, job->g_periodic ? job->f + off : job->f,
                     job->o + off, job->period, job->p);
         }
+        if (job->nan_found) note_nan(job, job->o + first * row_bytes, (last - first) * job->period);
     } else {
         size_t lo = (job->n * k / parts) / PART_ALIGN * PART_ALIGN;
         size_t hi = k == parts - 1 ? job->n : (job->n * (k + 1) / parts) / PART_ALIGN * PART_ALIGN;
         size_t off = lo * job->width;
         job->fn(job->g + off, job->f + off, job->o + off, hi - lo, job->p);
+        if (job->nan_found) note_nan(job, job->o + off, hi - lo);
     }
 #if STREAMING
     if (job->stream) _mm_sfence(); /* streaming stores are weakly ordered: drain before telling */
@@ -1158,13 +1190,8 @@ static void run_job_released(const Job *job, int parts, int threads, size_t nbyt
 
 /* lane(a, b, out): out = select(a, b) (allocated if out is None), or None where the call is not
  * for the lane (the general way answers it, and raises every error). Never raises for an input. */
-static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-    Lane *lane = (Lane *)self;
-    if (PyVectorcall_NARGS(nargsf) != 3 || kwnames != NULL) {
-        PyErr_SetString(PyExc_TypeError, "a lane takes exactly (a, b, out)");
-        return NULL;
-    }
-    PyObject *a_obj = args[0], *b_obj = args[1], *out_obj = args[2];
+static PyObject *lane_select(Lane *lane, PyObject *a_obj, PyObject *b_obj, PyObject *out_obj, _Atomic int *nan_found,
+                             uint64_t nan_exponent) {
     if (!PyArray_CheckExact(a_obj) || !PyArray_CheckExact(b_obj)) Py_RETURN_NONE;
     PyArrayObject *a = (PyArrayObject *)a_obj, *b = (PyArrayObject *)b_obj, *out;
     if (!usable_input(a_obj, lane) || !usable_input(b_obj, lane)) return general(lane, a, b, out_obj, 0);
@@ -1186,15 +1213,40 @@ static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf,
         if (clobbers(a, out, nbytes) || clobbers(b, out, nbytes)) return general(lane, a, b, out_obj, 0);
         Py_INCREF(out);
     }
+    if (nan_found) atomic_store(nan_found, 0); /* a flat job: its parts check their outputs */
     if (n == 0) return (PyObject *)out;
     const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
     const int one = PyArray_BYTES(a) == PyArray_BYTES(b) && period == 0 && lane->one_plain != NULL;
     Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
                PyArray_BYTES(a), PyArray_BYTES(b), PyArray_BYTES(out), n, (size_t)lane->width, &lane->p, stream,
-               period, whole == b, NULL, NULL, NULL, NULL, NULL};
+               period, whole == b, NULL, NULL, NULL, NULL, NULL, {0, 0}, nan_found, nan_exponent};
     const int threads = job_threads(lane, nbytes);
     run_job_released(&job, job_parts(threads, nbytes), threads, nbytes, 0);
     return (PyObject *)out;
+}
+
+static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    if (PyVectorcall_NARGS(nargsf) != 3 || kwnames != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a lane takes exactly (a, b, out)");
+        return NULL;
+    }
+    return lane_select((Lane *)self, args[0], args[1], args[2], NULL, 0);
+}
+
+/* lane.nan_checked(a, b, out, exponent_mask) -> (out, whether out holds a NaN), or None as the
+ * lane's call; the flag is None where the job was not flat (the general way): not checked */
+static PyObject *lane_nan_checked(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "lane.nan_checked takes exactly (a, b, out, exponent_mask)");
+        return NULL;
+    }
+    const uint64_t exponent = PyLong_AsUnsignedLongLong(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    _Atomic int found = -1; /* a flat job sets it to 0 first, then 1 where a part finds a NaN */
+    PyObject *out = lane_select((Lane *)self, args[0], args[1], args[2], &found, exponent);
+    if (out == NULL || out == Py_None) return out;
+    PyObject *flag = found < 0 ? Py_None : found ? Py_True : Py_False;
+    return Py_BuildValue("(NO)", out, flag);
 }
 
 /* The conversions the engine does itself (converting_run) for an operand of descr d going into a
@@ -1319,6 +1371,9 @@ static PyObject *lane_cast(PyObject *self, PyObject *const *args, Py_ssize_t nar
 static PyMethodDef lane_methods[] = {
     {"cast", (PyCFunction)(void (*)(void))lane_cast, METH_FASTCALL,
      "cast(a, b, out) -> out = select(a, b), a and b cast to the lane's dtype; None where not for the lane"},
+    {"nan_checked", (PyCFunction)(void (*)(void))lane_nan_checked, METH_FASTCALL,
+     "nan_checked(a, b, out, exponent_mask) -> (out, whether out holds a NaN: None where not checked), or None "
+     "as the lane's call"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1444,25 +1499,6 @@ static PyObject *workers_started(PyObject *self, PyObject *unused) {
     return PyLong_FromLong(pool.started);
 }
 
-/* any NaN among a float array's bits: (bits without the sign) above the exponent mask, one
- * vectorised OR-reduction (numpy needs temporaries for it on the 16-bit types) */
-#define ANY_ABOVE(T)                                                                  \
-    {                                                                                \
-        const T *x = (const T *)PyArray_DATA(a), e = (T)exponent, m = (T)~((T)1 << (8 * sizeof(T) - 1)); \
-        T any = 0;                                                                   \
-        for (npy_intp i = 0; i < n; i++) any |= (T)((x[i] & m) > e);                 \
-        found = any != 0;                                                            \
-    }
-CLONES static int any_above(PyArrayObject *a, npy_intp n, uint64_t exponent) {
-    int found = 0;
-    switch (PyArray_ITEMSIZE(a)) {
-    case 2: ANY_ABOVE(uint16_t) break;
-    case 4: ANY_ABOVE(uint32_t) break;
-    default: ANY_ABOVE(uint64_t)
-    }
-    return found;
-}
-
 static PyObject *any_nan(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 2 || !PyArray_Check(args[0])) {
@@ -1480,7 +1516,7 @@ static PyObject *any_nan(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     const npy_intp n = PyArray_SIZE(a);
     int found;
     Py_BEGIN_ALLOW_THREADS
-    found = any_above(a, n, exponent);
+    found = any_above(PyArray_DATA(a), (size_t)n, (size_t)size, exponent);
     Py_END_ALLOW_THREADS
     return PyBool_FromLong(found);
 }

@@ -91,6 +91,7 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
 
 
 _EXPRESS: dict = {}  # lanes.memo_key -> the Lane that answered such a call
+_BF16_EXPONENT = int(float_layout(bfloat16).exponent)
 
 
 def _express_key(backend, semantics, grad, x, slope, self_is_result):
@@ -136,8 +137,13 @@ def _bfloat16_run(lane, grad: np.ndarray, x: np.ndarray, out):
     if grad.dtype != bfloat16 or x.dtype != bfloat16 or (
             out is not None and (np.may_share_memory(out, grad) or np.may_share_memory(out, x))):
         return None
-    result = lane(grad, x, out)
-    return None if result is None else _bfloat16_nans(grad, x, grad, x, result)
+    answer = lane.nan_checked(grad, x, out, _BF16_EXPONENT)
+    if answer is None:
+        return None
+    result, found = answer  # found: None where the engine did not check (not one flat job)
+    if found is None:
+        found = lanes.has_nan(result)
+    return torch_semantics.bfloat16_nans(grad, x, grad, x, result) if found else result
 
 
 def _bfloat16_nans(grad, x, g, f, result):
