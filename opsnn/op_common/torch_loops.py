@@ -78,14 +78,19 @@ def _thread_ranges(numel: int, threads: int | None) -> list[tuple[int, int]]:
     return [(b, min(numel, b + size)) for b in range(0, numel, size)]
 
 
-def torch_scalar_runs(numel: int, itemsize: int, threads: int | None = None) -> list[tuple[int, int]]:
+def torch_scalar_runs(numel: int, itemsize: int, threads: int | None = None) -> tuple[tuple[int, int], ...]:
     """Where torch's CPU loop runs the scalar body for operands of one shape and dtype, all
     C-contiguous (TensorIterator sees one row of numel elements): each thread range's tail past
     its last whole vectorised step; the rest (torch_vector_lanes' True) is vectorised."""
-    step = max(TORCH_STEP_BYTES // itemsize, 1)
     if numel < TORCH_GRAIN_SIZE:  # one range whatever the threads (and no need to ask for them)
-        return [(numel // step * step, numel)] if numel % step else []
-    return [(b + (e - b) // step * step, e) for b, e in _thread_ranges(numel, threads) if (e - b) % step]
+        return _scalar_runs(numel, itemsize, 1)
+    return _scalar_runs(numel, itemsize, torch_threads() if threads is None else max(int(threads), 1))
+
+
+@functools.lru_cache(maxsize=256)  # an express call asks once per call: ~1.5 us computed, 0.1 remembered
+def _scalar_runs(numel: int, itemsize: int, threads: int) -> tuple[tuple[int, int], ...]:
+    step = max(TORCH_STEP_BYTES // itemsize, 1)
+    return tuple((b + (e - b) // step * step, e) for b, e in _thread_ranges(numel, threads) if (e - b) % step)
 
 
 def torch_vector_lanes(grad_shape, x_shape, itemsize: int, threads: int | None = None) -> np.ndarray:

@@ -158,7 +158,7 @@ def _torch_contiguous(lane, scalar_lane, grad: np.ndarray, x: np.ndarray, dtype:
     if not (grad.dtype == dtype and x.dtype == dtype and grad.flags.c_contiguous and x.flags.c_contiguous):
         return None
     runs = torch_scalar_runs(x.size, dtype.itemsize)
-    if runs == [(0, x.size)]:  # all scalar body (fewer elements than one vectorised step)
+    if runs == ((0, x.size),):  # all scalar body (fewer elements than one vectorised step)
         return scalar_lane(grad, x, out)
     flat_g, flat_x = grad.reshape(-1), x.reshape(-1)
     if runs and out is not None and (np.may_share_memory(out, grad) or np.may_share_memory(out, x)):
