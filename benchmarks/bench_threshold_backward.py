@@ -379,12 +379,31 @@ def layout_cases(rounds, n_rows=1024, n_cols=1024):
     return results
 
 
+# torch's OpenMP worker spins for ~8 ms of CPU after each op (libgomp's default wait), holding the
+# core a second opsnn thread wants: a pause this long lets it sleep before opsnn's own block
+SPIN_REST_S = 0.03
+
+
 def _duel(ours, theirs, calls: int, rounds: int) -> dict:
-    """opsnn's call against torch's, warmed and interleaved: both summaries and their ratio."""
+    """opsnn's call against torch's, warmed and interleaved: both summaries and their ratio; then
+    each in a block of its own (opsnn's after torch's worker has stopped spinning). Taking turns
+    with one torch op, every opsnn sample runs beside torch's spinning worker (a model alternating
+    torch's ops and opsnn's sees that); alone, it has both cores (a numpy program sees that)."""
     duel = {"opsnn": ours, "torch": theirs}
     M.warm(duel, calls)
     s = {k: M.summary(v) for k, v in M.interleaved(duel, calls, rounds).items()}
-    return {"opsnn_s": s["opsnn"], "torch_s": s["torch"], "torch_over_opsnn": M.ratio(s["torch"], s["opsnn"])}
+    time.sleep(SPIN_REST_S)
+    alone = {"opsnn": M.summary(M.block(ours, calls, rounds)), "torch": M.summary(M.block(theirs, calls, rounds))}
+    return {"opsnn_s": s["opsnn"], "torch_s": s["torch"], "torch_over_opsnn": M.ratio(s["torch"], s["opsnn"]),
+            "opsnn_alone_s": alone["opsnn"], "torch_alone_s": alone["torch"],
+            "alone_torch_over_opsnn": M.ratio(alone["torch"], alone["opsnn"])}
+
+
+def _duel_line(r: dict) -> str:
+    t, a = r["torch_over_opsnn"], r["alone_torch_over_opsnn"]
+    return (f"{t['min']:.2f} ({t['median']:.2f}) | {a['min']:.2f} ({a['median']:.2f})  opsnn "
+            f"{M.us(r['opsnn_s']['min'])} ({M.us(r['opsnn_alone_s']['min'])}) us, torch {M.us(r['torch_s']['min'])} "
+            f"({M.us(r['torch_alone_s']['min'])}) us")
 
 
 RELU_SIZES = {"64K": 1 << 16, "1M": 1 << 20, "16M": 1 << 24}
@@ -855,17 +874,15 @@ def main(argv=None):
 
     before = M.machine_state()
     layouts = layout_cases(rounds=3 if args.quick else max(5, passes * rounds // 2))
-    print("\nlayouts (float32 result, 1 M elements), interleaved: torch/opsnn from mins (medians); us min")
+    print("\nlayouts (float32 result, 1 M elements): torch/opsnn from mins (medians), interleaved | each alone; "
+          "us min interleaved (alone)")
     for label, r in layouts.items():
-        print(f"  {label:38s} {r['torch_over_opsnn']['min']:.2f} ({r['torch_over_opsnn']['median']:.2f})  "
-              f"opsnn {M.us(r['opsnn_s']['min'])} us, torch {M.us(r['torch_s']['min'])} us; stalls "
-              f"{r['opsnn_s']['stalls']}/{r['torch_s']['stalls']}")
+        print(f"  {label:38s} {_duel_line(r)}; stalls {r['opsnn_s']['stalls']}/{r['torch_s']['stalls']}")
     relu = relu_path_cases(rounds=3 if args.quick else max(5, passes * rounds // 2))
-    print("\nReluGrad path (semantics ascend910b, threshold 0), interleaved: torch/opsnn from mins (medians); "
-          "us min")
+    print("\nReluGrad path (semantics ascend910b, threshold 0): torch/opsnn from mins (medians), interleaved | "
+          "each alone; us min interleaved (alone)")
     for label, r in relu.items():
-        print(f"  {label:14s} {r['torch_over_opsnn']['min']:.2f} ({r['torch_over_opsnn']['median']:.2f})  "
-              f"opsnn {M.us(r['opsnn_s']['min'])} us, torch {M.us(r['torch_s']['min'])} us")
+        print(f"  {label:14s} {_duel_line(r)}")
     tiny = tiny_call_cost()
     t = {k: v["min"] * 1e6 for k, v in tiny["seconds"].items()}
     print(f"\n4-element call, us (min): allocating opsnn {t['opsnn_alloc']:.2f} vs torch {t['torch_alloc']:.2f} "
