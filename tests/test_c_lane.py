@@ -374,3 +374,6 @@ def test_nan_checked_reports_a_nan_wherever_a_part_wrote_it(dtype, stream_min):
     assert lane.nan_checked(grad[::2], feature[::2], None, exponent)[1] is None  # the general way
     other = np.float32 if dtype == np.float64 else np.float64
     assert lane.nan_checked(grad.astype(other), feature, None, exponent) is None  # not the lane's dtype
+    bytes_lane = lane_for(plan_backward(np.ones(8, np.int8), np.ones(8, np.int8), 0.5, "torch"))
+    with pytest.raises(ValueError, match="2-, 4- or 8-byte"):  # no NaN in 1-byte items: refused, never misread
+        bytes_lane.nan_checked(np.ones(8, np.int8), np.ones(8, np.int8), None, 0x7F)

@@ -1240,10 +1240,15 @@ static PyObject *lane_nan_checked(PyObject *self, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_TypeError, "lane.nan_checked takes exactly (a, b, out, exponent_mask)");
         return NULL;
     }
+    Lane *lane = (Lane *)self;
+    if (lane->width != 2 && lane->width != 4 && lane->width != 8) {
+        PyErr_SetString(PyExc_ValueError, "nan_checked: a lane of 2-, 4- or 8-byte items (floats)");
+        return NULL;
+    }
     const uint64_t exponent = PyLong_AsUnsignedLongLong(args[3]);
     if (PyErr_Occurred()) return NULL;
     _Atomic int found = -1; /* a flat job sets it to 0 first, then 1 where a part finds a NaN */
-    PyObject *out = lane_select((Lane *)self, args[0], args[1], args[2], &found, exponent);
+    PyObject *out = lane_select(lane, args[0], args[1], args[2], &found, exponent);
     if (out == NULL || out == Py_None) return out;
     PyObject *flag = found < 0 ? Py_None : found ? Py_True : Py_False;
     return Py_BuildValue("(NO)", out, flag);
