@@ -68,9 +68,14 @@ def _operand_strides(shape: tuple[int, ...], out_shape: tuple[int, ...]) -> list
     return strides[::-1]
 
 
+def _threads(threads: int | None) -> int:
+    """A caller's thread count, or torch's where it gives none."""
+    return torch_threads() if threads is None else max(int(threads), 1)
+
+
 def _thread_ranges(numel: int, threads: int | None) -> list[tuple[int, int]]:
     """How TensorIterator splits numel elements over torch's threads (at::parallel_for)."""
-    threads = torch_threads() if threads is None else max(int(threads), 1)
+    threads = _threads(threads)
     if numel < TORCH_GRAIN_SIZE or threads == 1:
         return [(0, numel)]
     tasks = min(threads, -(-numel // TORCH_GRAIN_SIZE))
@@ -84,7 +89,7 @@ def torch_scalar_runs(numel: int, itemsize: int, threads: int | None = None) -> 
     its last whole vectorised step; the rest (torch_vector_lanes' True) is vectorised."""
     if numel < TORCH_GRAIN_SIZE:  # one range whatever the threads (and no need to ask for them)
         return _scalar_runs(numel, itemsize, 1)
-    return _scalar_runs(numel, itemsize, torch_threads() if threads is None else max(int(threads), 1))
+    return _scalar_runs(numel, itemsize, _threads(threads))
 
 
 @functools.lru_cache(maxsize=256)  # an express call asks once per call: ~1.5 us computed, 0.1 remembered

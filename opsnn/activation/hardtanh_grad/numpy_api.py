@@ -166,7 +166,7 @@ def _torch_contiguous(lane, scalar_lane, grad: np.ndarray, x: np.ndarray, dtype:
     else:
         tails = [(a, b, flat_g[a:b], flat_x[a:b]) for a, b in runs]
     result = lane(grad, x, out)
-    if result is not None:
+    if result is not None and tails:
         flat = result.reshape(-1)
         for a, b, g, f in tails:
             scalar_lane(g, f, flat[a:b])
@@ -303,8 +303,7 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
         lane = _lane(x.dtype, lo32, hi32, modes.PLAIN if semantics == "ascend950" else modes.RELU, True)
         result = None if lane is None else lane(grad, x, out)  # one dtype and shape: checked above
         if result is not None:
-            key = lanes.memo_key(semantics, grad, x, min_val, max_val)
-            if backend == "auto" and key is not None:
+            if backend == "auto" and (key := lanes.memo_key(semantics, grad, x, min_val, max_val)) is not None:
                 lanes.remember(_EXPRESS, key, lane)
             return result
         return (_fast_arch35 if semantics == "ascend950" else _fast_910b)(grad, x, lo32, hi32, out)

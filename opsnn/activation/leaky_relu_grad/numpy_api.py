@@ -140,9 +140,9 @@ def _bfloat16_run(lane, grad: np.ndarray, x: np.ndarray, out):
     answer = lane.nan_checked(grad, x, out, _BF16_EXPONENT)
     if answer is None:
         return None
-    result, found = answer  # found: None where the engine did not check (not one flat job)
-    if found is None:
-        found = lanes.has_nan(result)
+    result, found = answer
+    if found is None:  # not one flat job: the engine did not check
+        return _bfloat16_nans(grad, x, grad, x, result)
     return torch_semantics.bfloat16_nans(grad, x, grad, x, result) if found else result
 
 
