@@ -476,7 +476,7 @@ def _main(argv=None) -> int:
             p.add_argument("--reset", action="store_true",
                            help="remove this machine's calibration (the OS-derived crossovers stand); measures nothing")
             return cmd_tune(p.parse_args(argv[1:]))
-        if command == "atk":  # a case file, not an operator (opsnn/atk.py)
+        if command == "atk":  # a case file, not an operator (opsnn/atk/)
             from opsnn import atk
             return atk.main(argv[1:])
         rest = argv[1:]

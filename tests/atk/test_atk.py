@@ -433,7 +433,7 @@ def test_the_848m_element_case_is_skipped_not_run(capsys, tmp_path):
 
 
 def test_torch_not_importable_is_a_skipped_comparison(monkeypatch):
-    monkeypatch.setattr(atk, "_TORCH", [None])
+    monkeypatch.setattr(atk.oracle, "_TORCH", [None])
     r = atk.run_cases(atk.load_cases(TB)[:2])
     assert all(x.status == "passed" and x.checks["torch"] == {"status": "skipped",
                                                                "detail": "torch is not importable"} for x in r)

@@ -1,0 +1,115 @@
+"""`opsnn atk`'s command line: options, validation, the run, what is printed and written."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from opsnn.atk.cases import BadFile, load_cases, parse_ids
+from opsnn.atk.limits import DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_ELEMENTS_EMULATOR
+from opsnn.atk.progress import Progress
+from opsnn.atk.reports import counts, shapes_label, summary_table, write_json, write_junit
+from opsnn.atk.runner import run_cases
+from opsnn.platform import FAMILIES, SOCS
+
+SEMANTICS = ("torch", *FAMILIES)
+BACKENDS = ("fast", "reference", "emulator")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise BadFile(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="opsnn atk", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+                description="Run an ATK case file (upstream's tests/st/<aclnnApi>/atk_<aclnnApi>.json or your "
+                            "own) against opsnn: each case through --backend, compared bit for bit with the "
+                            "reference backend and, under torch semantics, with the torch function it names. "
+                            "Exit 0: all passed or skipped; 1: a mismatch or error; 2: a bad file. docs/atk.md.")
+    p.add_argument("file", help="the case file (a JSON array of cases)")
+    p.add_argument("--seed", type=int, default=0, help="input generation seed (one rng per case from seed and id)")
+    p.add_argument("--backend", choices=BACKENDS, default="fast", help="the backend under test")
+    p.add_argument("--semantics", choices=SEMANTICS, default=None,
+                   help="whose arithmetic: torch or an SoC family (default torch)")
+    p.add_argument("--soc", choices=list(SOCS), default=None, help="an SoC: its family's semantics")
+    p.add_argument("--jobs", type=int, default=1, help="processes running cases")
+    p.add_argument("--cases", default=None, help="the ids to run, e.g. 0-9,14 (default all)")
+    p.add_argument("--max-elements", type=int, default=None,
+                   help=f"skip cases with a tensor larger than this, 0 for no limit (default "
+                        f"{DEFAULT_MAX_ELEMENTS}; {DEFAULT_MAX_ELEMENTS_EMULATOR} with --backend emulator)")
+    p.add_argument("--json", metavar="FILE", default=None, help="write a JSON report")
+    p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report")
+    p.add_argument("--loose-nan", action="store_true",
+                   help="against torch, count any NaN equal to any NaN (torch's vectorised CPU loops change NaN "
+                        "bits; the comparison with the reference stays bit for bit)")
+    p.add_argument("-v", "--verbose", action="store_true", help="a line for every case, passed ones too")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(argv)
+    except BadFile as e:
+        print(f"opsnn atk: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("opsnn atk: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    if args.semantics is not None and args.soc is not None:
+        raise BadFile("give either --semantics or --soc, not both")
+    semantics = SOCS[args.soc].family if args.soc else (args.semantics or "torch")
+    if args.backend == "emulator" and semantics == "torch":
+        raise BadFile("--backend emulator runs the NPU's semantics only: give --semantics ascend910b|ascend950 "
+                      "or --soc")
+    if args.jobs < 1:
+        raise BadFile(f"--jobs must be at least 1, got {args.jobs}")
+    if args.max_elements is not None and args.max_elements < 0:
+        raise BadFile(f"--max-elements must be >= 0, got {args.max_elements}")
+    cases = load_cases(args.file)
+    if args.cases is not None:
+        try:
+            wanted = parse_ids(args.cases)
+        except ValueError as e:
+            raise BadFile(str(e)) from None
+        present = {c.id for c in cases}
+        missing = sorted(wanted - present)
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+            raise BadFile(f"--cases names ids the file does not have: {shown}")
+        cases = [c for c in cases if c.id in wanted]
+    max_elements = args.max_elements
+    if max_elements is None:
+        max_elements = DEFAULT_MAX_ELEMENTS_EMULATOR if args.backend == "emulator" else DEFAULT_MAX_ELEMENTS
+    progress = Progress(len(cases))
+    start = time.perf_counter()
+    try:
+        results = run_cases(cases, seed=args.seed, semantics=semantics, backend=args.backend, jobs=args.jobs,
+                            max_elements=max_elements, progress=progress, loose_nan=args.loose_nan)
+    finally:
+        progress.close()
+    elapsed = time.perf_counter() - start
+    meta = {"file": str(args.file), "file_name": Path(args.file).stem,
+            "aclnn_names": ",".join(dict.fromkeys(c.aclnn_name for c in cases)), "semantics": semantics,
+            "soc": args.soc, "backend": args.backend, "seed": args.seed, "jobs": args.jobs,
+            "max_elements": max_elements, "loose_nan": args.loose_nan, "seconds": round(elapsed, 3)}
+    for r in results:
+        if r.status != "passed" or r.refused or args.verbose:  # an expected refusal is named too
+            label = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[r.status]
+            text = r.reason or "; ".join(f"{k}: {v['status']}" for k, v in r.checks.items())
+            print(f"{label} case {r.id} ({r.dtype} {shapes_label(r.shapes)}): {text}")
+    print(f"{args.backend} backend, {semantics} semantics, seed {args.seed}, {elapsed:.1f} s")
+    print(summary_table(results))
+    if args.json:
+        write_json(args.json, results, meta)
+    if args.junit:
+        write_junit(args.junit, results, meta)
+    passed, failed, skipped = counts(results)
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed else 0

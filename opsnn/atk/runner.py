@@ -1,0 +1,137 @@
+"""Running cases: one case (generate, run, compare), and many, in this process or a pool of
+spawned ones, skipping what the limits refuse."""
+from __future__ import annotations
+
+import time
+
+from opsnn.atk import oracle
+from opsnn.atk.cases import Case
+from opsnn.atk.compare import call, compare, short
+from opsnn.atk.inputs import input_digest, make_inputs
+from opsnn.atk.limits import (
+    DEFAULT_MAX_ELEMENTS,
+    DEFAULT_MAX_ELEMENTS_EMULATOR,
+    MEMORY_SHARE,
+    available_memory,
+    skip_reason,
+)
+from opsnn.atk.progress import Progress
+from opsnn.atk.result import Result, base_result
+
+
+def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: bool = False) -> Result:
+    """Generate the case's inputs, run them, compare; never raises for what the operator does.
+    loose_nan: in the comparison with torch, any NaN equals any NaN (the reference's stays bitwise)."""
+    import opsnn
+    start = time.perf_counter()
+    result = base_result(case, "passed")
+    ours_in, torch_in, notes = make_inputs(case, seed)
+    result.notes = notes
+    result.digest = input_digest(ours_in)
+    fn = getattr(opsnn, case.api.numpy_api, None)
+    if fn is None:
+        result.status, result.reason = "failed", f"opsnn has no function {case.api.numpy_api}"
+        return result
+    ours = call(fn, ours_in, {"semantics": semantics, "backend": backend})
+    failures, refusals = [], []
+    if input_digest(ours_in) != result.digest:
+        failures.append(f"the {backend} backend changed its inputs")
+    if backend != "reference":
+        ref = call(fn, ours_in, {"semantics": semantics, "backend": "reference"})
+        status, detail = compare(ours, ref, "the reference")
+        result.checks["reference"] = {"status": status, "detail": detail}
+    else:
+        result.checks["reference"] = {"status": "skipped", "detail": "the backend is the reference"}
+    if semantics == "torch":
+        theirs, why = oracle.run_torch(case, torch_in)
+        if theirs is None:
+            result.checks["torch"] = {"status": "skipped", "detail": why}
+        else:
+            status, detail = compare(ours, theirs, "torch", torch_side=True, loose_nan=loose_nan)
+            if status == "equal" and detail:
+                result.notes.append(detail)
+            result.checks["torch"] = {"status": status, "detail": detail}
+    if backend == "reference" and (semantics != "torch" or result.checks["torch"]["status"] == "skipped"):
+        # nothing to compare with: the reference's own refusal is still a result worth naming
+        if ours.error is not None:
+            refusals.append(f"refused: {type(ours.error).__name__}: {short(str(ours.error), 120)}")
+    for against, check in result.checks.items():
+        if check["status"] == "mismatch":
+            failures.append(f"{against}: {check['detail']}")
+        elif check["status"] == "refused":
+            refusals.append(check["detail"])
+    if failures:
+        result.status, result.reason = "failed", "; ".join(failures)
+    elif refusals or ours.error is not None:
+        result.refused = True
+        result.reason = refusals[0] if refusals else f"refused: {type(ours.error).__name__}"
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _run_one(payload) -> Result:
+    """A worker's entry (module level, for the process pool)."""
+    case, seed, semantics, backend, loose_nan = payload
+    try:
+        return run_case(case, seed, semantics, backend, loose_nan)
+    except MemoryError:
+        result = base_result(case, "failed", "out of memory")
+    except Exception as e:  # a defect in the runner itself still reports the case
+        result = base_result(case, "failed", f"runner error {type(e).__name__}: {short(str(e))}")
+    return result
+
+
+
+def run_cases(cases: list[Case], *, seed: int = 0, semantics: str = "torch", backend: str = "fast",
+              jobs: int = 1, max_elements: int | None = None, progress: Progress | None = None,
+              memory: int | None = None, loose_nan: bool = False) -> list[Result]:
+    """Every case's result, in the cases' order (skipped ones with their reason)."""
+    if max_elements is None:
+        max_elements = DEFAULT_MAX_ELEMENTS_EMULATOR if backend == "emulator" else DEFAULT_MAX_ELEMENTS
+    memory = int((available_memory() if memory is None else memory) * MEMORY_SHARE) // max(jobs, 1)
+    results: dict[int, Result] = {}
+    todo = []
+    for case in cases:
+        why = skip_reason(case, max_elements, memory)
+        if why:
+            results[case.id] = base_result(case, "skipped", why)
+            if progress:
+                progress.update(results[case.id])
+        else:
+            todo.append(case)
+    if jobs <= 1 or len(todo) <= 1:
+        if semantics == "torch" and todo:
+            oracle.torch_module()  # imported once here, so that no case's time counts it
+        for case in todo:
+            results[case.id] = _run_one((case, seed, semantics, backend, loose_nan))
+            if progress:
+                progress.update(results[case.id])
+    else:
+        _run_pool(todo, (seed, semantics, backend, loose_nan), jobs, results, progress)
+    return [results[c.id] for c in cases]
+
+
+def _run_pool(todo, settings, jobs, results, progress) -> None:
+    import concurrent.futures as cf
+    import multiprocessing
+    # spawn: a fork of a process whose fast engine already started threads could deadlock
+    context = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=context) as pool:
+        # the largest first, so that no big case starts last and runs alone
+        order = sorted(todo, key=lambda c: -c.max_elements)
+        futures = {pool.submit(_run_one, (case, *settings)): case for case in order}
+        try:
+            for future in cf.as_completed(futures):
+                case = futures[future]
+                try:
+                    results[case.id] = future.result()
+                except Exception as e:  # a worker died (killed for memory, crashed): the pool is gone
+                    results[case.id] = base_result(case, "failed", "a worker process died, this case "
+                                                    f"unfinished ({type(e).__name__}: {short(str(e))}); "
+                                                    "run it alone with --cases to see which")
+                if progress:
+                    progress.update(results[case.id])
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
