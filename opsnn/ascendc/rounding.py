@@ -100,9 +100,55 @@ def to_float(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
 def to_int(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
     """values rounded to integers under `mode`, saturated to dst's range; NaN -> 0."""
     info = np.iinfo(dst)
-    # float32 holds every half exactly (and the int8/uint8 bounds): half the bytes of float64.
-    wide = half_to_float32(values) if values.dtype == np.float16 else values.astype(np.float64)
+    # float32 holds every half exactly and the bounds of int8/uint8/int16 (not int32's): half the
+    # bytes of float64.
+    narrow = values.dtype == np.float16 and np.dtype(dst).itemsize <= 2
+    wide = half_to_float32(values) if narrow else values.astype(np.float64)
     r = round_integral(wide, mode)
     r = np.clip(r, info.min, info.max)  # saturation; +-inf land on the ends
     r[np.isnan(r)] = 0.0
-    return r.astype(dst)
+    if np.dtype(dst).itemsize < 8:
+        return r.astype(dst)
+    # int64's max is not a float64 (it rounds up to 2**63, which would wrap): saturate by hand
+    top = r >= 2.0 ** 63
+    out = np.where(top, 0.0, r).astype(dst)
+    out[top] = info.max
+    return out
+
+
+def int_to_float(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
+    """Integers (int64 included, which float64 does not hold) rounded to the float dtype `dst`
+    under `mode`, with one rounding: magnitudes of 2**53 and more are rounded as integers."""
+    v = np.asarray(values, dtype=np.int64)
+    big = (v >= 2 ** 53) | (v <= -(2 ** 53))
+    y = to_float(np.where(big, 0, v), dst, mode)  # exact in float64 below 2**53
+    if not big.any():
+        return y
+    fmt = FLOAT_FORMATS[np.dtype(dst)]
+    vb = v[big]
+    neg = vb < 0
+    m = vb.view(np.uint64).copy()
+    m[neg] = np.negative(m[neg])  # the magnitude (2**63 for int64's min as well)
+    _, e = np.frexp(m.astype(np.float64))  # the bit length, or one more where the float rounded up
+    e = e.astype(np.uint64)
+    e -= ((m >> (e - np.uint64(1))) == 0).astype(np.uint64)
+    shift = e - np.uint64(fmt.precision)
+    q, rem = m >> shift, m & ((np.uint64(1) << shift) - np.uint64(1))
+    half = np.uint64(1) << (shift - np.uint64(1))
+    odd = (q & np.uint64(1)) == 1
+    inexact = rem != 0
+    if mode in (RoundMode.CAST_NONE, RoundMode.CAST_RINT):
+        up = (rem > half) | ((rem == half) & odd)
+    elif mode is RoundMode.CAST_ROUND:
+        up = rem >= half
+    elif mode is RoundMode.CAST_TRUNC:
+        up = np.zeros_like(inexact)
+    elif mode is RoundMode.CAST_FLOOR:
+        up = inexact & neg
+    elif mode is RoundMode.CAST_CEIL:
+        up = inexact & ~neg
+    else:  # CAST_ODD: an inexact result gets an odd last bit
+        up = inexact & ~odd
+    mag = np.ldexp((q + up.astype(np.uint64)).astype(np.float64), shift.astype(np.int64))  # exact
+    y[big] = np.where(neg, -mag, mag).astype(dst)  # in range: 2**64 is far below float32's max
+    return y
