@@ -2,6 +2,10 @@
 
     g++ prog.cpp $(python -m opsnn.capi --cflags --libs) -o prog
     python -m opsnn.capi build [--force]        # (re)build lib/ and the generated headers
+    python -m opsnn.capi --prefix               # the folder it is built in (ASCEND_CUSTOM_PATH style)
+
+Every flag builds the C ABI first where it is missing or out of date (a note on stderr); where it
+cannot be built the flags are printed all the same and the reason goes to stderr, exit status 1.
     python -m opsnn.capi example [OP] [--std c++11]  # compile and run the operator's C++ examples
 """
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import cflags, cmake_dir, include_dir, is_built, lib_dir, libs, pkgconfig_dir
+from . import build_root, cflags, cmake_dir, include_dir, is_built, lib_dir, libs, pkgconfig_dir
 
 
 def main(argv=None) -> int:
@@ -24,23 +28,32 @@ def main(argv=None) -> int:
     p.add_argument("--libdir", action="store_true", help="the directory of libascendcl.so")
     p.add_argument("--cmakedir", action="store_true", help="for CMake: -Dopsnn_DIR=... (find_package(opsnn))")
     p.add_argument("--pkgconfigdir", action="store_true", help="for PKG_CONFIG_PATH (pkg-config opsnn)")
+    p.add_argument("--prefix", action="store_true", help="the build folder: include/, lib/, lib64/, cmake/, pkgconfig/")
     args = p.parse_args(argv)
-    out = []
-    if args.cflags:
-        out.append(cflags())
-    if args.libs:
-        out.append(libs())
-        if not is_built():
-            print("opsnn.capi: the library is not built yet: run `python -m opsnn.capi build`", file=sys.stderr)
-    for flag, path in (("includedir", include_dir()), ("libdir", lib_dir()), ("cmakedir", cmake_dir()),
-                       ("pkgconfigdir", pkgconfig_dir())):
-        if getattr(args, flag):
-            out.append(str(path))
-    if not out:
+    wanted = [k for k in ("cflags", "libs", "includedir", "libdir", "cmakedir", "pkgconfigdir", "prefix")
+              if getattr(args, k)]
+    if not wanted:
         p.print_help()
         return 2
-    print(" ".join(out))
-    return 0
+    status = ensure_built()
+    values = {"cflags": cflags, "libs": libs, "includedir": include_dir, "libdir": lib_dir, "cmakedir": cmake_dir,
+              "pkgconfigdir": pkgconfig_dir, "prefix": build_root}
+    print(" ".join(str(values[k]()) for k in wanted))
+    return status
+
+
+def ensure_built() -> int:
+    """Build the C ABI where it is missing or out of date (a note on stderr while it compiles);
+    0, or 1 with the reason on stderr where it cannot be built."""
+    from .build import BuildUnavailable, build, up_to_date
+    try:
+        if not up_to_date():
+            print(f"opsnn.capi: building the C ABI into {build_root()} ...", file=sys.stderr, flush=True)
+            build()
+    except (BuildUnavailable, RuntimeError, OSError) as e:
+        print(f"opsnn.capi: the C ABI is not built ({build_root()}): {e}", file=sys.stderr)
+        return 1
+    return 0 if is_built() else 1
 
 
 def _command(argv: list[str]) -> int:

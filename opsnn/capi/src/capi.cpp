@@ -11,7 +11,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <dlfcn.h>
-#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -27,6 +29,12 @@
 
 #ifndef OPSNN_CAPI_PYTHON
 #define OPSNN_CAPI_PYTHON ""
+#endif
+#ifndef OPSNN_CAPI_ROOT
+#define OPSNN_CAPI_ROOT ""
+#endif
+#ifndef OPSNN_CAPI_STDLIB
+#define OPSNN_CAPI_STDLIB ""
 #endif
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
@@ -108,24 +116,24 @@ private:
     PyGILState_STATE state_;
 };
 
-/* The directory holding the `opsnn` package this library belongs to: lib/ is opsnn/capi/lib. */
-std::string PackageRoot() {
+/* The directory holding the `opsnn` package this library was built from (set by the build: the
+ * library lives in a per-environment folder, not in the package). */
+std::string PackageRoot() { return OPSNN_CAPI_ROOT; }
+
+/* This library's own directory (its lib/ or lib64/ alias). */
+std::string LibraryDir() {
     Dl_info info;
-    if (dladdr(reinterpret_cast<void *>(&PackageRoot), &info) == 0 || info.dli_fname == nullptr) return "";
+    if (dladdr(reinterpret_cast<void *>(&LibraryDir), &info) == 0 || info.dli_fname == nullptr) return "";
     std::string path = info.dli_fname;
-    for (int i = 0; i < 4; ++i) {
-        size_t slash = path.find_last_of('/');
-        if (slash == std::string::npos) return "";
-        path.resize(slash);
-    }
-    return path;
+    size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
-/* The python of a virtual environment this library is installed in (a pyvenv.cfg above its
- * site-packages), else "": a wheel built elsewhere still starts in the venv it was installed to. */
+/* The python of a virtual environment this library was built in (a pyvenv.cfg above its folder,
+ * <prefix>/share/opsnn/capi/lib), else "": a copied build still starts in the venv it sits in. */
 std::string VenvPython() {
-    std::string dir = PackageRoot();
-    for (int up = 0; up < 5 && !dir.empty(); ++up) {
+    std::string dir = LibraryDir();
+    for (int up = 0; up < 6 && !dir.empty(); ++up) {
         if (access((dir + "/pyvenv.cfg").c_str(), R_OK) == 0 && access((dir + "/bin/python3").c_str(), X_OK) == 0)
             return dir + "/bin/python3";
         size_t slash = dir.find_last_of('/');
@@ -183,9 +191,90 @@ bool LoadBridge(std::string *error) {
     return true;
 }
 
+bool IsFile(const std::string &path) { return access(path.c_str(), R_OK) == 0; }
+
+/* The standard library `program` would start with: $PYTHONHOME's, else a venv's base (the `home`
+ * of its pyvenv.cfg), else the one beside the (resolved) program, else the building Python's.
+ * Checked before starting, so a Python that cannot start is our one line: CPython's own failure
+ * dumps its whole path configuration on stderr, and hiding that would mean pointing fd 2 away
+ * from the program's other threads. */
+bool StdlibFound(const std::string &program, std::string *why) {
+    const std::string tail = "/lib/python" + std::to_string(PY_MAJOR_VERSION) + "." +
+                             std::to_string(PY_MINOR_VERSION) + "/os.py";
+    const char *home = getenv("PYTHONHOME");
+    if (home != nullptr && *home != '\0') {
+        std::string prefix(home);
+        prefix = prefix.substr(0, prefix.find(':'));
+        if (IsFile(prefix + tail)) return true;
+        *why = "PYTHONHOME=" + std::string(home) + " holds no Python " + std::to_string(PY_MAJOR_VERSION) + "." +
+               std::to_string(PY_MINOR_VERSION) + " standard library";
+        return false;
+    }
+    if (access(program.c_str(), X_OK) != 0) {
+        *why = "no Python at " + program + " (OPSNN_CAPI_PYTHON names the interpreter to start)";
+        return false;
+    }
+    std::string dir = program.substr(0, program.find_last_of('/'));
+    for (const std::string &cfg : {dir + "/pyvenv.cfg", dir + "/../pyvenv.cfg"}) {
+        FILE *f = fopen(cfg.c_str(), "r");
+        if (f == nullptr) continue;
+        char line[4096];
+        while (fgets(line, sizeof line, f) != nullptr) {
+            std::string text(line);
+            if (text.compare(0, 4, "home") != 0) continue;
+            size_t eq = text.find('=');
+            if (eq == std::string::npos) continue;
+            std::string value = text.substr(eq + 1);
+            value.erase(0, value.find_first_not_of(" \t"));
+            value.erase(value.find_last_not_of(" \t\r\n") + 1);
+            if (IsFile(value + "/.." + tail)) {
+                fclose(f);
+                return true;
+            }
+        }
+        fclose(f);
+    }
+    char resolved[PATH_MAX];
+    if (realpath(program.c_str(), resolved) != nullptr) {
+        std::string real(resolved);
+        if (IsFile(real.substr(0, real.find_last_of('/')) + "/.." + tail)) return true;
+    }
+    if (IsFile(dir + "/.." + tail) || IsFile(std::string(OPSNN_CAPI_STDLIB) + "/os.py")) return true;
+    *why = "cannot find the standard library of " + program;
+    return false;
+}
+
+/* fork(): the child must not inherit a GIL another thread holds (its first acl call would wait
+ * for it forever). The forking thread takes the GIL before the fork and each side puts the
+ * interpreter right after it, as os.fork does (the child keeps only the forking thread's state). */
+PyGILState_STATE g_fork_gil;
+bool g_fork_held = false;
+
+void ForkPrepare() {
+    if (!g_started) return;
+    g_fork_gil = PyGILState_Ensure();
+    PyOS_BeforeFork();
+    g_fork_held = true;
+}
+
+void ForkParent() {
+    if (!g_fork_held) return;
+    g_fork_held = false;
+    PyOS_AfterFork_Parent();
+    PyGILState_Release(g_fork_gil);
+}
+
+void ForkChild() {
+    if (!g_fork_held) return;
+    g_fork_held = false;
+    PyOS_AfterFork_Child();  /* runs the bridge's os.register_at_fork hook: its locks made anew */
+    PyGILState_Release(g_fork_gil);
+}
+
 void StartOnce() {
     std::string error;
     if (Py_IsInitialized()) {  /* loaded into a running Python (ctypes): share its interpreter */
+        /* (its os.fork already prepares the interpreter; no fork handlers of ours) */
         PyGILState_STATE state = PyGILState_Ensure();
         g_started = LoadBridge(&error);
         PyGILState_Release(state);
@@ -195,29 +284,26 @@ void StartOnce() {
         config.install_signal_handlers = 0;  /* Ctrl-C and friends stay the program's */
         config.parse_argv = 0;
         /* The interpreter finds its prefix (a venv through pyvenv.cfg) from its program name:
-         * $OPSNN_CAPI_PYTHON, else the venv this library is installed in, else the Python that
-         * built it. */
-        std::string found = VenvPython();
-        const char *program = getenv("OPSNN_CAPI_PYTHON");
-        if (program == nullptr || *program == '\0') program = found.empty() ? OPSNN_CAPI_PYTHON : found.c_str();
+         * $OPSNN_CAPI_PYTHON, else the Python that built this library (its environment's), else
+         * the venv this library sits in. */
+        std::string program = getenv("OPSNN_CAPI_PYTHON") ? getenv("OPSNN_CAPI_PYTHON") : "";
+        if (program.empty()) program = access(OPSNN_CAPI_PYTHON, X_OK) == 0 ? OPSNN_CAPI_PYTHON : VenvPython();
         PyStatus status = PyStatus_Ok();
-        if (*program != '\0') status = PyConfig_SetBytesString(&config, &config.program_name, program);
-        if (!PyStatus_Exception(status)) {
-            /* A failed start dumps CPython's whole path configuration on stderr; ours is one line. */
-            int saved = dup(2), null_fd = open("/dev/null", O_WRONLY);
-            if (saved >= 0 && null_fd >= 0) dup2(null_fd, 2);
-            status = Py_InitializeFromConfig(&config);
-            if (saved >= 0 && null_fd >= 0) dup2(saved, 2);
-            if (saved >= 0) close(saved);
-            if (null_fd >= 0) close(null_fd);
-        }
-        PyConfig_Clear(&config);
-        if (PyStatus_Exception(status)) {
-            error = std::string("Python did not start: ") + (status.err_msg ? status.err_msg : "unknown error");
+        if (program.empty() || !StdlibFound(program, &error)) {
+            if (error.empty()) error = "no Python to start (set OPSNN_CAPI_PYTHON)";
+            PyConfig_Clear(&config);
         } else {
-            g_started = LoadBridge(&error);
-            t_pinned = true;  /* the main thread state of the new interpreter is this thread's */
-            PyEval_SaveThread();
+            status = PyConfig_SetBytesString(&config, &config.program_name, program.c_str());
+            if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
+            PyConfig_Clear(&config);
+            if (PyStatus_Exception(status)) {
+                error = std::string("Python did not start: ") + (status.err_msg ? status.err_msg : "unknown error");
+            } else {
+                g_started = LoadBridge(&error);
+                t_pinned = true;  /* the main thread state of the new interpreter is this thread's */
+                PyEval_SaveThread();
+                if (g_started) pthread_atfork(ForkPrepare, ForkParent, ForkChild);
+            }
         }
     }
     if (!g_started) {
@@ -575,6 +661,10 @@ EXPORT aclError aclrtCreateStream(aclrtStream *stream) {
 }
 
 EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
+    if (stream == nullptr) {  /* the default stream is the device's: not a program's to destroy */
+        Note("aclrtDestroyStream: stream is NULL");
+        return ACL_ERROR_INVALID_PARAM;
+    }
     return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_DESTROY_STREAM, "aclrtDestroyStream", "(K)", H(stream));
 }
 
@@ -598,6 +688,10 @@ EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 EXPORT aclError aclrtFree(void *devPtr) {
+    if (devPtr == nullptr) {
+        Note("aclrtFree: devPtr is NULL");
+        return ACL_ERROR_INVALID_PARAM;
+    }
     return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_FREE, "aclrtFree", "(K)", H(devPtr));
 }
 
