@@ -19,6 +19,7 @@ from .launch import KernelArg, LaunchReport, Padding, launch
 from .local_tensor import LocalTensor
 from .mask_logic import And, Or
 from .pipe import QuePosition, TBuf, TPipe, TQue
+from .repeat import BinaryRepeatParams, ResetMask, SetMaskCount, SetMaskNorm, SetVectorMask, UnaryRepeatParams
 from .rounding import RoundMode
 from .select import SELMODE, Select
 from .select_tensor import SelectTensors
@@ -30,4 +31,6 @@ __all__ = [
     "Padding", "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "launch",
     # Ascend950 (arch35) instructions the atvoss schedules use
     "And", "Broadcast", "Compare", "DataCopyNd", "DataCopyPad", "GetValue", "Or", "SelectTensors",
+    # the mask/repeat ("level 0") machinery (repeat.py)
+    "BinaryRepeatParams", "ResetMask", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "UnaryRepeatParams",
 ]

@@ -16,6 +16,17 @@ from .gm import GlobalMemory
 from .stats import CoreCounters
 
 UB_ALIGN = 32  # bytes: UB buffers and DataCopy UB addresses
+FULL_MASK = (1 << 64) - 1
+
+
+class MaskState(NamedTuple):
+    """The vector unit's mask register and mode (repeat.SetMaskCount / SetVectorMask / ResetMask).
+
+    counter: counter mode (SetMaskCount) rather than normal mode (SetMaskNorm). In normal mode
+    (high, low) are the bit mask of one repeat; in counter mode `low` is the element count."""
+    counter: bool = False
+    high: int = FULL_MASK
+    low: int = FULL_MASK
 
 
 class GmRange(NamedTuple):
@@ -61,6 +72,8 @@ class CoreContext:
         The core's UB buffers in UB order, while the kernel runs.
     counters : CoreCounters
         Bytes moved and instructions issued (``opsnn sanitize --stats``).
+    vector_mask : MaskState
+        The mask mode and register the mask/repeat ("level 0") instructions read (repeat.py).
     """
     block_idx: int
     block_num: int
@@ -74,6 +87,7 @@ class CoreContext:
     reads: list[tuple] = field(default_factory=list, repr=False)  # sanitizer: GmRange fields
     buffers: list = field(default_factory=list, repr=False)  # UbBuffers in UB order (InitBuffer)
     counters: CoreCounters = field(default_factory=CoreCounters, repr=False)  # for --stats
+    vector_mask: MaskState = MaskState()  # normal mode, full mask: what a core starts with
 
     def __post_init__(self):
         self.ub = np.zeros(self.platform.kernel_ub, dtype=np.uint8)

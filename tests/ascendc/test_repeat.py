@@ -1,0 +1,190 @@
+"""repeat.py: which elements a mask/repeat instruction touches (both mask kinds, counter mode, the
+core's mask state), where they lie (block and repeat strides), and that the sanitizer sees exactly
+those bytes."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from opsnn.ascendc import EmulatorError
+from opsnn.ascendc.core import FULL_MASK, MaskState
+from opsnn.ascendc.repeat import (
+    BinaryRepeatParams,
+    ResetMask,
+    SetMaskCount,
+    SetMaskNorm,
+    SetVectorMask,
+    UnaryRepeatParams,
+    active_elements,
+    element_offsets,
+    gather,
+    repeat_offsets,
+    scatter,
+)
+
+from .helpers import Ub, kinds, make_core
+
+F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
+
+
+def _pairs(r, j):
+    return list(zip(r.tolist(), j.tolist(), strict=True))
+
+
+def test_params_field_order_and_defaults_follow_ascendc():
+    assert BinaryRepeatParams(1, 2, 3, 4, 5, 6).strides() == ((1, 4), (2, 5), (3, 6))
+    assert BinaryRepeatParams().strides() == ((1, 8), (1, 8), (1, 8))
+    assert UnaryRepeatParams(1, 2, 3, 4).strides() == ((1, 3), (2, 4))
+    assert UnaryRepeatParams().strides() == ((1, 8), (1, 8))
+
+
+def test_a_core_starts_in_normal_mode_with_a_full_mask():
+    assert make_core().vector_mask == MaskState(False, FULL_MASK, FULL_MASK)
+    r, j = active_elements(F16, None, 1, make_core())
+    assert j.tolist() == list(range(128))
+
+
+def test_continuous_mask_takes_the_first_elements_of_every_repeat():
+    r, j = active_elements(F32, 5, 2, make_core())
+    assert _pairs(r, j) == [(0, k) for k in range(5)] + [(1, k) for k in range(5)]
+
+
+def test_bit_mask_is_low_word_then_high_word_as_in_cpp():
+    # uint64_t mask[2] = {low, high}: mask[0] bit i = element i, mask[1] bit i = element 64 + i.
+    r, j = active_elements(F16, [0b1010, 1 | 1 << 63], 1, make_core())
+    assert j.tolist() == [1, 3, 64, 127]
+    # 32-bit types: a repeat has 64 elements, only the low word counts.
+    r, j = active_elements(F32, (1 << 63 | 1, FULL_MASK), 3, make_core())
+    assert _pairs(r, j) == [(0, 0), (0, 63), (1, 0), (1, 63), (2, 0), (2, 63)]
+
+
+def test_mask_none_reads_the_core_mask_register():
+    core = make_core()
+    SetVectorMask(core, 1, 0b110)  # (maskHigh, maskLow)
+    assert active_elements(F16, None, 1, core)[1].tolist() == [1, 2, 64]
+    SetVectorMask(core, 70)  # normal mode, continuous: the first 70 elements as bits
+    assert active_elements(F16, None, 1, core)[1].tolist() == list(range(70))
+    assert active_elements(F32, None, 1, core)[1].tolist() == list(range(64))
+    ResetMask(core)
+    assert active_elements(F16, None, 1, core)[1].tolist() == list(range(128))
+    # An explicit mask does not change the register.
+    SetVectorMask(core, 0, 1)
+    active_elements(F16, 7, 1, core)
+    assert core.vector_mask == MaskState(False, 0, 1)
+
+
+@pytest.mark.parametrize("set_count", [lambda c: SetVectorMask(c, 0, 150), lambda c: SetVectorMask(c, 150)])
+def test_counter_mode_processes_the_set_count_whatever_mask_and_repeat_say(set_count):
+    core = make_core()
+    SetMaskCount(core)
+    set_count(core)
+    r, j = active_elements(F32, 3, 1, core)
+    assert r.size == 150 and _pairs(r, j)[:2] == [(0, 0), (0, 1)]
+    assert _pairs(r, j)[64] == (1, 0) and _pairs(r, j)[-1] == (2, 150 - 129)
+    SetMaskNorm(core)
+    assert active_elements(F32, 3, 1, core)[1].tolist() == [0, 1, 2]
+
+
+def test_counter_mode_len_and_reset_keep_the_mode():
+    core = make_core()
+    SetMaskCount(core)
+    ResetMask(core)
+    assert core.vector_mask.counter
+    SetVectorMask(core, 0)
+    assert active_elements(F16, None, 9, core)[0].size == 0
+
+
+@pytest.mark.parametrize("dtype,mask,repeat", [
+    (F32, 0, 1), (F32, 65, 1), (F16, 129, 1), (F16, [0, 0], 1), (F32, [0, 5], 1), (F16, 8, 256),
+    (F16, 8, -1), (F16, [1 << 64, 0], 1), (F16, [1, 2, 3], 1), (F16, 2.5, 1)])
+def test_bad_masks_and_repeat_times_are_refused(dtype, mask, repeat):
+    with pytest.raises(EmulatorError):
+        active_elements(dtype, mask, repeat, make_core())
+
+
+def test_bad_set_vector_mask_calls_are_refused():
+    core = make_core()
+    for args in [(), (1, 2, 3), (-1,), (129,), (-1, 0)]:
+        with pytest.raises(EmulatorError):
+            SetVectorMask(core, *args)
+
+
+def _brute_offsets(dtype, pairs, blk, rep):
+    size = np.dtype(dtype).itemsize
+    per_block = 32 // size
+    out = []
+    for r, j in pairs:
+        byte = (r * rep + (j // per_block) * blk) * 32 + (j % per_block) * size
+        assert byte % size == 0
+        out.append(byte // size)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([F16, F32, np.dtype(np.int16), np.dtype(np.int32)]), st.integers(0, 6),
+       st.integers(0, 20), st.integers(1, 5), st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_offsets_follow_the_documented_byte_formula(dtype, blk, rep, repeat, low, high):
+    core = make_core()
+    if (low, high if dtype.itemsize == 2 else 0) == (0, 0):
+        low = 1
+    r, j = active_elements(dtype, [low, high], repeat, core)
+    got = element_offsets(dtype, r, j, blk, rep)
+    assert got.tolist() == _brute_offsets(dtype, _pairs(r, j), blk, rep)
+    assert repeat_offsets(dtype, [low, high], repeat, blk, rep, core).tolist() == got.tolist()
+
+
+def test_offsets_with_strides_by_hand():
+    # float, blkStride 2, repStride 20: block b of repeat r starts at (20 r + 2 b) * 8 floats.
+    r, j = active_elements(F32, 10, 2, make_core())
+    got = element_offsets(F32, r, j, 2, 20).tolist()
+    assert got == [0, 1, 2, 3, 4, 5, 6, 7, 16, 17] + [160, 161, 162, 163, 164, 165, 166, 167, 176, 177]
+    with pytest.raises(EmulatorError):
+        element_offsets(F32, r, j, -1, 8)
+
+
+def test_gather_reads_only_the_active_elements():
+    core = make_core()
+    ub = Ub(core)
+    t = ub.buffer(F32, 64, nbytes=256)
+    b = t.buffer
+    values = np.arange(64, dtype=F32)
+    b.storage[b.base:b.base + 256] = values.view(np.uint8)
+    b.written = [(0, 32), (64, 96)]  # blocks 0 and 2 written, 1 and 3 never
+    offsets = element_offsets(F32, *active_elements(F32, 16, 1, core), 2, 8)  # blocks 0 and 2
+    np.testing.assert_array_equal(gather(t, offsets, "Probe"), np.r_[values[:8], values[16:24]])
+    assert kinds(core) == []
+    gather(t, element_offsets(F32, *active_elements(F32, 16, 1, core), 1, 8), "Probe")  # blocks 0, 1
+    assert kinds(core) == ["ub_read_before_write"]
+    assert core.log.items[0].offset == 32 and core.log.items[0].nbytes == 32
+
+
+def test_scatter_writes_only_the_active_elements_and_counts_once():
+    core = make_core()
+    ub = Ub(core)
+    t = ub.buffer(np.int32, 64, np.full(64, -1, np.int32))
+    offsets = element_offsets(np.int32, *active_elements(np.int32, [0b101, 0], 2, core), 2, 3)
+    scatter(t, offsets, np.array([10, 20, 30, 40], np.int32), "Probe")
+    expected = np.full(64, -1, np.int32)
+    expected[[0, 2, 24, 26]] = [10, 20, 30, 40]
+    np.testing.assert_array_equal(t.numpy(64), expected)
+    assert core.counters.instructions == {"Probe": 1} and kinds(core) == []
+
+
+def test_scatter_to_one_address_keeps_the_last_repeat():
+    core = make_core()
+    t = Ub(core).buffer(F32, 8, np.zeros(8, F32))
+    offsets = element_offsets(F32, *active_elements(F32, 2, 3, core), 1, 0)  # repStride 0
+    scatter(t, offsets, np.array([1, 2, 3, 4, 5, 6], F32), "Probe")
+    np.testing.assert_array_equal(t.numpy(2), [5, 6])
+
+
+def test_scatter_and_gather_past_the_buffer_are_overflow_findings():
+    core = make_core()
+    ub = Ub(core)
+    t = ub.buffer(F32, 8, np.zeros(8, F32))
+    ub.buffer(F32, 64, np.zeros(64, F32))  # what lies behind it in UB
+    offsets = element_offsets(F32, *active_elements(F32, 8, 2, core), 1, 8)  # repeat 1: bytes 256..288
+    scatter(t, offsets, np.ones(16, F32), "Probe")
+    gather(t, offsets, "Probe2")
+    assert kinds(core) == ["local_tensor_overflow", "local_tensor_overflow"]
+    assert core.log.items[0].offset == 256 and core.log.items[0].nbytes == 32
