@@ -82,12 +82,21 @@ class Case:
         return max([self.out_elements, *(i.elements for i in self.tensors)])
 
 
+def spelling_key(aclnn_name: str) -> str:
+    """What two spellings of one API share: upstream's files write `aclnnThresholdBackward` and also
+    `SoftshrinkBackward` (no prefix); the case of letters varies too (Softshrink, SoftShrink)."""
+    key = aclnn_name.strip().lower()
+    return key[len("aclnn"):] if key.startswith("aclnn") else key
+
+
 def find_api(aclnn_name: str) -> AclnnApi:
-    """The declaration named `aclnn_name` among every registered operator's (BadFile if none)."""
+    """The declaration named `aclnn_name` among every registered operator's (BadFile if none): the
+    exact name first, else the one spelling_key matches (`SoftshrinkBackward` is
+    aclnnSoftshrinkBackward)."""
     from opsnn import registry
     from opsnn.aclnn.declarations import operator_apis
     broken = []
-    known = []
+    known: list[AclnnApi] = []
     for op in registry.discover().values():
         try:
             apis = operator_apis(op)
@@ -97,13 +106,30 @@ def find_api(aclnn_name: str) -> AclnnApi:
         for api in apis:
             if api.name == aclnn_name:
                 return api
-            known.append(api.name)
+            known.append(api)
+    alike = [api for api in known if spelling_key(api.name) == spelling_key(aclnn_name)]
+    if len(alike) == 1:
+        return alike[0]
     more = f"; operators whose declarations failed to load: {', '.join(broken)}" if broken else ""
-    raise BadFile(f"unknown aclnn_name {aclnn_name!r}; declared: {', '.join(known)}{more}")
+    raise BadFile(f"unknown aclnn_name {aclnn_name!r}; declared: {', '.join(a.name for a in known)}{more}")
+
+
+@dataclass(frozen=True)
+class CaseFile:
+    """A file's cases, and what about the file itself deserves a warning (it runs all the same)."""
+    cases: list[Case]
+    warnings: tuple[str, ...] = ()
 
 
 def load_cases(path: str | os.PathLike) -> list[Case]:
     """Every case of the file, validated (BadFile naming the case id and field otherwise)."""
+    return load_file(path).cases
+
+
+def load_file(path: str | os.PathLike) -> CaseFile:
+    """The file's cases, validated (BadFile naming the case id and field otherwise), with warnings
+    for a file that runs but is probably not what its author meant: no case at all, or one case
+    object where ATK writes an array of them."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -112,10 +138,14 @@ def load_cases(path: str | os.PathLike) -> list[Case]:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise BadFile(f"{path} is not JSON: {e}") from None
+    warnings = []
     if isinstance(doc, dict):  # one case on its own
+        warnings.append(f"{path} holds one JSON object, not an array of cases: it is run as one case")
         doc = [doc]
     if not isinstance(doc, list):
         raise BadFile(f"{path}: the file must hold a JSON array of case objects, not {type(doc).__name__}")
+    if not doc:
+        warnings.append(f"{path} holds no cases: nothing is run")
     apis: dict[str, AclnnApi] = {}
     cases, seen = [], set()
     for index, raw in enumerate(doc):
@@ -124,7 +154,7 @@ def load_cases(path: str | os.PathLike) -> list[Case]:
             raise BadFile(f"case {case.id}: field 'id': id {case.id} appears twice")
         seen.add(case.id)
         cases.append(case)
-    return cases
+    return CaseFile(cases, tuple(warnings))
 
 
 def _parse_case(raw, index: int, apis: dict[str, AclnnApi]) -> Case:
@@ -159,7 +189,7 @@ def _parse_case(raw, index: int, apis: dict[str, AclnnApi]) -> Case:
     if len(inputs) != len(params):
         raise BadFile(f"{where}: field 'inputs': {name} takes {len(params)} inputs "
                       f"({', '.join(p.name for p in params)}), the case gives {len(inputs)}")
-    return Case(cid, name, torch_name, api,
+    return Case(cid, api.name, torch_name, api,
                 tuple(_parse_input(item, param, f"{where}: inputs[{k}]") for k, (item, param)
                       in enumerate(zip(inputs, params, strict=True))))
 

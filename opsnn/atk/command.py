@@ -2,14 +2,24 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
-from opsnn.atk.cases import BadFile, load_cases, parse_ids
+from opsnn.atk.cases import BadFile, load_file, parse_ids
 from opsnn.atk.limits import DEFAULT_MAX_ELEMENTS, DEFAULT_MAX_ELEMENTS_EMULATOR
 from opsnn.atk.progress import Progress
-from opsnn.atk.reports import counts, shapes_label, summary_table, write_json, write_junit
+from opsnn.atk.reports import (
+    counts,
+    last_line,
+    nan_summary,
+    shapes_label,
+    summary_table,
+    warnings_for,
+    write_json,
+    write_junit,
+)
 from opsnn.atk.runner import run_cases
 from opsnn.platform import FAMILIES, SOCS
 
@@ -72,7 +82,9 @@ def _main(argv: list[str]) -> int:
         raise BadFile(f"--jobs must be at least 1, got {args.jobs}")
     if args.max_elements is not None and args.max_elements < 0:
         raise BadFile(f"--max-elements must be >= 0, got {args.max_elements}")
-    cases = load_cases(args.file)
+    outputs = _outputs(args)
+    loaded = load_file(args.file)
+    cases = loaded.cases
     if args.cases is not None:
         try:
             wanted = parse_ids(args.cases)
@@ -87,6 +99,8 @@ def _main(argv: list[str]) -> int:
     max_elements = args.max_elements
     if max_elements is None:
         max_elements = DEFAULT_MAX_ELEMENTS_EMULATOR if args.backend == "emulator" else DEFAULT_MAX_ELEMENTS
+    for warning in loaded.warnings:
+        _warn(warning)
     progress = Progress(len(cases))
     start = time.perf_counter()
     try:
@@ -106,10 +120,44 @@ def _main(argv: list[str]) -> int:
             print(f"{label} case {r.id} ({r.dtype} {shapes_label(r.shapes)}): {text}")
     print(f"{args.backend} backend, {semantics} semantics, seed {args.seed}, {elapsed:.1f} s")
     print(summary_table(results))
-    if args.json:
-        write_json(args.json, results, meta)
-    if args.junit:
-        write_junit(args.junit, results, meta)
-    passed, failed, skipped = counts(results)
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    return 1 if failed else 0
+    for warning in warnings_for(results):
+        _warn(warning)
+    written = True
+    for (option, path), write in zip(outputs, (write_json, write_junit), strict=True):
+        if path is not None:
+            try:
+                write(path, results, meta)
+            except OSError as e:  # checked before the run; the disk may still fill up since
+                print(f"opsnn atk: error: cannot write the {option} report {path}: {e.strerror or e}",
+                      file=sys.stderr)
+                written = False
+    line = nan_summary(results)
+    if line:
+        print(line)
+    print(last_line(results))
+    _, failed, _ = counts(results)
+    return 1 if failed or not written else 0
+
+
+def _warn(text: str) -> None:
+    print(f"opsnn atk: warning: {text}", file=sys.stderr)
+
+
+def _outputs(args) -> list[tuple[str, str | None]]:
+    """The report files, each checked writable before any case runs (a report that cannot be
+    written after an hour of cases is an hour lost): opened for appending, which changes no existing
+    file, and removed again where it did not exist."""
+    outputs = [("--json", args.json), ("--junit", args.junit)]
+    given = [(o, p) for o, p in outputs if p is not None]
+    if len(given) == 2 and os.path.abspath(given[0][1]) == os.path.abspath(given[1][1]):
+        raise BadFile(f"--json and --junit name the same file {given[0][1]}")
+    for option, path in given:
+        existed = os.path.lexists(path)
+        try:
+            with open(path, "a", encoding="utf-8"):
+                pass
+        except OSError as e:
+            raise BadFile(f"cannot write the {option} report {path}: {e.strerror or e}") from None
+        if not existed:
+            os.unlink(path)
+    return outputs

@@ -1,13 +1,15 @@
-"""One side's outcome (an array or the exception it raised) against another's: bit for bit, a
-refusal matching a refusal."""
+"""One side's outcome (an array or the exception it raised) against another's: a refusal matches
+a refusal; two arrays of one dtype and shape are judged by a Standard (today bit for bit, with or
+without --loose-nan), which standard_for picks per case and side."""
 from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from opsnn.atk.cases import dtype_name
+from opsnn.atk.cases import Case, dtype_name
 from opsnn.dtypes import bfloat16
 
 
@@ -26,7 +28,6 @@ class Outcome:
 def short(text: str, limit: int = 200) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
-
 
 
 def call(fn, args, kwargs=None, convert=np.asarray) -> Outcome:
@@ -53,34 +54,80 @@ def _show(a: np.ndarray, index) -> str:
     return repr(v.item())
 
 
+class Verdict(NamedTuple):
+    status: str  # equal | refused | mismatch
+    detail: str = ""
+    nan_only: bool = False  # a mismatch confined to elements that are NaN on both sides
+
+
+class Standard:
+    """How two arrays of one dtype and shape must agree to count as equal. Subclasses judge; the
+    refusal and dtype/shape rules are compare's, the same for every standard."""
+    name = "abstract"
+
+    def judge(self, a: np.ndarray, b: np.ndarray, what: str) -> Verdict:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Bitwise(Standard):
+    """Every element's bits; a NaN equals only a NaN of the same bits, or any NaN with loose_nan."""
+    loose_nan: bool = False
+
+    @property
+    def name(self) -> str:
+        return "bitwise, any NaN for any NaN" if self.loose_nan else "bitwise"
+
+    def judge(self, a: np.ndarray, b: np.ndarray, what: str) -> Verdict:
+        ba, bb = _bits(a), _bits(b)
+        if np.array_equal(ba, bb):
+            return Verdict("equal")
+        diff = ba != bb
+        count = int(np.count_nonzero(diff))
+        first = tuple(int(i) for i in np.unravel_index(int(np.argmax(diff.reshape(-1))), a.shape))
+        detail = (f"{count} of {a.size} elements differ from {what}; first at {list(first)}: "
+                  f"opsnn {_show(a, first)}, {what} {_show(b, first)}")
+        if floating(a) and _nan_only(a, b, diff):
+            if self.loose_nan:
+                return Verdict("equal", f"NaN bits differ ({detail}); --loose-nan counts any NaN as equal")
+            return Verdict("mismatch", f"NaN bits only: {detail}", nan_only=True)
+        return Verdict("mismatch", detail)
+
+
+BITWISE = Bitwise()
+LOOSE_NAN = Bitwise(loose_nan=True)
+
+
+def standard_for(case: Case, against: str, loose_nan: bool = False) -> Standard:
+    """The standard `case`'s result is held to against `against` ("reference" or "torch").
+
+    Against the reference: bit for bit, always (the same semantics computed another way). Against
+    torch: bit for bit, or any NaN for any NaN with --loose-nan. This is the one place that
+    chooses: accuracy standards for arithmetic operators (a case's `standard` field, e.g.
+    {"acc": "single_bm"}, judged against torch only) are to be another Standard returned here."""
+    if against == "torch" and loose_nan:
+        return LOOSE_NAN
+    return BITWISE
+
+
 def compare(ours: Outcome, theirs: Outcome, what: str, torch_side: bool = False,
-            loose_nan: bool = False) -> tuple[str, str]:
-    """('equal' | 'refused' | 'mismatch', detail). Bit for bit: a NaN equals only a NaN of the same
-    bits, unless loose_nan (any NaN equals any NaN)."""
+            standard: Standard = BITWISE) -> Verdict:
+    """Refusals against refusals (the same exception type; against torch, torch_side, its c10
+    RuntimeError matches opsnn's ValueError, TypeError, OverflowError or RuntimeError), then dtype and
+    shape, then the elements by `standard`."""
     if ours.error is not None or theirs.error is not None:
         if ours.error is not None and theirs.error is not None:
             a, b = type(ours.error), type(theirs.error)
             if a is b or (torch_side and _torch_refusal_matches(ours.error, theirs.error)):
-                return "refused", f"both refused ({a.__name__} / {b.__name__}: {short(str(ours.error), 120)})"
-        return "mismatch", f"opsnn {ours.describe()}; {what} {theirs.describe()}"
+                return Verdict("refused", f"both refused ({a.__name__} / {b.__name__}: "
+                                          f"{short(str(ours.error), 120)})")
+        return Verdict("mismatch", f"opsnn {ours.describe()}; {what} {theirs.describe()}")
     a, b = ours.value, theirs.value
     if a.dtype != b.dtype:
-        return "mismatch", f"dtype {dtype_name(a.dtype)}, {what} {dtype_name(b.dtype)}"
+        return Verdict("mismatch", f"dtype {dtype_name(a.dtype)}, {what} {dtype_name(b.dtype)}")
     if a.shape != b.shape:
-        return "mismatch", f"shape {list(a.shape)}, {what} {list(b.shape)}"
-    ba, bb = _bits(a), _bits(b)
-    if np.array_equal(ba, bb):
-        return "equal", ""
-    diff = ba != bb
-    count = int(np.count_nonzero(diff))
-    first = tuple(int(i) for i in np.unravel_index(int(np.argmax(diff.reshape(-1))), a.shape))
-    detail = (f"{count} of {a.size} elements differ from {what}; first at {list(first)}: "
-              f"opsnn {_show(a, first)}, {what} {_show(b, first)}")
-    if floating(a) and _nan_only(a, b, diff):
-        if loose_nan:
-            return "equal", f"NaN bits differ ({detail}); --loose-nan counts any NaN as equal"
-        return "mismatch", f"NaN bits only: {detail}"
-    return "mismatch", detail
+        return Verdict("mismatch", f"shape {list(a.shape)}, {what} {list(b.shape)}")
+    return standard.judge(a, b, what)
 
 
 def floating(a: np.ndarray) -> bool:

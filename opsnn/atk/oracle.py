@@ -48,18 +48,30 @@ def _from_torch(torch, t) -> np.ndarray:
     return t.numpy()
 
 
+def torch_name(case: Case) -> tuple[str, str]:
+    """(the torch function a case is compared with, a note or ""): the case's `name` when it is a
+    torch path (torch.ops.aten.threshold_backward); a name that is not one (upstream writes
+    "aclnn.selu.backward", the name of ATK's own benchmark) or none, the aten op the declaration names
+    (AclnnApi.aten), with a note; "" where there is neither."""
+    declared = f"torch.ops.aten.{case.api.aten}" if case.api.aten else ""
+    if case.torch_name.startswith("torch."):
+        return case.torch_name, ""
+    if case.torch_name and declared:
+        return declared, f"name {case.torch_name!r} is no torch function: compared with {declared}, the aten op " \
+                         f"{case.aclnn_name} declares"
+    return case.torch_name or declared, ""
+
+
 def run_torch(case: Case, values: list) -> tuple[Outcome | None, str]:
-    """torch's outcome, or (None, why the comparison is skipped)."""
+    """(torch's outcome, a note or "") or (None, why the comparison is skipped)."""
     torch = torch_module()
     if torch is None:
         return None, "torch is not importable"
-    # the case's `name`, else the aten op the declaration names (AclnnApi.aten)
-    name = case.torch_name or (f"torch.ops.aten.{case.api.aten}" if case.api.aten else "")
+    name, note = torch_name(case)
     if not name:
         return None, "the case names no torch function (field 'name') and its API declares no aten op"
     fn = _torch_function(torch, name)
     if fn is None:
         return None, f"torch has no {name}"
     args = [_to_torch(torch, v) if isinstance(v, np.ndarray) else v for v in values]
-    return call(fn, args, convert=lambda t: _from_torch(torch, t)), ""
-
+    return call(fn, args, convert=lambda t: _from_torch(torch, t)), note

@@ -36,6 +36,61 @@ def counts(results: list[Result]) -> tuple[int, int, int]:
     return tuple(sum(r.status == s for r in results) for s in ("passed", "failed", "skipped"))
 
 
+def not_compared_with_torch(results: list[Result]) -> list[Result]:
+    """Passed cases whose comparison with torch was skipped (torch not importable, no such function):
+    under torch semantics they passed against the reference only."""
+    return [r for r in results if r.status == "passed" and r.checks.get("torch", {}).get("status") == "skipped"]
+
+
+def last_line(results: list[Result]) -> str:
+    """`N passed, N failed, N skipped`, and the passed cases not compared with torch, when any."""
+    passed, failed, skipped = counts(results)
+    line = f"{passed} passed, {failed} failed, {skipped} skipped"
+    unchecked = len(not_compared_with_torch(results))
+    return line + (f" ({unchecked} of the passed not compared with torch)" if unchecked else "")
+
+
+def warnings_for(results: list[Result]) -> list[str]:
+    """One line per reason a comparison with torch was skipped, naming how many cases and which."""
+    by_reason: dict[str, list[int]] = {}
+    for r in not_compared_with_torch(results):
+        by_reason.setdefault(r.checks["torch"]["detail"], []).append(r.id)
+    return [f"{len(ids)} case(s) not compared with torch: {why} (ids {id_ranges(ids)})"
+            for why, ids in by_reason.items()]
+
+
+def nan_summary(results: list[Result]) -> str:
+    """A line when failures are NaN bits only against torch (what --loose-nan would pass), else ""."""
+    failed = [r for r in results if r.status == "failed"]
+    nan_only = [r for r in failed if _nan_only_against_torch(r)]
+    if not nan_only:
+        return ""
+    which = "every failure is" if len(nan_only) == len(failed) else f"{len(nan_only)} of the {len(failed)} failures are"
+    return (f"{which} NaN bits only, against torch (torch's CPU loops change NaN payloads, docs/atk.md): "
+            "--loose-nan counts any NaN equal to any NaN there")
+
+
+def _nan_only_against_torch(r: Result) -> bool:
+    """Failed only by the comparison with torch, and only in NaN bits (not by the reference, not by
+    changed inputs)."""
+    mismatches = {k: c for k, c in r.checks.items() if c["status"] == "mismatch"}
+    return (list(mismatches) == ["torch"] and mismatches["torch"].get("nan_only", False)
+            and "changed its inputs" not in r.reason)
+
+
+def id_ranges(ids: list[int]) -> str:
+    """[0, 1, 2, 5, 7, 8] -> '0-2, 5, 7-8'."""
+    ids = sorted(ids)
+    out, i = [], 0
+    while i < len(ids):
+        j = i
+        while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
+            j += 1
+        out.append(str(ids[i]) if i == j else f"{ids[i]}-{ids[j]}")
+        i = j + 1
+    return ", ".join(out)
+
+
 def write_json(path: str, results: list[Result], meta: dict) -> None:
     passed, failed, skipped = counts(results)
     head = {**meta, "passed": passed, "failed": failed, "skipped": skipped}

@@ -6,7 +6,7 @@ import time
 
 from opsnn.atk import oracle
 from opsnn.atk.cases import Case
-from opsnn.atk.compare import call, compare, short
+from opsnn.atk.compare import Verdict, call, compare, short, standard_for
 from opsnn.atk.inputs import input_digest, make_inputs
 from opsnn.atk.limits import (
     DEFAULT_MAX_ELEMENTS,
@@ -38,8 +38,8 @@ def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: boo
         failures.append(f"the {backend} backend changed its inputs")
     if backend != "reference":
         ref = call(fn, ours_in, {"semantics": semantics, "backend": "reference"})
-        status, detail = compare(ours, ref, "the reference")
-        result.checks["reference"] = {"status": status, "detail": detail}
+        result.checks["reference"] = _check(compare(ours, ref, "the reference",
+                                                    standard=standard_for(case, "reference")))
     else:
         result.checks["reference"] = {"status": "skipped", "detail": "the backend is the reference"}
     if semantics == "torch":
@@ -47,10 +47,13 @@ def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: boo
         if theirs is None:
             result.checks["torch"] = {"status": "skipped", "detail": why}
         else:
-            status, detail = compare(ours, theirs, "torch", torch_side=True, loose_nan=loose_nan)
-            if status == "equal" and detail:
-                result.notes.append(detail)
-            result.checks["torch"] = {"status": status, "detail": detail}
+            if why:
+                result.notes.append(why)
+            verdict = compare(ours, theirs, "torch", torch_side=True,
+                              standard=standard_for(case, "torch", loose_nan))
+            if verdict.status == "equal" and verdict.detail:
+                result.notes.append(verdict.detail)
+            result.checks["torch"] = _check(verdict)
     if backend == "reference" and (semantics != "torch" or result.checks["torch"]["status"] == "skipped"):
         # nothing to compare with: the reference's own refusal is still a result worth naming
         if ours.error is not None:
@@ -67,6 +70,15 @@ def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: boo
         result.reason = refusals[0] if refusals else f"refused: {type(ours.error).__name__}"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _check(verdict: Verdict) -> dict:
+    """A comparison as the reports keep it; "nan_only" only where it is true (a mismatch confined to
+    NaN bits), so that the summary can say what --loose-nan would do."""
+    check = {"status": verdict.status, "detail": verdict.detail}
+    if verdict.nan_only:
+        check["nan_only"] = True
+    return check
 
 
 def _run_one(payload) -> Result:
