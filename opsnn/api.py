@@ -9,6 +9,7 @@ import numpy.typing as npt
 from opsnn.backends import express
 from opsnn.backends.plan import plan_backward, plan_forward
 from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
+from opsnn.op_common.operands import fold_rank, operand
 
 BACKENDS = ("auto", "fast", "emulator", "reference")
 
@@ -36,7 +37,11 @@ def threshold_backward(grad: npt.ArrayLike, feature: npt.ArrayLike, threshold: S
             return result
     check_names(semantics, backend, BACKENDS)  # every check below runs before any backend or plan memo sees a value
     threshold = real_scalar(threshold)
-    grad, feature = np.asarray(grad), np.asarray(feature)
+    grad, feature = operand(grad, "grad"), operand(feature, "feature")
+    if semantics == "torch" and (wide := fold_rank((grad, feature), out)) is not None:
+        (grad, feature), folded_out, shape = wide
+        result = threshold_backward(grad, feature, threshold, out=folded_out, semantics=semantics, backend=backend)
+        return out if out is not None else result.reshape(shape)
     plan = plan_backward(grad, feature, threshold, semantics)
     check_out(out, plan.dtype, plan.shape)
     if backend in ("auto", "fast"):
@@ -70,7 +75,7 @@ def threshold(x: npt.ArrayLike, threshold: Scalar, value: Scalar, *, out: np.nda
             return result
     check_names(semantics, backend, BACKENDS)
     threshold, value = real_scalar(threshold), real_scalar(value, "value")
-    x = np.asarray(x)
+    x = operand(x, "x")
     if semantics != "torch":
         from opsnn.activation.threshold_v2 import ascend_semantics
         ascend_semantics.check_call(x, threshold, value, semantics)

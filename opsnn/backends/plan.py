@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from opsnn.backends import SEMANTICS, ascend_rules, torch_rules
+from opsnn.op_common import operands
 
 _F32 = np.dtype(np.float32)
 _tuple_new = tuple.__new__  # builds a Plan without NamedTuple.__new__'s Python frame (memo hits)
@@ -26,12 +27,7 @@ class Plan(NamedTuple):  # a NamedTuple: built on every call, so cheap to build
 
 
 def broadcast_shape(*shapes) -> tuple:
-    if shapes[0] == shapes[-1]:
-        return shapes[0]
-    try:
-        return np.broadcast_shapes(*shapes)
-    except ValueError:
-        raise ValueError(f"shapes {' and '.join(map(str, shapes))} are not broadcastable") from None
+    return shapes[0] if shapes[0] == shapes[-1] else operands.broadcast_shape(*shapes)
 
 
 # Memos of the per-call scalar work (dtype rules, threshold conversion and checks), which is most of

@@ -137,5 +137,8 @@ def express(memo: dict, semantics: str, grad: np.ndarray, x: np.ndarray, out, *s
     if type(grad) is not np.ndarray or type(x) is not np.ndarray or grad.shape != x.shape:
         return None
     key = memo_key(semantics, grad, x, *scalars)
-    answer = key is not None and memo.get(key)
+    try:  # free unless it raises: an unhashable semantics (a list) goes the general way, whose checks refuse it
+        answer = key is not None and memo.get(key)
+    except TypeError:
+        return None
     return answer(grad, x, out) if answer else None

@@ -41,6 +41,7 @@ from opsnn.dtypes import bfloat16, float_layout
 from opsnn.engine import keys, lanes, modes
 from opsnn.op_common import torch_promotion
 from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
+from opsnn.op_common.operands import broadcast_shape, fold_rank, operand
 from opsnn.op_common.torch_loops import TORCH_GRAIN_SIZE, TORCH_STEP_BYTES, torch_scalar_runs
 
 from . import functional_models as fm
@@ -160,6 +161,10 @@ def _torch_contiguous(lane, scalar_lane, grad: np.ndarray, x: np.ndarray, dtype:
     runs = torch_scalar_runs(x.size, dtype.itemsize)
     if runs == ((0, x.size),):  # all scalar body (fewer elements than one vectorised step)
         return scalar_lane(grad, x, out)
+    if runs and out is not None and not out.flags.c_contiguous:
+        # the runs are positions in logical (C) order: a reshape(-1) of such an out would be a copy
+        result = _torch_contiguous(lane, scalar_lane, grad, x, dtype, None)
+        return None if result is None else deliver(result, out)
     flat_g, flat_x = grad.reshape(-1), x.reshape(-1)
     if runs and out is not None and (np.may_share_memory(out, grad) or np.may_share_memory(out, x)):
         tails = [(a, b, flat_g[a:b].copy(), flat_x[a:b].copy()) for a, b in runs]  # out may be grad or x
@@ -280,12 +285,16 @@ def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_v
             return result
     check_names(semantics, backend, BACKENDS)
     lo, hi = _real(min_val, "min_val"), _real(max_val, "max_val")
-    grad, x = np.asarray(grad), np.asarray(x)
+    grad, x = operand(grad, "grad"), operand(x, "x")
     if semantics == "torch":
         if backend == "emulator":
             raise ValueError('backend="emulator" runs the ascend semantics only')
+        if (wide := fold_rank((grad, x), out)) is not None:
+            (grad, x), folded_out, shape = wide
+            result = hardtanh_backward(grad, x, lo, hi, semantics=semantics, backend=backend, out=folded_out)
+            return out if out is not None else result.reshape(shape)
         dtype = torch_result_dtype(grad, x)
-        shape = np.broadcast_shapes(grad.shape, x.shape)
+        shape = broadcast_shape(grad.shape, x.shape)
         lo_t, hi_t = torch_bound(lo, dtype, "min_val"), torch_bound(hi, dtype, "max_val")
         check_out(out, dtype, shape)
         if backend == "reference":

@@ -11,7 +11,8 @@ import numpy.typing as npt
 
 from opsnn.dtypes import bfloat16, float_layout
 from opsnn.engine import keys, lanes, modes
-from opsnn.op_common.api_args import check_names, check_out, deliver
+from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
+from opsnn.op_common.operands import fold_rank, operand
 
 from . import ascend_semantics, torch_semantics
 from . import functional_models as fm
@@ -62,10 +63,16 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
     check_names(semantics, backend, BACKENDS)
     slope = _real_scalar(negative_slope)
     flag = _flag(self_is_result)
-    grad, x = np.asarray(grad), np.asarray(x)
+    grad, x = operand(grad, "grad"), operand(x, "x")
     if semantics == "torch":
         if backend == "emulator":
             raise ValueError('backend="emulator" runs the ascend semantics only')
+        if isinstance(slope, np.longdouble):  # as threshold and hardtanh: no silent inf from a finite 1e4000
+            slope = real_scalar(slope, "negative_slope")
+        if (wide := fold_rank((grad, x), out)) is not None:
+            (grad, x), folded_out, shape = wide
+            result = leaky_relu_backward(grad, x, slope, flag, semantics=semantics, backend=backend, out=folded_out)
+            return out if out is not None else result.reshape(shape)
         tp = torch_semantics.plan(grad, x, slope, flag)
         check_out(out, tp.dtype, tp.shape)
         if tp.dtype == bfloat16 and backend != "reference":  # the engine, then NaNs by torch's loop split
@@ -205,7 +212,8 @@ def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
 def _real_scalar(value):
     """A Python or numpy real scalar (a 0-d array is read as its element); TypeError otherwise.
     Unlike api_args.real_scalar a bfloat16 scalar stays one (the ascend semantics make its
-    aclScalar BF16) and a long double is not range-checked."""
+    aclScalar BF16) and a long double is range-checked under torch semantics only (the ascend
+    ones refuse its type: no aclScalar dtype)."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if type(value) is bfloat16.type:
