@@ -6,6 +6,7 @@ author writes one, receiving its CoreContext, its GM_ADDR arguments and its tili
 from .arith import Duplicate, Mul
 from .broadcast import Broadcast
 from .cast import ALLOWED_CASTS, Cast
+from .cmpmask import GetCmpMask, SetCmpMask
 from .compare import CMPMODE, Compares, CompareScalar
 from .compare_tensor import Compare
 from .core import CoreContext, GetBlockIdx, GetBlockNum
@@ -33,4 +34,6 @@ __all__ = [
     "And", "Broadcast", "Compare", "DataCopyNd", "DataCopyPad", "GetValue", "Or", "SelectTensors",
     # the mask/repeat ("level 0") machinery (repeat.py)
     "BinaryRepeatParams", "ResetMask", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "UnaryRepeatParams",
+    # the CMPMASK register (cmpmask.py)
+    "GetCmpMask", "SetCmpMask",
 ]

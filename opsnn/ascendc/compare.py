@@ -1,4 +1,5 @@
-"""Compares (CompareScalar): tensor vs scalar into a packed bit mask."""
+"""Compares (CompareScalar) and the Atlas A2 Compare: tensor vs scalar or tensor into a packed bit
+mask, over whole 256-byte repeats."""
 from __future__ import annotations
 
 from enum import Enum
@@ -27,6 +28,7 @@ _ORDERED = MappingProxyType({
     CMPMODE.LE: np.less_equal, CMPMODE.GE: np.greater_equal,
 })
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
+_INT32 = np.dtype(np.int32)
 
 
 def compare_scalar_bits(values: np.ndarray, scalar, mode: CMPMODE) -> np.ndarray:
@@ -35,10 +37,34 @@ def compare_scalar_bits(values: np.ndarray, scalar, mode: CMPMODE) -> np.ndarray
         out = np.not_equal(values, scalar)
         if values.dtype.kind == "f":
             out &= ~np.isnan(values)
-            if np.isnan(scalar):
-                out[:] = False
+            out &= ~np.isnan(scalar)  # a scalar or, for Compare, the other tensor
         return out
     return _ORDERED[mode](values, scalar)
+
+
+def check_a2_compare(name: str, t: np.dtype, mode) -> None:
+    """EmulatorError unless the Atlas A2 compare unit takes (t, mode): half and float with every
+    CMPMODE, int32 with EQ only (asc-devkit dav_c220 vcmpv / vcmpvs)."""
+    if not isinstance(mode, CMPMODE):
+        raise EmulatorError(f"{name} mode must be a CMPMODE (LT, GT, EQ, LE, GE, NE), got {mode!r}")
+    if t not in _FLOATS and not (t == _INT32 and mode is CMPMODE.EQ):
+        raise EmulatorError(f"{name} on {t} with {mode.name} is not supported on Atlas A2 "
+                            "(half or float with every CMPMODE; int32 only with EQ)")
+
+
+def whole_repeats(name: str, src: LocalTensor, count: int) -> int:
+    """The elements an A2 compare of `count` elements compares: whole 256-byte repeats only; the
+    sanitizer reports the rest (compare_count_unaligned)."""
+    t = src.dtype
+    per_repeat = COMPARE_UNIT // t.itemsize
+    compared = count // per_repeat * per_repeat
+    ctx = src.ctx
+    if compared != count and ctx.sanitize:
+        ctx.log.add(fk.COMPARE_COUNT_UNALIGNED, name, src.buffer.name, src.offset + compared * t.itemsize,
+                    (count - compared) * t.itemsize,
+                    f"count {count} x {t.itemsize} B is not a multiple of {COMPARE_UNIT} B: the last "
+                    f"{count - compared} elements are not compared and their mask bits are not written")
+    return compared
 
 
 def Compares(dst: LocalTensor, src: LocalTensor, scalar: float | np.generic, cmp_mode: CMPMODE,  # noqa: N802
@@ -62,22 +88,31 @@ def Compares(dst: LocalTensor, src: LocalTensor, scalar: float | np.generic, cmp
         Elements.
     """
     t = src.dtype
-    if t not in _FLOATS and not (t == np.dtype(np.int32) and cmp_mode is CMPMODE.EQ):
-        raise EmulatorError(f"Compares on {t} with {cmp_mode.name} is not supported (half/float; int32 only EQ)")
-    count = int(count)
-    per_repeat = COMPARE_UNIT // t.itemsize
-    compared = count // per_repeat * per_repeat
-    ctx = src.ctx
-    if compared != count and ctx.sanitize:
-        ctx.log.add(fk.COMPARE_COUNT_UNALIGNED, "Compares", src.buffer.name, src.offset + compared * t.itemsize,
-                    (count - compared) * t.itemsize,
-                    f"count {count} x {t.itemsize} B is not a multiple of {COMPARE_UNIT} B: the last "
-                    f"{count - compared} elements are not compared and their mask bits are not written")
+    check_a2_compare("Compares", t, cmp_mode)
+    compared = whole_repeats("Compares", src, int(count))
     if compared == 0:
         return
     s = np.asarray(scalar, dtype=t)
     bits = compare_scalar_bits(read_local(src, compared, "Compares"), s, cmp_mode)
     write_local(dst.ReinterpretCast(np.uint8), np.packbits(bits, bitorder="little"), "Compares")
+
+
+def compare_a2(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, cmp_mode: CMPMODE, count: int) -> None:
+    """Compare on Atlas A2: dst bit i = src0[i] <cmp_mode> src1[i] over whole 256-byte repeats
+    (compare_tensor.Compare's docstring)."""
+    t = src0.dtype
+    check_a2_compare("Compare", t, cmp_mode)
+    if not isinstance(src1, LocalTensor) or src1.dtype != t:
+        got = src1.dtype if isinstance(src1, LocalTensor) else type(src1).__name__
+        raise EmulatorError(f"Compare on Atlas A2 takes src1 as a LocalTensor of src0's type {t}, got {got} "
+                            "(a scalar: Compares)")
+    compared = whole_repeats("Compare", src0, int(count))
+    if compared == 0:
+        return
+    a = read_local(src0, compared, "Compare")
+    b = read_local(src1, compared, "Compare")
+    bits = compare_scalar_bits(a, b, cmp_mode)  # elementwise: NaN on either side is false, NE too
+    write_local(dst.ReinterpretCast(np.uint8), np.packbits(bits, bitorder="little"), "Compare")
 
 
 CompareScalar = Compares

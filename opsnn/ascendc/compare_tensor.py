@@ -1,17 +1,22 @@
-"""Compare (Ascend950): tensor <mode> tensor, or tensor <mode> scalar, for every element type,
-any element count, into a packed bit mask (bit i = bit i%8 of byte i//8, as Compares writes).
+"""Compare: tensor <mode> tensor into a packed bit mask (bit i = bit i%8 of byte i//8, as Compares
+writes), one function for both SoC families, chosen by the core's platform (ctx.platform.family):
 
-A comparison with NaN is false, except NE, which is true (IEEE's unordered not-equal): upstream's
-HardtanhGrad DAG tests for NaN with Compare(x, x, NE), and its golden and ST cases expect a NaN
-self to keep the gradient, which only an unordered NE gives. (The Atlas A2 Compares, compare.py,
-is documented false for NE too; the two units differ.)"""
+- Atlas A2 ("ascend910b"): Compare(dst, src0, src1, cmpMode, count) with src1 a LocalTensor;
+  half or float with every CMPMODE, int32 with EQ only; only whole 256-byte repeats are compared
+  (the tail's mask bits are left as they were; the sanitizer reports compare_count_unaligned), as
+  Compares does. A comparison with NaN is false, NE included (compare.compare_a2).
+- Ascend950 ("ascend950", the arch35 DAGs): src1 a LocalTensor or a scalar, every element type,
+  any element count. A comparison with NaN is false, except NE, which is true (IEEE's unordered
+  not-equal): upstream's HardtanhGrad DAG tests for NaN with Compare(x, x, NE), and its golden and
+  ST cases expect a NaN self to keep the gradient, which only an unordered NE gives. (The A2
+  compare is documented false for NE too; the two units differ.)"""
 from __future__ import annotations
 
 from types import MappingProxyType
 
 import numpy as np
 
-from .compare import CMPMODE, compare_scalar_bits
+from .compare import CMPMODE, compare_a2, compare_scalar_bits
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, read_local, write_local
 
@@ -30,7 +35,22 @@ _ORDERED_TT = MappingProxyType({CMPMODE.LT: np.less, CMPMODE.GT: np.greater, CMP
 
 
 def Compare(dst: LocalTensor, src0: LocalTensor, src1, cmp_mode: CMPMODE, count: int) -> None:  # noqa: N802
-    """dst bit i = src0[i] <cmp_mode> src1[i] (src1 a LocalTensor) or src1 (a scalar)."""
+    """dst bit i = src0[i] <cmp_mode> src1[i] (src1 a LocalTensor) or src1 (a scalar, Ascend950 only).
+
+    Parameters
+    ----------
+    dst : LocalTensor
+        The mask (written as bytes, whatever its element type).
+    src0, src1 : LocalTensor
+        The operands (src1 may be a scalar on Ascend950).
+    cmp_mode : CMPMODE
+        LT, GT, EQ, LE, GE or NE.
+    count : int
+        Elements (on Atlas A2 only whole 256-byte repeats of them are compared).
+    """
+    if src0.ctx.platform.family != "ascend950":
+        compare_a2(dst, src0, src1, cmp_mode, count)
+        return
     if not isinstance(cmp_mode, CMPMODE):
         raise EmulatorError(f"Compare mode must be a CMPMODE, got {cmp_mode!r}")
     count = int(count)

@@ -1,6 +1,11 @@
-"""And / Or (Ascend950) on the packed bit masks Compare writes (bit i of the mask = element i, bit
+"""And / Or / Not on the packed bit masks Compare writes (bit i of the mask = element i, bit
 i % 8 of byte i // 8): the vector unit's bitwise instructions on uint8, as the atvoss DAGs use them
-to combine conditions (HardtanhGrad: in range AND ..., OR is NaN)."""
+to combine conditions (HardtanhGrad: in range AND ..., OR is NaN), and Not to invert one.
+
+These are the uint8 mask forms: ceil(count / 8) bytes for `count` elements. AscendC's A2 And /
+Or / Not work on int16/uint16 elements (upstream's HardtanhGrad inverts a mask as uint16 with
+count = length / 16); the element forms belong to the binary/unary instruction modules, which
+hand a uint8 mask to these."""
 from __future__ import annotations
 
 import numpy as np
@@ -43,3 +48,19 @@ def Or(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int) -> No
         Elements: ceil(count / 8) bytes are combined.
     """
     _bitwise("Or", np.bitwise_or, dst, src0, src1, count)
+
+
+def Not(dst: LocalTensor, src: LocalTensor, count: int) -> None:  # noqa: N802
+    """dst = ~src over the mask bytes of `count` elements (the bits of a last partial byte past
+    `count` are inverted too: the instruction works on whole bytes).
+
+    Parameters
+    ----------
+    dst, src : LocalTensor
+        uint8 masks (one bit per element); dst may be src.
+    count : int
+        Elements: ceil(count / 8) bytes are inverted.
+    """
+    if count <= 0:
+        return
+    write_local(dst, np.invert(read_local(src, _mask_bytes(count), "Not")), "Not")

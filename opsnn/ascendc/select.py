@@ -1,16 +1,30 @@
-"""Select in tensor-scalar mode: per mask bit, the tensor's element or a scalar."""
+"""Select (Atlas A2): per mask bit, src0's element where the bit is set, src1's (a tensor or a
+scalar, by the mode) where it is clear. Values move as bit patterns (NaN payloads kept).
+
+The three SELMODEs, as AscendC's A2 implementation runs them (asc-devkit dav_c220 vsel):
+
+- VSEL_CMPMASK_SPR: the first 128 bits of selMask are loaded into the CMPMASK register and every
+  256-byte repeat selects by those same bits: element i uses bit i % (256 / sizeof(T)) (128
+  halves or 64 floats a repeat). src1 is a LocalTensor.
+- VSEL_TENSOR_SCALAR_MODE: element i uses bit i of selMask; src1 is a scalar.
+- VSEL_TENSOR_TENSOR_MODE: element i uses bit i of selMask; src1 is a LocalTensor.
+
+Every mode also leaves something in CMPMASK (cmpmask.py says what). The count form selects any
+number of elements (it runs in counter mode: no 256-byte rule, unlike Compare)."""
 from __future__ import annotations
 
 from enum import Enum
-from types import MappingProxyType
 
 import numpy as np
 
+from .cmpmask import CMPMASK_BYTES, cmpmask, set_cmpmask_bytes
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
 
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
-_BITS = MappingProxyType({2: np.uint16, 4: np.uint32})
+_MASK_TYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
+_UINT = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}  # itemsize -> the unsigned type of that width
+REPEAT_BYTES = 256
 
 
 class SELMODE(Enum):
@@ -24,40 +38,82 @@ def unpack_mask(mask_bytes: np.ndarray, count: int) -> np.ndarray:
     return np.unpackbits(mask_bytes, count=count, bitorder="little").view(np.bool_)
 
 
-def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, scalar: float | np.generic,  # noqa: N802
+def blend(bits: np.ndarray, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """out = a where bits else b, on unsigned integer views. Arithmetic, b ^ ((a ^ b) & -bit), not
+    a masked copy (np.where branches per element, ~10x slower); out may alias a or b."""
+    ones = np.negative(bits.view(np.uint8), dtype=out.dtype)
+    mixed = np.bitwise_and(np.bitwise_xor(a, b), ones)
+    np.bitwise_xor(mixed, b, out=out)
+
+
+def _check(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1, sel_mode) -> None:
+    if not isinstance(sel_mode, SELMODE):
+        raise EmulatorError(f"Select mode must be a SELMODE (VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, "
+                            f"VSEL_TENSOR_TENSOR_MODE), got {sel_mode!r}")
+    t = src0.dtype
+    if t not in _FLOATS or dst.dtype != t:
+        raise EmulatorError(f"Select on {t} -> {dst.dtype}: half or float, the same type on dst and src0")
+    if sel_mask.dtype not in _MASK_TYPES:
+        raise EmulatorError(f"Select selMask of {sel_mask.dtype}: uint8, uint16, uint32 or uint64")
+    tensor = isinstance(src1, LocalTensor)
+    if sel_mode is SELMODE.VSEL_TENSOR_SCALAR_MODE and tensor:
+        raise EmulatorError("Select in VSEL_TENSOR_SCALAR_MODE takes src1 as a scalar, got a LocalTensor")
+    if sel_mode is not SELMODE.VSEL_TENSOR_SCALAR_MODE:
+        if not tensor:
+            raise EmulatorError(f"Select in {sel_mode.name} takes src1 as a LocalTensor, got "
+                                f"{type(src1).__name__} (a scalar: VSEL_TENSOR_SCALAR_MODE)")
+        if src1.dtype != t:
+            raise EmulatorError(f"Select src1 of {src1.dtype} with src0 of {t}: the types must match")
+
+
+def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1,  # noqa: N802
            sel_mode: SELMODE, count: int) -> None:
-    """dst[i] = src0[i] if mask bit i else scalar. Values move as bit patterns (NaN payloads kept).
+    """dst[i] = src0[i] if the mask bit of i is set, else src1[i] (or the scalar src1).
 
     Parameters
     ----------
     dst : LocalTensor
-        half or float, src0's type (may be src0 itself).
+        half or float, src0's type (may be src0 or src1 itself).
     sel_mask : LocalTensor
-        The packed mask, bit i%8 of byte i//8 (as Compares writes it).
+        The packed mask (uint8/16/32/64), bit i%8 of byte i//8, as Compare writes it.
     src0 : LocalTensor
         The values where the bit is set.
-    scalar : float or numpy scalar
-        The value where it is clear.
+    src1 : LocalTensor or scalar
+        The values where it is clear: a scalar in VSEL_TENSOR_SCALAR_MODE, a LocalTensor of
+        src0's type in the other two modes.
     sel_mode : SELMODE
-        VSEL_TENSOR_SCALAR_MODE (the only mode modelled).
+        Which bits pick and what src1 is (module docstring).
     count : int
         Elements.
     """
-    if sel_mode is not SELMODE.VSEL_TENSOR_SCALAR_MODE:
-        raise EmulatorError(f"Select mode {sel_mode.name} is not modelled (only VSEL_TENSOR_SCALAR_MODE)")
-    t = src0.dtype
-    if t not in _FLOATS or dst.dtype != t:
-        raise EmulatorError(f"Select on {t} -> {dst.dtype}: half or float, same type both sides")
+    _check(dst, sel_mask, src0, src1, sel_mode)
     count = int(count)
     if count <= 0:
         return
-    bits = unpack_mask(read_local(sel_mask.ReinterpretCast(np.uint8), -(-count // 8), "Select"), count)
-    as_int = _BITS[t.itemsize]
-    src = read_local(src0, count, "Select").view(as_int)
-    fill = np.asarray(scalar, dtype=t).view(as_int)
-    out, direct = open_local(dst.ReinterpretCast(as_int), count, "Select")
-    if fill == 0:
-        np.multiply(src, bits, out=out)  # = where(bits, src, 0), several times faster; in place is fine
+    t = src0.dtype
+    ctx = src0.ctx
+    as_int = _UINT[t.itemsize]
+    mask = sel_mask.ReinterpretCast(np.uint8)
+    if sel_mode is SELMODE.VSEL_CMPMASK_SPR:
+        set_cmpmask_bytes(ctx, read_local(mask, CMPMASK_BYTES, "Select"))
+        per_repeat = REPEAT_BYTES // t.itemsize
+        bits = np.resize(unpack_mask(cmpmask(ctx), per_repeat), count)
     else:
-        out[...] = np.where(bits, src, fill)
+        bits = unpack_mask(read_local(mask, -(-count // 8), "Select"), count)
+    src = read_local(src0, count, "Select").view(as_int)
+    if sel_mode is SELMODE.VSEL_TENSOR_SCALAR_MODE:
+        fill = np.asarray(src1, dtype=t).view(as_int)
+        set_cmpmask_bytes(ctx, fill.reshape(1))
+        out, direct = open_local(dst.ReinterpretCast(as_int), count, "Select")
+        if fill == 0:
+            np.multiply(src, bits, out=out)  # = where(bits, src, 0), several times faster; in place is fine
+        else:
+            out[...] = np.where(bits, src, fill)
+        close_local(dst, out, direct, "Select")
+        return
+    other = read_local(src1, count, "Select").view(as_int)
+    if sel_mode is SELMODE.VSEL_TENSOR_TENSOR_MODE:
+        set_cmpmask_bytes(ctx, np.array([sel_mask.ub_addr] * 4, dtype=np.uint32))
+    out, direct = open_local(dst.ReinterpretCast(as_int), count, "Select")
+    blend(bits, src, other, out)
     close_local(dst, out, direct, "Select")
