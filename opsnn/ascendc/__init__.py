@@ -3,7 +3,8 @@ instructions an elementwise kernel needs, multi-core launch and a sanitizer (doc
 
 It knows nothing about any operator: a kernel is a Python callable written the way an AscendC
 author writes one, receiving its CoreContext, its GM_ADDR arguments and its tiling bytes."""
-from .arith import Duplicate, Mul
+from .arith import Duplicate
+from .binary import Add, And, Div, Max, Min, Mul, Or, Sub
 from .broadcast import Broadcast
 from .cast import ALLOWED_CASTS, Cast
 from .cmpmask import GetCmpMask, SetCmpMask
@@ -18,12 +19,13 @@ from .global_tensor import GlobalTensor, GmPtr
 from .gm import GlobalMemory, GMError
 from .launch import KernelArg, LaunchReport, Padding, launch
 from .local_tensor import LocalTensor
-from .mask_logic import And, Or
 from .pipe import QuePosition, TBuf, TPipe, TQue
 from .repeat import BinaryRepeatParams, ResetMask, SetMaskCount, SetMaskNorm, SetVectorMask, UnaryRepeatParams
 from .rounding import RoundMode
+from .scalar_ops import Adds, LeakyRelu, Maxs, Mins, Muls, ShiftLeft, ShiftRight
 from .select import SELMODE, Select
 from .select_tensor import SelectTensors
+from .unary import Abs, Exp, Ln, Not, Reciprocal, Relu, Rsqrt, Sqrt
 
 __all__ = [
     "ALLOWED_CASTS", "CMPMODE", "ERROR", "EXPECTED", "KINDS", "SELMODE", "Cast", "CompareScalar", "Compares",
@@ -36,4 +38,7 @@ __all__ = [
     "BinaryRepeatParams", "ResetMask", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "UnaryRepeatParams",
     # the CMPMASK register (cmpmask.py)
     "GetCmpMask", "SetCmpMask",
+    # Atlas A2 arithmetic (binary.py, scalar_ops.py, unary.py): count and mask/repeat forms
+    "Abs", "Add", "Adds", "Div", "Exp", "LeakyRelu", "Ln", "Max", "Maxs", "Min", "Mins", "Muls", "Not",
+    "Reciprocal", "Relu", "Rsqrt", "ShiftLeft", "ShiftRight", "Sqrt", "Sub",
 ]
