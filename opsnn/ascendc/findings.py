@@ -58,6 +58,9 @@ class Finding:
         ``ERROR`` or ``EXPECTED`` (declared padding).
     other_core : int or None
         For the cross-core kinds (gm_write_overlap, gm_read_write_race): the other core involved.
+    source : str or None
+        ``file:line`` of the instruction in the kernel's source, where the kernel is C++ (opsnn ut);
+        None for Python kernels.
     """
     kind: str
     core: int
@@ -69,6 +72,7 @@ class Finding:
     detail: str
     level: str = ERROR
     other_core: int | None = None  # cross-core kinds: the other core
+    source: str | None = None  # C++ kernels: file:line of the instruction
 
     @property
     def is_error(self) -> bool:
@@ -91,7 +95,8 @@ class Finding:
 
     def __str__(self) -> str:
         tile = "-" if self.tile == NO_TILE else str(self.tile)
-        return (f"[{self.level}] {self.kind}: core {self.core} tile {tile} {self.instruction} "
+        at = f" at {self.source}" if self.source else ""
+        return (f"[{self.level}] {self.kind}: core {self.core} tile {tile} {self.instruction}{at} "
                 f"{self.tensor} {self.offset:+d} ({self.nbytes} B): {self.detail}")
 
 
@@ -105,6 +110,7 @@ class FindingLog:
         self.core = core
         self.enabled = enabled
         self.tile = NO_TILE
+        self.source: str | None = None  # C++ kernels: where the running instruction is (file:line)
         self.items: list[Finding] = []
         self._repeats: dict[tuple, list[int]] = {}  # key -> [index in items, times seen again]
 
@@ -117,7 +123,7 @@ class FindingLog:
             return
         self._repeats[key] = [len(self.items), 0]
         self.items.append(Finding(kind, self.core, self.tile, instruction, tensor, int(offset), int(nbytes),
-                                  detail, level))
+                                  detail, level, source=self.source))
 
     def findings(self) -> list[Finding]:
         """The findings, each repeated one saying how often it came back."""

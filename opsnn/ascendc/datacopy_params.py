@@ -1,0 +1,149 @@
+"""The Atlas A2 block forms of the copies: DataCopy with DataCopyParams (bursts of whole 32-byte
+blocks) and DataCopyPad with DataCopyExtParams / DataCopyParams (bursts of any byte length, GM
+strides in bytes, UB strides in 32-byte blocks, each UB burst starting 32-byte aligned, optional
+padding), as AscendC's documentation describes them.
+
+A burst's UB footprint is its padded length rounded up to 32 bytes. Padding (GM -> UB): with
+isPad, leftPadding elements of paddingValue before the data and rightPadding after it; without
+isPad the bytes between the data's end and the next 32-byte boundary are not written (the device
+leaves what it leaves there: the sanitizer calls a later read of them ub_read_before_write)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import findings as fk
+from .errors import EmulatorError
+from .global_tensor import GlobalTensor, gm_read, gm_write
+from .local_tensor import LocalTensor, read_local, write_local
+
+BLOCK = 32  # bytes
+
+
+@dataclass(frozen=True)
+class DataCopyParams:
+    """DataCopy: blockCount bursts of blockLen 32-byte blocks, srcStride / dstStride blocks apart
+    (the gap between one burst's end and the next one's start). DataCopyPad reads blockLen in bytes
+    and the GM-side stride in bytes, as DataCopyExtParams."""
+    blockCount: int = 1  # noqa: N815 - AscendC's field names
+    blockLen: int = 0  # noqa: N815
+    srcStride: int = 0  # noqa: N815
+    dstStride: int = 0  # noqa: N815
+
+
+@dataclass(frozen=True)
+class DataCopyExtParams:
+    blockCount: int = 1  # noqa: N815
+    blockLen: int = 0  # noqa: N815 - bytes
+    srcStride: int = 0  # noqa: N815 - GM: bytes; UB: 32-byte blocks
+    dstStride: int = 0  # noqa: N815
+    rsv: int = 0
+
+
+@dataclass(frozen=True)
+class DataCopyPadExtParams:
+    isPad: bool = False  # noqa: N815
+    leftPadding: int = 0  # noqa: N815 - elements
+    rightPadding: int = 0  # noqa: N815 - elements
+    paddingValue: object = 0  # noqa: N815 - a scalar of the copy's type, or its bits as an int
+
+
+def _check_ub_aligned(lt: LocalTensor, instruction: str, nbytes: int) -> None:
+    ctx = lt.ctx
+    if ctx.sanitize and lt.ub_addr % BLOCK:
+        ctx.log.add(fk.DATACOPY_UNALIGNED, instruction, lt.buffer.name, lt.offset, nbytes,
+                    f"UB address {lt.ub_addr:#x} is not {BLOCK}-byte aligned")
+
+
+def _check_gm_aligned(gt: GlobalTensor, instruction: str, nbytes: int) -> None:
+    p = gt._bound()
+    if p.ctx.sanitize and p.addr % BLOCK:
+        p.ctx.log.add(fk.DATACOPY_UNALIGNED, instruction, p.name, p.addr - p.arg_base, nbytes,
+                      f"GM address {p.addr:#x} is {p.addr % BLOCK} bytes off {BLOCK}-byte alignment (use DataCopyPad)")
+
+
+def _ub_at(lt: LocalTensor, byte_offset: int) -> LocalTensor:
+    return LocalTensor(lt.buffer, lt.dtype, lt.offset + byte_offset)
+
+
+def _gm_at(gt: GlobalTensor, byte_offset: int) -> GlobalTensor:
+    sub = GlobalTensor(gt.dtype)
+    sub.ptr = gt._bound()._with(gt._bound().addr + byte_offset, gt.dtype)
+    return sub
+
+
+def _counts(params) -> tuple[int, int, int, int]:
+    n, length, s, d = (int(params.blockCount), int(params.blockLen), int(params.srcStride), int(params.dstStride))
+    if n < 0 or length < 0 or s < 0 or d < 0:
+        raise EmulatorError(f"copy params must be >= 0, got {params}")
+    return n, length, s, d
+
+
+def DataCopyBlocks(dst, src, params: DataCopyParams) -> None:  # noqa: N802 - AscendC's DataCopy(dst, src, params)
+    """DataCopy(dst, src, DataCopyParams): bursts of whole 32-byte blocks, GM <-> UB or UB -> UB."""
+    if dst.dtype != src.dtype:
+        raise EmulatorError(f"DataCopy between {src.dtype} and {dst.dtype}: the types must match")
+    n, blocks, s_gap, d_gap = _counts(params)
+    burst = blocks * BLOCK
+    for side in (dst, src):
+        (_check_ub_aligned if isinstance(side, LocalTensor) else _check_gm_aligned)(side, "DataCopy", burst)
+    item = dst.dtype.itemsize
+    for i in range(n):
+        s_off, d_off = i * (blocks + s_gap) * BLOCK, i * (blocks + d_gap) * BLOCK
+        if isinstance(src, GlobalTensor):
+            data = gm_read(_gm_at(src, s_off), burst, "DataCopy")
+        else:
+            data = read_local(_ub_at(src, s_off), burst // item, "DataCopy").view(np.uint8).copy()
+        if isinstance(dst, GlobalTensor):
+            gm_write(_gm_at(dst, d_off), data, "DataCopy")
+        else:
+            write_local(_ub_at(dst, d_off), data, "DataCopy")
+
+
+def _padding_bytes(pad: DataCopyPadExtParams, dtype: np.dtype, count: int) -> np.ndarray:
+    value = pad.paddingValue
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and dtype.kind == "f":
+        bits = np.array([int(value) & ((1 << (8 * dtype.itemsize)) - 1)], dtype=f"u{dtype.itemsize}")
+        one = bits.view(dtype)
+    else:
+        one = np.array([value]).astype(dtype)
+    return np.repeat(one, count).view(np.uint8)
+
+
+def DataCopyPadBlocks(dst, src, params, pad: DataCopyPadExtParams | None = None) -> None:  # noqa: N802
+    """DataCopyPad(dst, src, DataCopyExtParams | DataCopyParams[, pad]): GM -> UB (with optional
+    padding) or UB -> GM, bursts of blockLen bytes."""
+    if dst.dtype != src.dtype:
+        raise EmulatorError(f"DataCopyPad between {src.dtype} and {dst.dtype}: the types must match")
+    n, length, s_gap, d_gap = _counts(params)
+    item = dst.dtype.itemsize
+    if length % item:
+        raise EmulatorError(f"DataCopyPad: blockLen {length} bytes is not a whole number of {dst.dtype} elements")
+    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+        pad = pad or DataCopyPadExtParams()
+        left, right = int(pad.leftPadding), int(pad.rightPadding)
+        if left * item > BLOCK or right * item > BLOCK:
+            raise EmulatorError(f"DataCopyPad: leftPadding {left} / rightPadding {right} elements exceed one "
+                                f"32-byte block of {dst.dtype}")
+        footprint = -(-(length + (left + right) * item) // BLOCK) * BLOCK
+        _check_ub_aligned(dst, "DataCopyPad", footprint)
+        for i in range(n):
+            data = gm_read(_gm_at(src, i * (length + s_gap)), length, "DataCopyPad")
+            base = i * (footprint + d_gap * BLOCK)
+            if pad.isPad and left:
+                write_local(_ub_at(dst, base), _padding_bytes(pad, dst.dtype, left), "DataCopyPad")
+            write_local(_ub_at(dst, base + left * item), data, "DataCopyPad")
+            if pad.isPad and right:
+                write_local(_ub_at(dst, base + left * item + length), _padding_bytes(pad, dst.dtype, right),
+                            "DataCopyPad")
+    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        if pad is not None:
+            raise EmulatorError("DataCopyPad UB -> GM takes no padding parameters")
+        footprint = -(-length // BLOCK) * BLOCK
+        _check_ub_aligned(src, "DataCopyPad", footprint)
+        for i in range(n):
+            data = read_local(_ub_at(src, i * (footprint + s_gap * BLOCK)), length // item, "DataCopyPad")
+            gm_write(_gm_at(dst, i * (length + d_gap)), data.view(np.uint8).copy(), "DataCopyPad")
+    else:
+        raise EmulatorError(f"DataCopyPad from {type(src).__name__} to {type(dst).__name__}: GM -> UB or UB -> GM only")

@@ -1,0 +1,503 @@
+"""The Python side of opsnn's CPU-debug runtime: what an AscendC kernel compiled for the host
+(through opsnn's kernel_operator.h / tikicpulib.h) calls, one call per instruction.
+
+libopsnn_kt (src/runtime.cpp) starts this interpreter inside the test program and keeps one
+Session. GmAlloc'd memory is an allocation of the emulator's GlobalMemory whose bytes the host
+program reads and writes through a real pointer; ICPU_RUN_KF runs opsnn.ascendc.launch with one
+core per block, and each core's C++ code calls back here for every TPipe/TQue/TBuf operation and
+every instruction, so a C++ kernel gets the same UB model, arithmetic, NaN rules and sanitizer as a
+Python one. Handles (TPipe/TQue/TBuf, UB buffers) carry the core they belong to, so an object
+carried from one core or launch to another is refused by name."""
+from __future__ import annotations
+
+import bisect
+import json
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from opsnn import ascendc
+from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch
+from opsnn.ascendc.datacopy_params import (DataCopyBlocks, DataCopyExtParams, DataCopyPadBlocks, DataCopyPadExtParams,
+                                           DataCopyParams)
+from opsnn.ascendc.errors import CoreAborted, EmulatorError
+from opsnn.ascendc.global_tensor import gm_read, gm_write
+from opsnn.ascendc.local_tensor import read_local, write_local
+from opsnn.dtypes import bfloat16
+from opsnn.platform import Platform
+
+from .socs import platform_for
+
+LOCAL, GLOBAL, INT, UINT, FLOAT, ENUM, INTS, HANDLE = 1, 2, 3, 4, 5, 6, 7, 8
+_INDEX_BITS = 24  # a handle is (core serial << 24) | index
+
+_DTYPES = {name: (bfloat16 if name == "bfloat16" else np.dtype(name)) for name in (
+    "float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+    "uint64", "bool")}
+_UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_KERNEL_MODES = ("MIX_MODE", "AIC_MODE", "AIV_MODE", "MIX_AIC_1_1", "MIX_AIC_1_2")
+
+
+def _enum_types() -> dict:
+    out = {"RoundMode": ascendc.RoundMode, "CMPMODE": ascendc.CMPMODE, "SELMODE": ascendc.SELMODE,
+           "TPosition": ascendc.QuePosition}
+    order = getattr(ascendc, "ReduceOrder", None)
+    if order is not None:
+        out["ReduceOrder"] = order
+    return out
+
+
+def _structs() -> dict:
+    out = {"DataCopyParams": DataCopyParams, "DataCopyExtParams": DataCopyExtParams,
+           "DataCopyPadExtParams": DataCopyPadExtParams}
+    for name in ("BinaryRepeatParams", "UnaryRepeatParams", "BrcbRepeatParams"):
+        cls = getattr(ascendc, name, None)
+        if cls is not None:
+            out[name] = cls
+    return out
+
+
+def _short_name(expression: str) -> str:
+    """The name findings give a kernel argument: the last identifier of its source text
+    ("(uint8_t *)(tilingDatafromBin)" -> "tilingDatafromBin")."""
+    names = re.findall(r"[A-Za-z_]\w*", expression)
+    return names[-1] if names else expression.strip() or "?"
+
+
+def _split_args(text: str) -> list[str]:
+    """ICPU_RUN_KF's argument text split at its top-level commas."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [s.strip() for s in out]
+
+
+@dataclass(eq=False)
+class CoreState:
+    """The core whose C++ code is running: its context, its GM pointers by allocation, and the
+    objects its handles name."""
+    serial: int
+    ctx: object
+    ptrs: dict  # allocation base -> GmPtr (the launch's argument in that allocation)
+    objects: list = field(default_factory=list)  # TPipe / TQue / TBuf, by handle index
+    buffers: list = field(default_factory=list)  # UbBuffers, by handle index
+    buffer_index: dict = field(default_factory=dict)  # id(UbBuffer) -> index
+    events: dict = field(default_factory=dict)  # (event, id) -> SetFlag count not yet waited
+
+    def handle(self, index: int) -> int:
+        return (self.serial << _INDEX_BITS) | index
+
+    def index(self, handle: int, what: str) -> int:
+        if handle < 0:
+            raise EmulatorError(f"{what} used before TPipe::InitBuffer gave it a buffer")
+        if handle >> _INDEX_BITS != self.serial:
+            raise EmulatorError(f"{what} belongs to another core or launch (core objects live for one core's run)")
+        return handle & ((1 << _INDEX_BITS) - 1)
+
+    def keep(self, obj) -> int:
+        self.objects.append(obj)
+        return self.handle(len(self.objects) - 1)
+
+    def buffer_handle(self, buf) -> int:
+        i = self.buffer_index.get(id(buf))
+        if i is None:
+            i = self.buffer_index[id(buf)] = len(self.buffers)
+            self.buffers.append(buf)
+        return self.handle(i)
+
+
+class Session:
+    """One test program's emulated device: GM, the running core, the launches' reports.
+
+    Parameters
+    ----------
+    platform : Platform
+        The SoC (UB size, core count).
+    sanitize : bool
+        Record findings (a finding of level error fails the launch) instead of raising on misuse.
+    json_path : str or None
+        Where finish() writes the launches' records.
+    """
+
+    def __init__(self, platform: Platform, sanitize: bool = True, json_path: str | None = None):
+        self.platform = platform
+        self.sanitize = sanitize
+        self.json_path = json_path
+        self.gm = GlobalMemory()
+        self._host_starts: list[int] = []
+        self._by_host: dict[int, object] = {}  # host address of an allocation's bytes -> Allocation
+        self.kernel_mode = "AIV_MODE"
+        self.core: CoreState | None = None
+        self._serial = 0
+        self.launches: list[dict] = []
+        self.failures = 0
+        self.calls = 0
+        self._enums = _enum_types()
+        self._structs = _structs()
+
+    @classmethod
+    def from_environ(cls) -> Session:
+        """The session `opsnn ut` asks for through OPSNN_UT_SOC, OPSNN_UT_SANITIZE (on/off) and
+        OPSNN_UT_JSON; a program run by hand gets the default SoC with the sanitizer on."""
+        soc = os.environ.get("OPSNN_UT_SOC") or None
+        sanitize = os.environ.get("OPSNN_UT_SANITIZE", "on").lower() not in ("0", "off", "false", "no")
+        return cls(platform_for(soc), sanitize, os.environ.get("OPSNN_UT_JSON") or None)
+
+    # ---- GM ----
+    def gm_alloc(self, nbytes: int, file: str, line: int) -> int:
+        if nbytes <= 0:
+            raise EmulatorError(f"GmAlloc({nbytes}) at {file}:{line}: the size must be at least 1 byte")
+        base = self.gm.malloc(nbytes)
+        alloc = self.gm.allocation(base)
+        host = int(alloc.data.ctypes.data)
+        bisect.insort(self._host_starts, host)
+        self._by_host[host] = alloc
+        return host
+
+    def gm_free(self, host: int, file: str, line: int) -> None:
+        if host == 0:
+            return  # free(NULL)
+        alloc = self._by_host.pop(host, None)
+        if alloc is None:
+            raise EmulatorError(f"GmFree({host:#x}) at {file}:{line}: not a pointer GmAlloc returned "
+                                "(or freed already)")
+        self._host_starts.pop(bisect.bisect_left(self._host_starts, host))
+        self.gm.free(alloc.base)
+
+    def _resolve(self, host: int):
+        """(allocation, GM address) of a host address inside a GmAlloc'd buffer, or (None, None)."""
+        i = bisect.bisect_right(self._host_starts, host) - 1
+        if i < 0:
+            return None, None
+        start = self._host_starts[i]
+        alloc = self._by_host[start]
+        if host >= start + alloc.padded:
+            return None, None
+        return alloc, alloc.base + (host - start)
+
+    # ---- launches ----
+    def set_kernel_mode(self, mode: int) -> None:
+        self.kernel_mode = _KERNEL_MODES[mode] if 0 <= mode < len(_KERNEL_MODES) else str(mode)
+
+    def run(self, kernel_name: str, block_dim: int, core_fn, arg_text: str, ptrs: tuple, file: str, line: int,
+            tiling_key: int):
+        """ICPU_RUN_KF: returns None when the launch ran clean, else the text that fails it."""
+        where = f"ICPU_RUN_KF({kernel_name}, {block_dim}) at {file}:{line}"
+        started = time.perf_counter()
+        record = {"kernel": kernel_name, "file": file, "line": line, "block_dim": block_dim, "tiling_key": tiling_key,
+                  "soc": self.platform.name, "sanitize": self.sanitize}
+        try:
+            if self.kernel_mode != "AIV_MODE":
+                raise EmulatorError(f"KernelMode::{self.kernel_mode} is not modelled: opsnn emulates vector (AIV) "
+                                    "cores only; SetKernelMode(KernelMode::AIV_MODE)")
+            names = [_short_name(s) for s in _split_args(arg_text)]
+            args = []
+            for name, host in zip(names, ptrs, strict=False):
+                alloc, addr = (None, None) if host is None else self._resolve(host)
+                args.append(None if alloc is None else KernelArg(name, addr, alloc.size - (addr - alloc.base)))
+            report = launch(self._core_kernel(core_fn, args), gm=self.gm, platform=self.platform,
+                            block_dim=block_dim, args=args, tiling=b"", sanitize=self.sanitize)
+        except (EmulatorError, ascendc.GMError, RuntimeError, ValueError, TypeError) as e:
+            message = f"{where}: {type(e).__name__}: {e}"
+            print(f"opsnn ut: {message}", file=sys.stderr, flush=True)
+            record.update(ok=False, error=message, findings=[], seconds=time.perf_counter() - started)
+            self.launches.append(record)
+            self.failures += 1
+            return message
+        finally:
+            self.core = None
+        from opsnn.cli import format_report  # the same lines `opsnn sanitize` prints
+        seconds = time.perf_counter() - started
+        instructions = sum(sum(s.instructions.values()) for s in report.core_stats)
+        record.update(ok=report.ok, error=None, findings=[f.to_dict() for f in report.findings], seconds=seconds,
+                      instructions=instructions, aborted_cores=list(report.aborted_cores),
+                      core_stats=[s.to_dict() for s in report.core_stats])
+        self.launches.append(record)
+        status = "clean" if report.ok else "FAILED"
+        print(f"opsnn ut: {where}: {status} ({block_dim} core(s), {instructions} instruction(s), "
+              f"{seconds * 1e3:.1f} ms, sanitizer {'on' if self.sanitize else 'off'})", file=sys.stderr)
+        if report.findings:
+            for text in format_report(report):
+                print(f"  {text}", file=sys.stderr)
+        sys.stderr.flush()
+        if report.ok:
+            return None
+        self.failures += 1
+        first = report.errors[0]
+        return f"{where}: sanitizer: {len(report.errors)} error(s); first: {first}"
+
+    def _core_kernel(self, core_fn, args):
+        def kernel(ctx, *rest):
+            self._serial += 1
+            ptrs = {}
+            for gm_ptr in rest[:-1]:  # launch passes the tiling bytes last
+                if gm_ptr is not None:
+                    ptrs.setdefault(gm_ptr.alloc.base, gm_ptr)
+            self.core = CoreState(self._serial, ctx, ptrs)
+            try:
+                core_fn(ctx.block_idx, ctx.block_num)
+            finally:
+                self.core = None
+        return kernel
+
+    def fail(self, what: str, file: str, line: int):
+        core = self.core
+        where = f"core {core.ctx.block_idx}: " if core is not None else ""
+        raise EmulatorError(f"{where}{what} at {file}:{line}")
+
+    def finish(self) -> int:
+        """At the program's exit: write the JSON record; 1 when a launch failed, else 0."""
+        if self.json_path:
+            doc = {"soc": self.platform.name, "sanitize": self.sanitize, "launches": self.launches,
+                   "failures": self.failures, "calls": self.calls}
+            with open(self.json_path, "w") as f:
+                json.dump(doc, f, indent=1, default=str)
+        return 1 if self.failures else 0
+
+    # ---- instructions ----
+    def call(self, name: str, raw_args: tuple, file: str, line: int):
+        self.calls += 1
+        core = self.core
+        if core is None and name != "GetTilingData":
+            raise EmulatorError(f"{name} at {file}:{line} runs outside a kernel launch")
+        if core is not None:
+            core.ctx.log.source = f"{os.path.basename(file)}:{line}"
+        args = [self._decode(a, core) for a in raw_args]
+        special = _SPECIAL.get(name)
+        if special is not None:
+            return special(self, core, *args)
+        fn = getattr(ascendc, name, None)
+        if not callable(fn):
+            raise EmulatorError(f"{name} is not modelled by opsnn's emulator (called at {file}:{line})")
+        args = self._mask_flag(core, args)
+        fn(*args)
+        return None
+
+    def _mask_flag(self, core: CoreState, args: list) -> list:
+        """A mask/repeat form's trailing isSetMask: false means "use the mask SetVectorMask gave"."""
+        if not args or not isinstance(args[-1], _IsSetMask):
+            return args
+        flag, args = args[-1], args[:-1]
+        if not flag.value:
+            # the mask argument sits before repeatTimes and the params; None: the core's register
+            # (repeat.active_elements)
+            args[-3] = None
+        return args
+
+    def _decode(self, raw: tuple, core: CoreState | None):
+        kind, dtype, a, b, s, ints = raw
+        if kind == LOCAL:
+            if core is None:
+                raise EmulatorError("a LocalTensor outside a kernel launch")
+            if a < 0:
+                raise EmulatorError("an empty LocalTensor (one no TQue/TBuf handed out) is used")
+            return LocalTensor(core.buffers[core.index(a, "a LocalTensor")], _DTYPES[dtype], b)
+        if kind == GLOBAL:
+            return self._global(core, a, b, _DTYPES[dtype])
+        if kind in (INT, UINT):
+            if dtype == "bool":
+                return bool(a)
+            return a if kind == INT else a & 0xFFFF_FFFF_FFFF_FFFF
+        if kind == FLOAT:
+            t = _DTYPES[dtype]
+            bits = np.array([a & ((1 << (8 * t.itemsize)) - 1)], dtype=_UINT_OF_SIZE[t.itemsize])
+            return bits.view(t)[0]
+        if kind == ENUM:
+            type_name, _, member = s.partition(".")
+            enum = self._enums.get(type_name)
+            if type_name == "HardEvent":
+                return member
+            if enum is None or member not in enum.__members__:
+                raise EmulatorError(f"{s} is not modelled by opsnn's emulator")
+            return enum[member]
+        if kind == INTS:
+            if s == "MaskPair":  # C++'s uint64_t mask[2]: [low word, high word], as repeat.py takes it
+                return [ints[1] & 0xFFFF_FFFF_FFFF_FFFF, ints[0] & 0xFFFF_FFFF_FFFF_FFFF]
+            cls = self._structs.get(s)
+            if cls is None:
+                raise EmulatorError(f"{s} is not modelled by opsnn's emulator")
+            return cls(*ints)
+        if kind == HANDLE:
+            return a
+        if s == "isSetMask":
+            return _IsSetMask(bool(a))
+        raise EmulatorError(f"an operand of kind {kind} ({s}) the bridge does not know")
+
+    def _global(self, core: CoreState | None, host: int, origin: int, dtype) -> GlobalTensor:
+        if core is None:
+            raise EmulatorError("a GlobalTensor outside a kernel launch")
+        if origin == 0:
+            raise EmulatorError("a GlobalTensor used before SetGlobalBuffer")
+        alloc, _ = self._resolve(origin)
+        if alloc is None:
+            raise EmulatorError(f"a GlobalTensor set on host address {origin:#x}, which no GmAlloc'd buffer holds")
+        ptr = core.ptrs.get(alloc.base)
+        if ptr is None:
+            raise EmulatorError(f"a GlobalTensor on GmAlloc'd memory at {origin:#x} that is not an argument of "
+                                "this launch (ICPU_RUN_KF passes the kernel's GM_ADDRs)")
+        host_start = int(alloc.data.ctypes.data)
+        gt = GlobalTensor(dtype)
+        gt.ptr = ptr._with(alloc.base + (host - host_start), gt.dtype)
+        return gt
+
+
+@dataclass(frozen=True)
+class _IsSetMask:
+    value: bool
+
+
+# ---- the calls that are not plain opsnn.ascendc instructions ----
+
+def _pipe_new(session, core):
+    return core.keep(TPipe(core.ctx))
+
+
+def _init_buffer(session, core, pipe_handle, position, depth, num, length):
+    pipe = core.objects[core.index(pipe_handle, "a TPipe")]
+    src = core.ctx.log.source or "?"
+    label = f"{position.value.lower()}@{src}"
+    if depth == 0:
+        holder = TBuf(position, name=label)
+        pipe.InitBuffer(holder, int(length))
+    else:
+        holder = TQue(position, int(depth), name=label)
+        pipe.InitBuffer(holder, int(num), int(length))
+    return core.keep(holder)
+
+
+def _holder(core, handle, what):
+    return core.objects[core.index(handle, what)]
+
+
+def _alloc_tensor(session, core, h):
+    return core.buffer_handle(_holder(core, h, "a TQue").AllocTensor(np.uint8).buffer)
+
+
+def _enque(session, core, h, tensor):
+    _holder(core, h, "a TQue").EnQue(tensor)
+
+
+def _deque(session, core, h):
+    return core.buffer_handle(_holder(core, h, "a TQue").DeQue(np.uint8).buffer)
+
+
+def _free_tensor(session, core, h, tensor):
+    _holder(core, h, "a TQue").FreeTensor(tensor)
+
+
+def _que_count(session, core, h):
+    return len(_holder(core, h, "a TQue")._fifo)
+
+
+def _vacant(session, core, h):
+    que = _holder(core, h, "a TQue")
+    return int(len(que._fifo) < que.depth)
+
+
+def _tbuf_get(session, core, h, length=None):
+    return core.buffer_handle(_holder(core, h, "a TBuf").Get(np.uint8).buffer)
+
+
+def _fetch_event(session, core, pipe_handle, event):
+    n = core.events.setdefault(("fetch", event), 0)
+    core.events[("fetch", event)] = n + 1
+    return n % 8
+
+
+def _release_event(session, core, pipe_handle, event, event_id):
+    return None
+
+
+def _set_flag(session, core, event, event_id):
+    core.ctx.counters.issue("SetFlag")
+
+
+def _wait_flag(session, core, event, event_id):
+    core.ctx.counters.issue("WaitFlag")
+
+
+def _bits(values: np.ndarray) -> int:
+    return int(values.view(_UINT_OF_SIZE[values.dtype.itemsize])[0])
+
+
+def _local_get(session, core, tensor: LocalTensor, index: int):
+    return _bits(read_local(tensor[index], 1, "GetValue"))
+
+
+def _local_set(session, core, tensor: LocalTensor, index: int, value):
+    write_local(tensor[index], np.array([value], dtype=tensor.dtype), "SetValue")
+
+
+def _global_get(session, core, gt: GlobalTensor, index: int):
+    return _bits(gm_read(gt[index], gt.dtype.itemsize, "GetValue").view(gt.dtype))
+
+
+def _global_set(session, core, gt: GlobalTensor, index: int, value):
+    core.ctx.counters.issue("SetValue")
+    gm_write(gt[index], np.array([value], dtype=gt.dtype).view(np.uint8), "SetValue")
+
+
+def _tiling(session, core, host: int, nbytes: int):
+    """GET_TILING_DATA: the struct read from the tiling argument (a finding past its bytes)."""
+    if core is None:
+        return None
+    alloc, _ = session._resolve(host)
+    if alloc is None:
+        return None  # host memory passed as the tiling pointer: C++ reads it directly
+    gt = session._global(core, host, host, np.dtype(np.uint8))
+    gm_read(gt, int(nbytes), "GET_TILING_DATA")
+    return None
+
+
+def _data_copy(session, core, dst, src, count_or_params):
+    if isinstance(count_or_params, DataCopyParams):
+        DataCopyBlocks(dst, src, count_or_params)
+    else:
+        ascendc.DataCopy(dst, src, count_or_params)
+
+
+def _data_copy_pad(session, core, dst, src, params, pad=None):
+    if isinstance(params, (DataCopyExtParams, DataCopyParams)):
+        DataCopyPadBlocks(dst, src, params, pad)
+    else:
+        ascendc.DataCopyPad(dst, src, params)
+
+
+def _with_ctx(name):
+    def call(session, core, *args):
+        fn = getattr(ascendc, name, None)
+        if fn is None:
+            raise EmulatorError(f"{name} is not modelled by opsnn's emulator")
+        return fn(core.ctx, *args)
+    return call
+
+
+_SPECIAL = {
+    "TPipe.new": _pipe_new, "TPipe.InitBuffer": _init_buffer, "TPipe.FetchEventID": _fetch_event,
+    "TPipe.AllocEventID": _fetch_event, "TPipe.ReleaseEventID": _release_event,
+    "TQue.AllocTensor": _alloc_tensor, "TQue.EnQue": _enque, "TQue.DeQue": _deque, "TQue.FreeTensor": _free_tensor,
+    "TQue.VacantInQue": _vacant, "TQue.HasTensorInQue": lambda s, c, h: int(_que_count(s, c, h) > 0),
+    "TQue.GetTensorCountInQue": _que_count, "TBuf.Get": _tbuf_get,
+    "LocalTensor.GetValue": _local_get, "LocalTensor.SetValue": _local_set,
+    "LocalTensor.GetSize": lambda s, c, t: t.GetSize(), "LocalTensor.GetPhyAddr": lambda s, c, t: t.ub_addr,
+    "GlobalTensor.GetValue": _global_get, "GlobalTensor.SetValue": _global_set,
+    "SetFlag": _set_flag, "WaitFlag": _wait_flag, "GetTilingData": _tiling,
+    "DataCopy": _data_copy, "DataCopyPad": _data_copy_pad,
+    "SetMaskCount": _with_ctx("SetMaskCount"), "SetMaskNorm": _with_ctx("SetMaskNorm"),
+    "SetVectorMask": _with_ctx("SetVectorMask"), "ResetMask": _with_ctx("ResetMask"),
+}
+
+__all__ = ["CoreAborted", "CoreState", "Session"]

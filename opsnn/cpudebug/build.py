@@ -1,0 +1,88 @@
+"""Build libopsnn_kt.so, the CPU-debug runtime's C side (src/runtime.cpp), once per environment.
+
+It is built where the C ABI is (opsnn.capi.build_root(), a folder the user can write: never the
+installed package), in kt/lib, keyed by a digest of its source, the compiler and this Python, so a
+changed runtime or interpreter rebuilds it and an unchanged one costs nothing."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from opsnn.capi import build_root
+from opsnn.capi.build import BuildUnavailable, compiler, libpython
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+INCLUDE_DIR = PACKAGE_DIR / "include"
+LIBRARY = "libopsnn_kt.so"
+_SOURCES = ("src/runtime.cpp", "include/opsnn_kt/abi.h")
+
+
+def lib_dir() -> Path:
+    return build_root() / "kt" / "lib"
+
+
+def _digest(cxx: list[str], libdir: str, pylib: str) -> str:
+    h = hashlib.sha256()
+    for part in (sys.executable, " ".join(cxx), libdir, pylib):
+        h.update(part.encode())
+    for rel in _SOURCES:
+        h.update((PACKAGE_DIR / rel).read_bytes())
+    return h.hexdigest()
+
+
+def build(force: bool = False, verbose: bool = False) -> Path:
+    """The library's path, built first where missing or out of date.
+
+    Raises
+    ------
+    BuildUnavailable
+        No C++ compiler or no shared libpython.
+    RuntimeError
+        The compiler failed (its output in the message).
+    """
+    cxx = compiler()
+    libdir, pylib = libpython()
+    out_dir = lib_dir()
+    target, stamp = out_dir / LIBRARY, out_dir / ".stamp"
+    digest = _digest(cxx, libdir, pylib)
+    if not force and target.is_file() and stamp.is_file() and stamp.read_text() == digest:
+        return target
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="opsnn-kt-", dir=out_dir) as tmp:
+        tmp_lib = Path(tmp) / LIBRARY
+        cmd = [*cxx, "-std=c++17", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", f"-I{INCLUDE_DIR}",
+               f"-I{sysconfig.get_paths()['include']}", f'-DOPSNN_KT_PYTHON="{_c_string(sys.executable)}"',
+               str(PACKAGE_DIR / "src" / "runtime.cpp"), "-o", str(tmp_lib), f"-Wl,-soname,{LIBRARY}",
+               f"-L{libdir}", f"-l{pylib}", f"-Wl,-rpath,{libdir}"]
+        if verbose:
+            print(" ".join(shlex.quote(c) for c in cmd), file=sys.stderr)
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"compiling the CPU-debug runtime failed:\n{done.stderr}")
+        os.replace(tmp_lib, target)
+    stamp.write_text(digest)
+    return target
+
+
+def kernel_cflags() -> list[str]:
+    """What a kernel or its UT compiles with: the headers, C++17, __CCE_KT_TEST__."""
+    return ["-std=c++17", f"-I{INCLUDE_DIR}", "-D__CCE_KT_TEST__"]
+
+
+def kernel_libs() -> list[str]:
+    """What it links with: the runtime (with an rpath, so the program finds it) and pthread."""
+    d = lib_dir()
+    return [f"-L{d}", f"-Wl,-rpath,{d}", "-lopsnn_kt", "-lpthread"]
+
+
+def _c_string(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+__all__ = ["BuildUnavailable", "build", "kernel_cflags", "kernel_libs", "lib_dir"]

@@ -1,0 +1,16 @@
+/* opsnn's kernel_operator.h: the AscendC programming interface, for kernels compiled for the host
+ * and run on opsnn's emulator (docs/cpp-kernels.md). Kernel code includes it unchanged. */
+#ifndef OPSNN_KERNEL_OPERATOR_H_
+#define OPSNN_KERNEL_OPERATOR_H_
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "opsnn_kt/types.h"
+#include "opsnn_kt/call.h"
+#include "opsnn_kt/tensors.h"
+#include "opsnn_kt/instructions.h"
+#include "opsnn_kt/kernel_macros.h"
+
+#endif  // OPSNN_KERNEL_OPERATOR_H_

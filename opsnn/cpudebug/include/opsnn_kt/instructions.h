@@ -1,0 +1,409 @@
+/* opsnn CPU-debug runtime: the AscendC instructions kernels call, each one opsnn_kt::Call into
+ * opsnn's Python emulator (which computes, checks and counts it). The names, argument orders and
+ * overloads are AscendC's; a call the emulator does not model fails by name when it runs, and a
+ * function AscendC has but this header lacks fails to compile by name. */
+#ifndef OPSNN_KT_INSTRUCTIONS_H_
+#define OPSNN_KT_INSTRUCTIONS_H_
+
+#include <cstdint>
+
+#include "opsnn_kt/tensors.h"
+
+/* pipes and event ids are global names on device (the compiler's), as kernels spell them */
+enum pipe_t : int32_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
+                        PIPE_V2, PIPE_FIX };
+
+namespace AscendC {
+
+/* ---- enums and parameter structs (AscendC's names and field orders) ---- */
+enum class RoundMode : int32_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD,
+                                 CAST_HYBRID, UNKNOWN };
+inline const char *EnumName(RoundMode m) {
+    static const char *const names[] = {"RoundMode.CAST_NONE", "RoundMode.CAST_RINT", "RoundMode.CAST_FLOOR",
+                                        "RoundMode.CAST_CEIL", "RoundMode.CAST_ROUND", "RoundMode.CAST_TRUNC",
+                                        "RoundMode.CAST_ODD", "RoundMode.CAST_HYBRID", "RoundMode.UNKNOWN"};
+    return names[static_cast<int>(m)];
+}
+enum class CMPMODE : int32_t { LT = 0, GT, EQ, LE, GE, NE };
+inline const char *EnumName(CMPMODE m) {
+    static const char *const names[] = {"CMPMODE.LT", "CMPMODE.GT", "CMPMODE.EQ", "CMPMODE.LE", "CMPMODE.GE",
+                                        "CMPMODE.NE"};
+    return names[static_cast<int>(m)];
+}
+enum class SELMODE : int32_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+inline const char *EnumName(SELMODE m) {
+    static const char *const names[] = {"SELMODE.VSEL_CMPMASK_SPR", "SELMODE.VSEL_TENSOR_SCALAR_MODE",
+                                        "SELMODE.VSEL_TENSOR_TENSOR_MODE"};
+    return names[static_cast<int>(m)];
+}
+enum class ReduceOrder : int32_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+inline const char *EnumName(ReduceOrder m) {
+    static const char *const names[] = {"ReduceOrder.ORDER_VALUE_INDEX", "ReduceOrder.ORDER_INDEX_VALUE",
+                                        "ReduceOrder.ORDER_ONLY_VALUE", "ReduceOrder.ORDER_ONLY_INDEX"};
+    return names[static_cast<int>(m)];
+}
+enum class MaskMode : int32_t { NORMAL = 0, COUNTER };
+
+struct BinaryRepeatParams {
+    uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+    uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+    __aicore__ BinaryRepeatParams() = default;
+    __aicore__ BinaryRepeatParams(uint8_t d, uint8_t s0, uint8_t s1, uint8_t dr, uint8_t s0r, uint8_t s1r)
+        : dstBlkStride(d), src0BlkStride(s0), src1BlkStride(s1), dstRepStride(dr), src0RepStride(s0r),
+          src1RepStride(s1r) {}
+};
+struct UnaryRepeatParams {
+    uint16_t dstBlkStride = 1, srcBlkStride = 1;
+    uint8_t dstRepStride = 8, srcRepStride = 8;
+    __aicore__ UnaryRepeatParams() = default;
+    __aicore__ UnaryRepeatParams(uint16_t d, uint16_t s, uint8_t dr, uint8_t sr)
+        : dstBlkStride(d), srcBlkStride(s), dstRepStride(dr), srcRepStride(sr) {}
+};
+struct BrcbRepeatParams {
+    uint16_t dstBlkStride = 1, dstRepStride = 8;
+    __aicore__ BrcbRepeatParams() = default;
+    __aicore__ BrcbRepeatParams(uint16_t d, uint16_t r) : dstBlkStride(d), dstRepStride(r) {}
+};
+struct DataCopyParams {
+    uint16_t blockCount = 1, blockLen = 0, srcStride = 0, dstStride = 0;
+    __aicore__ DataCopyParams() = default;
+    __aicore__ DataCopyParams(uint16_t c, uint16_t l, uint16_t s, uint16_t d)
+        : blockCount(c), blockLen(l), srcStride(s), dstStride(d) {}
+};
+struct DataCopyExtParams {
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0, srcStride = 0, dstStride = 0, rsv = 0;
+    __aicore__ DataCopyExtParams() = default;
+    __aicore__ DataCopyExtParams(uint16_t c, uint32_t l, uint32_t s, uint32_t d, uint32_t r)
+        : blockCount(c), blockLen(l), srcStride(s), dstStride(d), rsv(r) {}
+};
+template <typename T> struct DataCopyPadExtParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0, rightPadding = 0;
+    T paddingValue = 0;
+    __aicore__ DataCopyPadExtParams() = default;
+    __aicore__ DataCopyPadExtParams(bool p, uint8_t l, uint8_t r, T v)
+        : isPad(p), leftPadding(l), rightPadding(r), paddingValue(v) {}
+};
+struct DataCopyPadParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0, rightPadding = 0;
+    uint64_t paddingValue = 0;
+    __aicore__ DataCopyPadParams() = default;
+    __aicore__ DataCopyPadParams(bool p, uint8_t l, uint8_t r, uint64_t v)
+        : isPad(p), leftPadding(l), rightPadding(r), paddingValue(v) {}
+};
+
+}  // namespace AscendC
+
+namespace opsnn_kt {
+inline void Pack(Slot &s, const AscendC::BinaryRepeatParams &p) {
+    Pack(s, Fields{"BinaryRepeatParams", 6, {p.dstBlkStride, p.src0BlkStride, p.src1BlkStride, p.dstRepStride,
+                                             p.src0RepStride, p.src1RepStride}});
+}
+inline void Pack(Slot &s, const AscendC::UnaryRepeatParams &p) {
+    Pack(s, Fields{"UnaryRepeatParams", 4, {p.dstBlkStride, p.srcBlkStride, p.dstRepStride, p.srcRepStride}});
+}
+inline void Pack(Slot &s, const AscendC::BrcbRepeatParams &p) {
+    Pack(s, Fields{"BrcbRepeatParams", 2, {p.dstBlkStride, p.dstRepStride}});
+}
+inline void Pack(Slot &s, const AscendC::DataCopyParams &p) {
+    Pack(s, Fields{"DataCopyParams", 4, {p.blockCount, p.blockLen, p.srcStride, p.dstStride}});
+}
+inline void Pack(Slot &s, const AscendC::DataCopyExtParams &p) {
+    Pack(s, Fields{"DataCopyExtParams", 5, {p.blockCount, p.blockLen, p.srcStride, p.dstStride, p.rsv}});
+}
+template <typename T> inline void Pack(Slot &s, const AscendC::DataCopyPadExtParams<T> &p) {
+    Pack(s, Fields{"DataCopyPadExtParams", 4, {p.isPad, p.leftPadding, p.rightPadding, ToBits(p.paddingValue)}});
+}
+inline void Pack(Slot &s, const AscendC::DataCopyPadParams &p) {
+    Pack(s, Fields{"DataCopyPadExtParams", 4,
+                   {p.isPad, p.leftPadding, p.rightPadding, static_cast<int64_t>(p.paddingValue)}});
+}
+}  // namespace opsnn_kt
+
+namespace AscendC {
+
+/* ---- cores and pipes ---- */
+__aicore__ inline int64_t GetBlockIdx() { return opsnn_kt_block_idx(); }
+__aicore__ inline int64_t GetBlockNum() { return opsnn_kt_block_num(); }
+__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
+__aicore__ inline int64_t GetTaskRation() { return 1; }
+
+
+/* The emulator runs one instruction after another on each core: every barrier already holds. */
+template <pipe_t pipe> __aicore__ inline void PipeBarrier() {}
+
+template <HardEvent evt> __aicore__ inline void SetFlag(int32_t id, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("SetFlag", OPSNN_KT_AT, evt, id);
+}
+template <HardEvent evt> __aicore__ inline void WaitFlag(int32_t id, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("WaitFlag", OPSNN_KT_AT, evt, id);
+}
+
+/* ---- vector masks ---- */
+__aicore__ inline void SetMaskCount(OPSNN_KT_WHERE) { opsnn_kt::Call("SetMaskCount", OPSNN_KT_AT); }
+__aicore__ inline void SetMaskNorm(OPSNN_KT_WHERE) { opsnn_kt::Call("SetMaskNorm", OPSNN_KT_AT); }
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ inline void SetVectorMask(uint64_t maskHigh, uint64_t maskLow, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("SetVectorMask", OPSNN_KT_AT, maskHigh, maskLow);
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+__aicore__ inline void SetVectorMask(int32_t len, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("SetVectorMask", OPSNN_KT_AT, len);
+}
+__aicore__ inline void ResetMask(OPSNN_KT_WHERE) { opsnn_kt::Call("ResetMask", OPSNN_KT_AT); }
+
+/* ---- data movement ---- */
+template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                                                      uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopy", OPSNN_KT_AT, dst, src, count);
+}
+template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                                                      uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopy", OPSNN_KT_AT, dst, src, count);
+}
+template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                                      uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopy", OPSNN_KT_AT, dst, src, count);
+}
+template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                                                      const DataCopyParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopy", OPSNN_KT_AT, dst, src, p);
+}
+template <typename T> __aicore__ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src,
+                                                      const DataCopyParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopy", OPSNN_KT_AT, dst, src, p);
+}
+template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                                      const DataCopyParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopy", OPSNN_KT_AT, dst, src, p);
+}
+template <typename T, typename P = DataCopyPadExtParams<T>>
+__aicore__ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
+                                   const DataCopyPadExtParams<T> &pad, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
+                                   const DataCopyPadParams &pad, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
+                                   OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+                                   OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
+}
+
+/* ---- vector instructions: count forms and mask/repeat forms ---- */
+#define OPSNN_KT_BINARY(Name)                                                                                     \
+    template <typename T>                                                                                         \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,   \
+                                const int32_t &count, OPSNN_KT_WHERE) {                                           \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src0, src1, count);                                               \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,   \
+                                uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &p,           \
+                                OPSNN_KT_WHERE) {                                                                 \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src0, src1, mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});                     \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,   \
+                                const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams &p,   \
+                                OPSNN_KT_WHERE) {                                                                 \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src0, src1, opsnn_kt::MaskPair{mask[0], mask[1]}, repeatTimes, p, \
+                       opsnn_kt::SetMaskFlag{isSetMask});                                                                                \
+    }
+OPSNN_KT_BINARY(Add)
+OPSNN_KT_BINARY(Sub)
+OPSNN_KT_BINARY(Mul)
+OPSNN_KT_BINARY(Div)
+OPSNN_KT_BINARY(Max)
+OPSNN_KT_BINARY(Min)
+OPSNN_KT_BINARY(And)
+OPSNN_KT_BINARY(Or)
+#undef OPSNN_KT_BINARY
+
+#define OPSNN_KT_UNARY(Name)                                                                                      \
+    template <typename T>                                                                                         \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count,       \
+                                OPSNN_KT_WHERE) {                                                                 \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src, count);                                                      \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,              \
+                                const uint8_t repeatTimes, const UnaryRepeatParams &p, OPSNN_KT_WHERE) {          \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src, mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});                            \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],      \
+                                const uint8_t repeatTimes, const UnaryRepeatParams &p, OPSNN_KT_WHERE) {          \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src, opsnn_kt::MaskPair{mask[0], mask[1]}, repeatTimes, p,        \
+                       opsnn_kt::SetMaskFlag{isSetMask});                                                                                \
+    }
+OPSNN_KT_UNARY(Abs)
+OPSNN_KT_UNARY(Exp)
+OPSNN_KT_UNARY(Ln)
+OPSNN_KT_UNARY(Sqrt)
+OPSNN_KT_UNARY(Rsqrt)
+OPSNN_KT_UNARY(Reciprocal)
+OPSNN_KT_UNARY(Relu)
+OPSNN_KT_UNARY(Not)
+#undef OPSNN_KT_UNARY
+
+/* scalar forms: the scalar is converted to the tensor's type here, as the call would on device */
+#define OPSNN_KT_SCALAR(Name)                                                                                     \
+    template <typename T, typename U>                                                                             \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar,            \
+                                const int32_t &count, OPSNN_KT_WHERE) {                                           \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src, static_cast<T>(scalar), count);                              \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true, typename U>                                                      \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar,            \
+                                uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams &p,             \
+                                OPSNN_KT_WHERE) {                                                                 \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src, static_cast<T>(scalar), mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});    \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true, typename U>                                                      \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar,            \
+                                const uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams &p,     \
+                                OPSNN_KT_WHERE) {                                                                 \
+        opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src, static_cast<T>(scalar), opsnn_kt::MaskPair{mask[0], mask[1]}, \
+                       repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});                                                                \
+    }
+OPSNN_KT_SCALAR(Adds)
+OPSNN_KT_SCALAR(Muls)
+OPSNN_KT_SCALAR(Maxs)
+OPSNN_KT_SCALAR(Mins)
+OPSNN_KT_SCALAR(LeakyRelu)
+OPSNN_KT_SCALAR(ShiftLeft)
+OPSNN_KT_SCALAR(ShiftRight)
+#undef OPSNN_KT_SCALAR
+
+template <typename T, typename U>
+__aicore__ inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, const int32_t &count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Duplicate", OPSNN_KT_AT, dst, static_cast<T>(scalar), count);
+}
+template <typename T, bool isSetMask = true, typename U>
+__aicore__ inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, uint64_t mask, const uint8_t repeatTimes,
+                                 const uint16_t dstBlockStride, const uint8_t dstRepeatStride, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Duplicate", OPSNN_KT_AT, dst, static_cast<T>(scalar), mask, repeatTimes,
+                   opsnn_kt::Fields{"UnaryRepeatParams", 4, {dstBlockStride, 1, dstRepeatStride, 8}}, opsnn_kt::SetMaskFlag{isSetMask});
+}
+
+template <typename T, typename U>
+__aicore__ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &mode,
+                            const uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Cast", OPSNN_KT_AT, dst, src, mode, count);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &mode, uint64_t mask,
+                            const uint8_t repeatTimes, const UnaryRepeatParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Cast", OPSNN_KT_AT, dst, src, mode, mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});
+}
+
+template <typename T, typename U>
+__aicore__ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                               CMPMODE mode, uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Compare", OPSNN_KT_AT, dst, src0, src1, mode, count);
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                               CMPMODE mode, uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams &p,
+                               OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Compare", OPSNN_KT_AT, dst, src0, src1, mode, mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});
+}
+template <typename T, typename U, typename S>
+__aicore__ inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const S &scalar,
+                                     CMPMODE mode, uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("CompareScalar", OPSNN_KT_AT, dst, src0, static_cast<T>(scalar), mode, count);
+}
+template <typename T, typename U, typename S>
+__aicore__ inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const S &scalar, CMPMODE mode,
+                                uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Compares", OPSNN_KT_AT, dst, src0, static_cast<T>(scalar), mode, count);
+}
+template <typename T, typename U, typename S, bool isSetMask = true>
+__aicore__ inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const S &scalar, CMPMODE mode,
+                                uint64_t mask, uint8_t repeatTimes, const UnaryRepeatParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Compares", OPSNN_KT_AT, dst, src0, static_cast<T>(scalar), mode, mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});
+}
+
+template <typename T, typename U, typename S>
+__aicore__ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                              const S &scalar, SELMODE mode, uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Select", OPSNN_KT_AT, dst, selMask, src0, static_cast<T>(scalar), mode, count);
+}
+template <typename T, typename U>
+__aicore__ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                              const LocalTensor<T> &src1, SELMODE mode, uint32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Select", OPSNN_KT_AT, dst, selMask, src0, src1, mode, count);
+}
+template <typename T, typename U, typename S, bool isSetMask = true>
+__aicore__ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                              const S &scalar, SELMODE mode, uint64_t mask, uint8_t repeatTimes,
+                              const BinaryRepeatParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Select", OPSNN_KT_AT, dst, selMask, src0, static_cast<T>(scalar), mode, mask, repeatTimes, p,
+                   opsnn_kt::SetMaskFlag{isSetMask});
+}
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
+                              const LocalTensor<T> &src1, SELMODE mode, uint64_t mask, uint8_t repeatTimes,
+                              const BinaryRepeatParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Select", OPSNN_KT_AT, dst, selMask, src0, src1, mode, mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});
+}
+
+/* ---- reductions and broadcasts ---- */
+template <typename T, bool isSetMask = true>
+__aicore__ inline void WholeReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask,
+                                      const int32_t repeatTimes, const int32_t dstRepStride,
+                                      const int32_t srcBlkStride, const int32_t srcRepStride, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("WholeReduceSum", OPSNN_KT_AT, dst, src, mask, repeatTimes, dstRepStride, srcBlkStride,
+                   srcRepStride);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void WholeReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask,
+                                      const int32_t repeatTimes, const int32_t dstRepStride,
+                                      const int32_t srcBlkStride, const int32_t srcRepStride,
+                                      ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("WholeReduceMax", OPSNN_KT_AT, dst, src, mask, repeatTimes, dstRepStride, srcBlkStride,
+                   srcRepStride, order);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void BlockReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTimes,
+                                      const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,
+                                      const int32_t srcRepStride, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("BlockReduceSum", OPSNN_KT_AT, dst, src, repeatTimes, mask, dstRepStride, srcBlkStride,
+                   srcRepStride);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void BlockReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTimes,
+                                      const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,
+                                      const int32_t srcRepStride, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("BlockReduceMax", OPSNN_KT_AT, dst, src, repeatTimes, mask, dstRepStride, srcBlkStride,
+                   srcRepStride);
+}
+template <typename T>
+__aicore__ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTimes,
+                            const BrcbRepeatParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Brcb", OPSNN_KT_AT, dst, src, repeatTimes, p);
+}
+
+/* ---- kernel-side checks ---- */
+inline void KtAssert(bool ok, const char *text, const char *file, int line) {
+    if (!ok) opsnn_kt_fail(text, file, line);
+}
+
+}  // namespace AscendC
+
+#ifndef ASSERT
+#define ASSERT(cond) ::AscendC::KtAssert(static_cast<bool>(cond), "ASSERT(" #cond ") failed", __FILE__, __LINE__)
+#endif
+
+#endif  // OPSNN_KT_INSTRUCTIONS_H_

@@ -1,0 +1,273 @@
+/* opsnn CPU-debug runtime: AscendC's memory model on the host -- GlobalTensor (a typed GM
+ * window), LocalTensor (a typed UB window), TPipe / TQue / TBuf (UB carved into buffers), events.
+ * The objects are handles: the bytes, the buffer states and the sanitizer live in opsnn's Python
+ * emulator (opsnn/ascendc), reached through opsnn_kt::Call. */
+#ifndef OPSNN_KT_TENSORS_H_
+#define OPSNN_KT_TENSORS_H_
+
+#include <cstdint>
+
+#include "opsnn_kt/call.h"
+
+enum event_t : int32_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
+namespace AscendC {
+
+enum class TPosition : int32_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
+                                 SHM, TSCM, C2PIPE2GM, MAX };
+using QuePosition = TPosition;
+
+inline const char *EnumName(TPosition p) {
+    switch (p) {
+        case TPosition::GM: return "TPosition.GM";
+        case TPosition::A1: return "TPosition.A1";
+        case TPosition::A2: return "TPosition.A2";
+        case TPosition::B1: return "TPosition.B1";
+        case TPosition::B2: return "TPosition.B2";
+        case TPosition::C1: return "TPosition.C1";
+        case TPosition::C2: return "TPosition.C2";
+        case TPosition::CO1: return "TPosition.CO1";
+        case TPosition::CO2: return "TPosition.CO2";
+        case TPosition::VECIN: return "TPosition.VECIN";
+        case TPosition::VECOUT: return "TPosition.VECOUT";
+        case TPosition::VECCALC: return "TPosition.VECCALC";
+        case TPosition::SPM: return "TPosition.SPM";
+        case TPosition::SHM: return "TPosition.SHM";
+        case TPosition::TSCM: return "TPosition.TSCM";
+        default: return "TPosition.other";
+    }
+}
+
+template <typename T> class LocalTensor;
+
+template <typename T>
+class GlobalTensor {
+public:
+    using PrimType = T;
+    __aicore__ inline GlobalTensor() = default;
+    __aicore__ inline void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize) {
+        address_ = origin_ = buffer;
+        size_ = bufferSize;
+    }
+    __aicore__ inline void SetGlobalBuffer(__gm__ T *buffer) { SetGlobalBuffer(buffer, 0); }
+    __aicore__ inline GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor sub = *this;
+        sub.address_ = address_ + offset;
+        sub.size_ = size_ > offset ? size_ - offset : 0;
+        return sub;
+    }
+    __aicore__ inline __gm__ T *GetPhyAddr() const { return address_; }
+    __aicore__ inline __gm__ T *GetPhyAddr(uint64_t offset) const { return address_ + offset; }
+    __aicore__ inline uint64_t GetSize() const { return size_; }
+    __aicore__ inline T GetValue(uint64_t offset, OPSNN_KT_WHERE) const {
+        return opsnn_kt::FromBits<T>(opsnn_kt::Call("GlobalTensor.GetValue", OPSNN_KT_AT, *this, offset));
+    }
+    __aicore__ inline void SetValue(uint64_t offset, T value, OPSNN_KT_WHERE) const {
+        opsnn_kt::Call("GlobalTensor.SetValue", OPSNN_KT_AT, *this, offset, value);
+    }
+    /* A cache hint on device; the emulator has no cache. */
+    template <typename Mode> __aicore__ inline void SetL2CacheHint(Mode) {}
+
+    __gm__ T *address_ = nullptr;  // where this window starts
+    __gm__ T *origin_ = nullptr;   // what SetGlobalBuffer was given: names the kernel argument
+    uint64_t size_ = 0;
+};
+
+template <typename T>
+class LocalTensor {
+public:
+    using PrimType = T;
+    __aicore__ inline LocalTensor() = default;
+    LocalTensor(int64_t buffer, int64_t offset) : buffer_(buffer), offset_(offset) {}
+    __aicore__ inline LocalTensor operator[](uint32_t offset) const {
+        return LocalTensor(buffer_, offset_ + static_cast<int64_t>(offset) * static_cast<int64_t>(sizeof(T)));
+    }
+    template <typename U> __aicore__ inline LocalTensor<U> ReinterpretCast() const {
+        return LocalTensor<U>(buffer_, offset_);
+    }
+    __aicore__ inline T GetValue(uint32_t index, OPSNN_KT_WHERE) const {
+        return opsnn_kt::FromBits<T>(opsnn_kt::Call("LocalTensor.GetValue", OPSNN_KT_AT, *this, index));
+    }
+    template <typename U> __aicore__ inline void SetValue(uint32_t index, U value, OPSNN_KT_WHERE) const {
+        opsnn_kt::Call("LocalTensor.SetValue", OPSNN_KT_AT, *this, index, static_cast<T>(value));
+    }
+    /* Elements from here to the end of the buffer. */
+    __aicore__ inline uint32_t GetSize(OPSNN_KT_WHERE) const {
+        return static_cast<uint32_t>(opsnn_kt::Call("LocalTensor.GetSize", OPSNN_KT_AT, *this));
+    }
+    __aicore__ inline uint32_t GetLength(OPSNN_KT_WHERE) const { return GetSize(OPSNN_KT_AT) * sizeof(T); }
+    /* The UB address, as a pointer-sized integer (never dereference it on the host). */
+    __aicore__ inline uint64_t GetPhyAddr(OPSNN_KT_WHERE) const {
+        return static_cast<uint64_t>(opsnn_kt::Call("LocalTensor.GetPhyAddr", OPSNN_KT_AT, *this));
+    }
+    __aicore__ inline uint64_t GetPhyAddr(uint32_t offset, OPSNN_KT_WHERE) const {
+        return GetPhyAddr(OPSNN_KT_AT) + offset * sizeof(T);
+    }
+
+    int64_t buffer_ = -1;  // the emulator's handle of the UB buffer; -1: an empty tensor
+    int64_t offset_ = 0;   // bytes from the buffer's start
+};
+
+}  // namespace AscendC
+
+namespace opsnn_kt {
+
+template <typename T> inline void Pack(Slot &s, const AscendC::LocalTensor<T> &t) {
+    s.arg = {OPSNN_KT_LOCAL, DTypeOf<T>(), t.buffer_, t.offset_, nullptr};
+}
+template <typename T> inline void Pack(Slot &s, const AscendC::GlobalTensor<T> &t) {
+    s.arg = {OPSNN_KT_GLOBAL, DTypeOf<T>(), reinterpret_cast<int64_t>(t.address_), reinterpret_cast<int64_t>(t.origin_),
+             nullptr};
+}
+
+}  // namespace opsnn_kt
+
+namespace AscendC {
+
+enum class HardEvent : int32_t { MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M,
+                                 V_V, MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_M,
+                                 M_MTE3, MTE2_MTE3, MTE3_MTE2, S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX,
+                                 FIX_MTE2, FIX_S, S_FIX, M_S, S_M, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX };
+
+inline const char *EnumName(HardEvent e) {
+    static const char *const names[] = {
+        "MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1", "MTE2_V", "V_MTE2", "MTE3_V", "V_MTE3", "M_V", "V_M", "V_V",
+        "MTE3_MTE1", "MTE1_MTE3", "MTE1_V", "MTE2_M", "M_MTE2", "V_MTE1", "M_FIX", "FIX_M", "MTE3_M", "M_MTE3",
+        "MTE2_MTE3", "MTE3_MTE2", "S_V", "V_S", "S_MTE2", "MTE2_S", "S_MTE3", "MTE3_S", "MTE2_FIX", "FIX_MTE2",
+        "FIX_S", "S_FIX", "M_S", "S_M", "FIX_MTE3", "MTE1_FIX", "FIX_MTE1", "FIX_FIX", "MAX"};
+    static thread_local char text[32];
+    int i = static_cast<int>(e);
+    std::strcpy(text, "HardEvent.");
+    std::strcat(text, (i >= 0 && i <= static_cast<int>(HardEvent::MAX)) ? names[i] : "MAX");
+    return text;
+}
+
+using TEventID = int8_t;
+
+template <TPosition pos, int32_t depth, auto mask = 0> class TQue;
+template <TPosition pos> class TBuf;
+
+class TPipe {
+public:
+    __aicore__ inline TPipe();
+    __aicore__ inline ~TPipe();
+    template <TPosition pos, int32_t depth, auto mask>
+    __aicore__ inline bool InitBuffer(TQue<pos, depth, mask> &que, uint8_t num, uint32_t len, OPSNN_KT_WHERE);
+    template <TPosition pos>
+    __aicore__ inline bool InitBuffer(TBuf<pos> &buf, uint32_t len, OPSNN_KT_WHERE);
+    template <HardEvent evt> __aicore__ inline TEventID FetchEventID(OPSNN_KT_WHERE) {
+        return static_cast<TEventID>(opsnn_kt::Call("TPipe.FetchEventID", OPSNN_KT_AT, Handle(OPSNN_KT_AT), evt));
+    }
+    __aicore__ inline TEventID FetchEventID(HardEvent evt, OPSNN_KT_WHERE) {
+        return static_cast<TEventID>(opsnn_kt::Call("TPipe.FetchEventID", OPSNN_KT_AT, Handle(OPSNN_KT_AT), evt));
+    }
+    template <HardEvent evt> __aicore__ inline TEventID AllocEventID(OPSNN_KT_WHERE) {
+        return static_cast<TEventID>(opsnn_kt::Call("TPipe.AllocEventID", OPSNN_KT_AT, Handle(OPSNN_KT_AT), evt));
+    }
+    template <HardEvent evt> __aicore__ inline void ReleaseEventID(TEventID id, OPSNN_KT_WHERE) {
+        opsnn_kt::Call("TPipe.ReleaseEventID", OPSNN_KT_AT, Handle(OPSNN_KT_AT), evt, id);
+    }
+    /* Frees the pipe's buffers on device; here: the buffers stay until the core ends. */
+    __aicore__ inline void Destroy() {}
+    __aicore__ inline void Reset() {}
+
+    opsnn_kt::Handle Handle(const char *file, int line) {
+        if (handle_ < 0) handle_ = opsnn_kt::Call("TPipe.new", file, line);
+        return opsnn_kt::Handle{handle_};
+    }
+    int64_t handle_ = -1;
+};
+
+namespace detail {
+inline TPipe *&CurrentPipe() {
+    static thread_local TPipe *pipe = nullptr;
+    return pipe;
+}
+}  // namespace detail
+
+inline TPipe::TPipe() { detail::CurrentPipe() = this; }
+inline TPipe::~TPipe() {
+    if (detail::CurrentPipe() == this) detail::CurrentPipe() = nullptr;
+}
+
+/* The TPipe the kernel constructed last (AscendC keeps one per core). */
+__aicore__ inline TPipe *GetTPipePtr() { return detail::CurrentPipe(); }
+
+template <TPosition pos, int32_t depth, auto mask>
+class TQue {
+public:
+    __aicore__ inline TQue() = default;
+    template <typename T> __aicore__ inline LocalTensor<T> AllocTensor(OPSNN_KT_WHERE) {
+        return Tensor<T>(opsnn_kt::Call("TQue.AllocTensor", OPSNN_KT_AT, Self()));
+    }
+    template <typename T> __aicore__ inline bool EnQue(const LocalTensor<T> &t, OPSNN_KT_WHERE) {
+        opsnn_kt::Call("TQue.EnQue", OPSNN_KT_AT, Self(), t);
+        return true;
+    }
+    template <typename T> __aicore__ inline LocalTensor<T> DeQue(OPSNN_KT_WHERE) {
+        return Tensor<T>(opsnn_kt::Call("TQue.DeQue", OPSNN_KT_AT, Self()));
+    }
+    template <typename T> __aicore__ inline void FreeTensor(const LocalTensor<T> &t, OPSNN_KT_WHERE) {
+        opsnn_kt::Call("TQue.FreeTensor", OPSNN_KT_AT, Self(), t);
+    }
+    __aicore__ inline bool VacantInQue(OPSNN_KT_WHERE) {
+        return opsnn_kt::Call("TQue.VacantInQue", OPSNN_KT_AT, Self()) != 0;
+    }
+    __aicore__ inline bool HasTensorInQue(OPSNN_KT_WHERE) {
+        return opsnn_kt::Call("TQue.HasTensorInQue", OPSNN_KT_AT, Self()) != 0;
+    }
+    __aicore__ inline int32_t GetTensorCountInQue(OPSNN_KT_WHERE) {
+        return static_cast<int32_t>(opsnn_kt::Call("TQue.GetTensorCountInQue", OPSNN_KT_AT, Self()));
+    }
+    /* Waits for the queue's outstanding events on device; the emulator runs stages in order. */
+    __aicore__ inline void FreeAllEvent() {}
+
+    opsnn_kt::Handle Self() const { return opsnn_kt::Handle{handle_}; }
+    template <typename T> static LocalTensor<T> Tensor(int64_t packed) {
+        return LocalTensor<T>(packed, 0);  // the bridge's handle names the buffer; offset 0
+    }
+    int64_t handle_ = -1;
+};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+public:
+    __aicore__ inline TBuf() = default;
+    template <typename T> __aicore__ inline LocalTensor<T> Get(OPSNN_KT_WHERE) {
+        return LocalTensor<T>(opsnn_kt::Call("TBuf.Get", OPSNN_KT_AT, opsnn_kt::Handle{handle_}), 0);
+    }
+    template <typename T> __aicore__ inline LocalTensor<T> Get(uint32_t len, OPSNN_KT_WHERE) {
+        return LocalTensor<T>(opsnn_kt::Call("TBuf.Get", OPSNN_KT_AT, opsnn_kt::Handle{handle_}, len), 0);
+    }
+    template <typename T> __aicore__ inline LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset,
+                                                                         OPSNN_KT_WHERE) {
+        LocalTensor<uint8_t> whole =
+            LocalTensor<uint8_t>(opsnn_kt::Call("TBuf.Get", OPSNN_KT_AT, opsnn_kt::Handle{handle_}), 0);
+        (void)size;
+        return whole[bufOffset].template ReinterpretCast<T>();
+    }
+    template <typename T> __aicore__ inline LocalTensor<T> AllocTensor(OPSNN_KT_WHERE) {
+        return Get<T>(OPSNN_KT_AT);
+    }
+    template <typename T> __aicore__ inline void FreeTensor(const LocalTensor<T> &) {}
+    int64_t handle_ = -1;
+};
+
+template <TPosition pos, int32_t depth, auto mask>
+__aicore__ inline bool TPipe::InitBuffer(TQue<pos, depth, mask> &que, uint8_t num, uint32_t len, const char *kt_file_,
+                                         int kt_line_) {
+    que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos,
+                                 static_cast<int32_t>(depth), static_cast<int32_t>(num), len);
+    return true;
+}
+
+template <TPosition pos>
+__aicore__ inline bool TPipe::InitBuffer(TBuf<pos> &buf, uint32_t len, const char *kt_file_, int kt_line_) {
+    buf.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos, static_cast<int32_t>(0),
+                                 static_cast<int32_t>(1), len);
+    return true;
+}
+
+}  // namespace AscendC
+
+#endif  // OPSNN_KT_TENSORS_H_

@@ -1,0 +1,245 @@
+/* libopsnn_kt: the CPU-debug runtime's C side. It starts CPython inside the test program, keeps one
+ * opsnn.cpudebug.bridge.Session, and turns each call of the kernel headers (opsnn_kt/abi.h) into a
+ * call of that session; the emulator (opsnn/ascendc) does the work. The GIL is taken at start and
+ * held by the program's main thread for its whole life: kernels run on it, one core after another.
+ *
+ * A Python exception inside a core's instruction unwinds the core's C++ frames as KtUnwind (kernel
+ * code is plain C++), and is raised again in Python where the core started (Trampoline), so the
+ * emulator's launch sees what it would see from a Python kernel. */
+#include <Python.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+
+#include "opsnn_kt/abi.h"
+
+#ifndef OPSNN_KT_PYTHON
+#define OPSNN_KT_PYTHON ""
+#endif
+
+namespace {
+
+struct KtUnwind {};
+
+PyObject *g_session = nullptr;
+PyObject *g_call = nullptr;
+PyObject *g_pending_type = nullptr, *g_pending_value = nullptr, *g_pending_tb = nullptr;
+OpsnnKtFailureHook g_failure_hook = nullptr;
+uint64_t g_tiling_key = 0;
+thread_local int64_t t_block_idx = 0;
+thread_local int64_t t_block_num = 1;
+thread_local bool t_in_core = false;
+
+[[noreturn]] void Die(const std::string &what) {
+    fprintf(stderr, "opsnn ut: %s\n", what.c_str());
+    if (PyErr_Occurred()) PyErr_Print();
+    fflush(stderr);
+    _exit(70);  // EX_SOFTWARE: the runtime itself could not go on
+}
+
+void Finish();
+
+void Start() {
+    if (g_session != nullptr) return;
+    if (!Py_IsInitialized()) {
+        PyConfig config;
+        PyConfig_InitPythonConfig(&config);
+        config.install_signal_handlers = 0;
+        config.parse_argv = 0;
+        const char *program = getenv("OPSNN_KT_PYTHON");
+        if (program == nullptr || *program == '\0') program = OPSNN_KT_PYTHON;
+        PyStatus status = PyStatus_Ok();
+        if (*program != '\0') status = PyConfig_SetBytesString(&config, &config.program_name, program);
+        if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
+        PyConfig_Clear(&config);
+        if (PyStatus_Exception(status))
+            Die(std::string("cannot start Python: ") + (status.err_msg ? status.err_msg : "unknown error"));
+    }
+    PyObject *bridge = PyImport_ImportModule("opsnn.cpudebug.bridge");
+    if (bridge == nullptr) Die("cannot import opsnn.cpudebug.bridge (is OPSNN_KT_PYTHON the Python opsnn is installed in?)");
+    PyObject *cls = PyObject_GetAttrString(bridge, "Session");
+    Py_DECREF(bridge);
+    g_session = cls ? PyObject_CallMethod(cls, "from_environ", nullptr) : nullptr;
+    Py_XDECREF(cls);
+    if (g_session == nullptr) Die("the emulator session did not start");
+    g_call = PyObject_GetAttrString(g_session, "call");
+    if (g_call == nullptr) Die("the session has no call()");
+    atexit(Finish);
+}
+
+/* At exit: the session's summary, and a failing exit status where the sanitizer found errors in a
+ * program whose own status would not say so (a program without gtest). */
+void Finish() {
+    if (g_session == nullptr) return;
+    PyObject *r = PyObject_CallMethod(g_session, "finish", nullptr);
+    long code = r ? PyLong_AsLong(r) : 70;
+    if (r == nullptr) PyErr_Print();
+    Py_XDECREF(r);
+    fflush(stdout);
+    fflush(stderr);
+    if (code != 0) _exit(static_cast<int>(code));
+}
+
+/* Call a session method; a Python exception is kept and unwinds the core (in a core) or ends the
+ * program (outside one: host code misusing the runtime). */
+PyObject *Checked(PyObject *result, const char *what) {
+    if (result != nullptr) return result;
+    if (t_in_core) {
+        PyErr_Fetch(&g_pending_type, &g_pending_value, &g_pending_tb);
+        throw KtUnwind{};
+    }
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : nullptr;
+    const char *utf8 = text ? PyUnicode_AsUTF8(text) : nullptr;
+    std::string message = std::string(what) + ": " + (utf8 ? utf8 : "error");
+    Py_XDECREF(text);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    Die(message);
+}
+
+PyObject *ArgTuple(const OpsnnKtArg &a) {
+    PyObject *ints = Py_None;
+    Py_INCREF(Py_None);
+    if (a.kind == OPSNN_KT_INTS) {
+        Py_DECREF(ints);
+        ints = PyTuple_New(a.b);
+        const int64_t *v = reinterpret_cast<const int64_t *>(a.a);
+        for (int64_t i = 0; i < a.b; ++i) PyTuple_SET_ITEM(ints, i, PyLong_FromLongLong(v[i]));
+    }
+    return Py_BuildValue("(izLLzN)", static_cast<int>(a.kind), a.dtype, static_cast<long long>(a.a),
+                         static_cast<long long>(a.b), a.s, ints);
+}
+
+struct Closure {
+    void (*body)(void *);
+    void *closure;
+};
+
+/* Python calls this once per core: (block_idx, block_num). */
+PyObject *Trampoline(PyObject *capsule, PyObject *args) {
+    long long idx = 0, num = 1;
+    if (!PyArg_ParseTuple(args, "LL", &idx, &num)) return nullptr;
+    auto *c = static_cast<Closure *>(PyCapsule_GetPointer(capsule, "opsnn_kt.closure"));
+    if (c == nullptr) return nullptr;
+    t_block_idx = idx;
+    t_block_num = num;
+    t_in_core = true;
+    try {
+        c->body(c->closure);
+    } catch (const KtUnwind &) {
+        t_in_core = false;
+        PyErr_Restore(g_pending_type, g_pending_value, g_pending_tb);
+        g_pending_type = g_pending_value = g_pending_tb = nullptr;
+        return nullptr;
+    } catch (const std::exception &e) {
+        t_in_core = false;
+        PyErr_Format(PyExc_RuntimeError, "the kernel threw a C++ exception: %s", e.what());
+        return nullptr;
+    } catch (...) {
+        t_in_core = false;
+        PyErr_SetString(PyExc_RuntimeError, "the kernel threw a C++ exception");
+        return nullptr;
+    }
+    t_in_core = false;
+    Py_RETURN_NONE;
+}
+
+PyMethodDef g_trampoline_def = {"opsnn_kt_core", Trampoline, METH_VARARGS, "run one core of a C++ kernel"};
+
+}  // namespace
+
+extern "C" {
+
+void opsnn_kt_call(const char *name, const OpsnnKtArg *args, int nargs, const char *file, int line,
+                   int64_t *result) {
+    Start();
+    PyObject *tuple = PyTuple_New(nargs);
+    for (int i = 0; i < nargs; ++i) PyTuple_SET_ITEM(tuple, i, ArgTuple(args[i]));
+    PyObject *r = PyObject_CallFunction(g_call, "sNsi", name, tuple, file ? file : "?", line);
+    Checked(r, name);
+    if (result != nullptr && r != Py_None) {
+        long long v = PyLong_AsLongLong(r);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            v = static_cast<long long>(PyLong_AsUnsignedLongLongMask(r));
+        }
+        *result = v;
+    }
+    Py_DECREF(r);
+}
+
+void *opsnn_kt_gm_alloc(size_t nbytes, const char *file, int line) {
+    Start();
+    PyObject *r = Checked(PyObject_CallMethod(g_session, "gm_alloc", "nsi", static_cast<Py_ssize_t>(nbytes),
+                                              file ? file : "?", line), "GmAlloc");
+    void *p = reinterpret_cast<void *>(PyLong_AsUnsignedLongLongMask(r));
+    Py_DECREF(r);
+    return p;
+}
+
+void opsnn_kt_gm_free(void *ptr, const char *file, int line) {
+    Start();
+    PyObject *r = Checked(PyObject_CallMethod(g_session, "gm_free", "Ksi",
+                                              static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(ptr)),
+                                              file ? file : "?", line), "GmFree");
+    Py_DECREF(r);
+}
+
+void opsnn_kt_set_tiling_key(uint64_t key) { g_tiling_key = key; }
+uint64_t opsnn_kt_tiling_key(void) { return g_tiling_key; }
+
+void opsnn_kt_set_kernel_mode(int mode) {
+    Start();
+    PyObject *r = Checked(PyObject_CallMethod(g_session, "set_kernel_mode", "i", mode), "SetKernelMode");
+    Py_DECREF(r);
+}
+
+int64_t opsnn_kt_block_idx(void) { return t_block_idx; }
+int64_t opsnn_kt_block_num(void) { return t_block_num; }
+
+void opsnn_kt_set_failure_hook(OpsnnKtFailureHook hook) { g_failure_hook = hook; }
+
+void opsnn_kt_fail(const char *what, const char *file, int line) {
+    Start();
+    PyObject *r = PyObject_CallMethod(g_session, "fail", "ssi", what, file ? file : "?", line);
+    Checked(r, "ASSERT");  // fail() raises: this unwinds the core
+    Py_XDECREF(r);
+    Die(std::string(what) + " outside a kernel launch");
+}
+
+void opsnn_kt_run(const char *kernel_name, uint32_t block_dim, void (*body)(void *), void *closure,
+                  const char *arg_names, void *const *args, int nargs, const char *file, int line) {
+    Start();
+    Closure c{body, closure};
+    PyObject *capsule = PyCapsule_New(&c, "opsnn_kt.closure", nullptr);
+    PyObject *core = capsule ? PyCFunction_New(&g_trampoline_def, capsule) : nullptr;
+    Py_XDECREF(capsule);
+    PyObject *ptrs = PyTuple_New(nargs);
+    for (int i = 0; i < nargs; ++i) {
+        PyObject *v = args[i] ? PyLong_FromUnsignedLongLong(reinterpret_cast<uintptr_t>(args[i])) : Py_None;
+        if (!args[i]) Py_INCREF(Py_None);
+        PyTuple_SET_ITEM(ptrs, i, v);
+    }
+    PyObject *r = core ? PyObject_CallMethod(g_session, "run", "sIOsOsiK", kernel_name, block_dim, core, arg_names,
+                                             ptrs, file ? file : "?", line,
+                                             static_cast<unsigned long long>(g_tiling_key))
+                       : nullptr;
+    Py_XDECREF(core);
+    Py_DECREF(ptrs);
+    r = Checked(r, "ICPU_RUN_KF");
+    if (r != Py_None && PyUnicode_Check(r) && g_failure_hook != nullptr) {
+        const char *text = PyUnicode_AsUTF8(r);
+        g_failure_hook(text ? text : "the launch failed", file, line);
+    }
+    Py_DECREF(r);
+}
+
+}  // extern "C"

@@ -1,0 +1,239 @@
+"""`opsnn ut TEST.cpp`: build an op_kernel unit test written for CANN's CPU-debug library and run it
+on opsnn's emulator and sanitizer (docs/cpp-kernels.md).
+
+The test compiles unchanged: opsnn's headers come first on the include path, `__CCE_KT_TEST__` is
+defined, gtest (gtest_main) supplies main, and the kernel it #includes by relative path resolves as
+upstream's layout has it. Where the test's folder has upstream's CMakeLists.txt, its
+AddOpTestCase(... "SOC;..." "-D...") options apply when the command line gives none. Inside a
+checkout of upstream's tree, the shared UT helpers its tests include (kernel_ut_data_helper.h,
+kernel_ut_data_executor.h) are found by walking up from the test, and compiled with it.
+
+The exit status is the test's; a launch the sanitizer finds errors in fails the test too (its gtest
+case fails, and the program's status says so)."""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import build as kt_build
+from .socs import platform_for
+
+_HELPERS = ("kernel_ut_data_helper", "kernel_ut_data_executor")  # upstream's shared UT sources
+
+
+class UtError(Exception):
+    """A problem with the command or the test that is not the test's result (exit status 2)."""
+
+
+@dataclass
+class TestCase:
+    """What AddOpTestCase says of a test: its SoCs and compile options."""
+    name: str
+    socs: list[str]
+    options: list[str]
+
+
+@dataclass
+class Plan:
+    test: Path
+    socs: list[str]
+    defines: list[str]
+    extra_sources: list[Path] = field(default_factory=list)
+    include_dirs: list[Path] = field(default_factory=list)
+    origin: str = "command line"
+
+
+def parse_cmake_cases(text: str) -> list[TestCase]:
+    """The AddOpTestCase(...) calls of a CMakeLists.txt (comments dropped; arguments quoted or not)."""
+    text = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+    out = []
+    for m in re.finditer(r"AddOpTestCase\s*\((.*?)\)", text, re.S):
+        tokens = re.findall(r'"([^"]*)"|(\S+)', m.group(1))
+        args = [q if q or not u else u for q, u in tokens]
+        if not args:
+            continue
+        socs = [s for s in (args[1].split(";") if len(args) > 1 else []) if s.strip()]
+        options = shlex.split(args[2]) if len(args) > 2 and args[2].strip().startswith("-") else []
+        out.append(TestCase(args[0], socs, options))
+    return out
+
+
+def _upstream_helper_dir(test: Path) -> Path | None:
+    """tests/ut/op_kernel of an upstream checkout that holds the test, walking up from it."""
+    for d in test.resolve().parents:
+        cand = d / "tests" / "ut" / "op_kernel"
+        if (cand / f"{_HELPERS[0]}.h").is_file():
+            return cand
+    return None
+
+
+def make_plan(test: Path, socs: list[str], defines: list[str]) -> Plan:
+    if not test.is_file():
+        raise UtError(f"no such test file: {test}")
+    plan = Plan(test.resolve(), list(socs), list(defines))
+    cmake = test.parent / "CMakeLists.txt"
+    if cmake.is_file() and (not socs or not defines):
+        cases = parse_cmake_cases(cmake.read_text(errors="replace"))
+        if cases:
+            case = cases[0]
+            if not socs:
+                plan.socs = case.socs
+            if not defines:
+                plan.defines = case.options
+            plan.origin = f"{cmake} (AddOpTestCase {case.name})"
+    if not plan.socs:
+        plan.socs = [""]  # the default SoC
+    for soc in plan.socs:
+        try:
+            platform_for(soc)
+        except ValueError as e:
+            raise UtError(str(e)) from None
+    source = plan.test.read_text(errors="replace")
+    helper_dir = _upstream_helper_dir(plan.test)
+    if helper_dir is not None:
+        plan.include_dirs.append(helper_dir)
+        for name in _HELPERS:
+            if f"{name}.h" in source and (helper_dir / f"{name}.cpp").is_file():
+                plan.extra_sources.append(helper_dir / f"{name}.cpp")
+    return plan
+
+
+def _compile_command(plan: Plan, binary: Path, depfile: Path) -> list[str]:
+    cxx = kt_build.compiler()
+    includes = [f"-I{d}" for d in plan.include_dirs]
+    return [*cxx, *kt_build.kernel_cflags(), *includes, "-O0", "-g", "-w", "-MD", "-MF", str(depfile),
+            *plan.defines, str(plan.test), *map(str, plan.extra_sources), "-o", str(binary),
+            "-lgtest", "-lgtest_main", *kt_build.kernel_libs()]
+
+
+def _dependencies(depfile: Path) -> list[str]:
+    text = depfile.read_text().replace("\\\n", " ")
+    _, _, deps = text.partition(":")
+    return deps.split()
+
+
+def _cache_key(command: list[str], deps: list[str] | None) -> str:
+    h = hashlib.sha256(" ".join(command).encode())
+    for path in deps or ():
+        try:
+            h.update(Path(path).read_bytes())
+        except OSError:
+            h.update(b"missing:" + path.encode())
+    return h.hexdigest()
+
+
+def build_test(plan: Plan, cache_dir: Path, verbose: bool = False) -> tuple[Path, float, bool]:
+    """(binary, seconds spent compiling, reused?) -- an unchanged test and includes reuse the last build."""
+    kt_build.build()
+    tag = hashlib.sha256(f"{plan.test}|{' '.join(plan.defines)}".encode()).hexdigest()[:16]
+    work = cache_dir / tag
+    work.mkdir(parents=True, exist_ok=True)
+    binary, depfile, stamp = work / "test", work / "test.d", work / "stamp"
+    probe = _compile_command(plan, binary, depfile)
+    if binary.is_file() and depfile.is_file() and stamp.is_file():
+        if stamp.read_text() == _cache_key(probe, _dependencies(depfile)):
+            return binary, 0.0, True
+    if verbose:
+        print(" ".join(shlex.quote(c) for c in probe), file=sys.stderr)
+    started = time.perf_counter()
+    done = subprocess.run(probe, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise UtError(f"compiling {plan.test.name} failed ({' '.join(plan.defines) or 'no options'}):\n"
+                      + _compiler_excerpt(done.stderr))
+    stamp.write_text(_cache_key(probe, _dependencies(depfile)))
+    return binary, seconds, False
+
+
+def _compiler_excerpt(stderr: str, limit: int = 40) -> str:
+    lines = [ln for ln in stderr.splitlines() if "error" in ln or "note: " not in ln]
+    errors = [ln for ln in lines if "error" in ln]
+    shown = (errors or lines)[:limit]
+    more = len(errors or lines) - len(shown)
+    return "\n".join(shown) + (f"\n... {more} more line(s)" if more > 0 else "")
+
+
+def run_test(binary: Path, soc: str, sanitize: bool, workdir: Path, gtest_args: list[str]) -> tuple[int, dict]:
+    """Run the built test once on one SoC: (exit status, the runtime's record)."""
+    record_path = workdir / f"opsnn-ut-{os.getpid()}-{abs(hash(soc))}.json"
+    env = dict(os.environ, OPSNN_KT_PYTHON=sys.executable, OPSNN_UT_SOC=soc,
+               OPSNN_UT_SANITIZE="on" if sanitize else "off", OPSNN_UT_JSON=str(record_path))
+    env.setdefault("PYTHONPATH", "")
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env["PYTHONPATH"]) if p)
+    sys.stdout.flush()
+    done = subprocess.run([str(binary), *gtest_args], cwd=workdir, env=env)
+    record = {}
+    if record_path.is_file():
+        record = json.loads(record_path.read_text())
+        record_path.unlink()
+    return done.returncode, record
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="opsnn ut", description="Build an op_kernel unit test written for CANN's CPU-debug library "
+        "(tikicpulib.h, ICPU_RUN_KF, gtest) and run it on opsnn's emulator and sanitizer.")
+    p.add_argument("test", help="the test source, e.g. <op>/tests/ut/op_kernel/test_<op>.cpp")
+    p.add_argument("--soc", action="append", default=[],
+                   help="SoC as upstream writes it (ascend910B1, ascend950pr_9599, ...; case-insensitive); "
+                        "repeatable; default: the test folder's AddOpTestCase SoCs, else Ascend910B2")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                   help="a define for the build, e.g. -DDTYPE_X=half (default: AddOpTestCase's options)")
+    p.add_argument("--sanitize", choices=("on", "off"), default="on",
+                   help="on: findings are recorded and an error fails the launch; off: misuse raises at once")
+    p.add_argument("--json", metavar="FILE", help="the runs, their launches and findings as JSON")
+    p.add_argument("--workdir", metavar="DIR", help="where the test runs (default: a temporary folder)")
+    p.add_argument("--verbose", "-v", action="store_true", help="show the compile command")
+    p.add_argument("gtest_args", nargs="*", help="after --: arguments for the test program (--gtest_filter=...)")
+    args = p.parse_args(argv)
+    defines = [f"-D{d}" for d in args.defines]
+    try:
+        plan = make_plan(Path(args.test), args.soc, defines)
+        cache = kt_build.lib_dir().parent / "ut-cache"
+        binary, seconds, reused = build_test(plan, cache, args.verbose)
+    except UtError as e:
+        print(f"opsnn ut: error: {e}", file=sys.stderr)
+        return 2
+    except (kt_build.BuildUnavailable, RuntimeError, OSError) as e:
+        print(f"opsnn ut: error: the CPU-debug runtime cannot be built here: {e}", file=sys.stderr)
+        return 2
+    print(f"opsnn ut: {plan.test.name}: {'reused the last build' if reused else f'built in {seconds:.1f} s'} "
+          f"({' '.join(plan.defines) or 'no options'}; from {plan.origin})", file=sys.stderr, flush=True)
+    runs, status = [], 0
+    with tempfile.TemporaryDirectory(prefix="opsnn-ut-") as tmp:
+        workdir = Path(args.workdir).resolve() if args.workdir else Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for soc in plan.socs:
+            name = platform_for(soc).name
+            print(f"opsnn ut: running on {name} (sanitizer {args.sanitize})", file=sys.stderr, flush=True)
+            started = time.perf_counter()
+            rc, record = run_test(binary, soc, args.sanitize == "on", workdir, args.gtest_args)
+            if rc == 0 and record.get("failures"):
+                rc = 1
+            if rc < 0:
+                print(f"opsnn ut: the test program died of signal {signal.Signals(-rc).name} on {name}",
+                      file=sys.stderr)
+                rc = 128 - rc
+            runs.append({"soc": name, "exit_status": rc, "seconds": time.perf_counter() - started, **record})
+            status = status or rc
+    if args.json:
+        doc = {"test": str(plan.test), "defines": plan.defines, "options_from": plan.origin,
+               "compile_seconds": seconds, "reused_build": reused, "runs": runs, "exit_status": status}
+        try:
+            Path(args.json).write_text(json.dumps(doc, indent=1, default=str))
+        except OSError as e:
+            print(f"opsnn ut: error: cannot write {args.json}: {e.strerror or e}", file=sys.stderr)
+            return status or 2
+    return status
