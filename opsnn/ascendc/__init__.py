@@ -20,6 +20,17 @@ from .gm import GlobalMemory, GMError
 from .launch import KernelArg, LaunchReport, Padding, launch
 from .local_tensor import LocalTensor
 from .pipe import QuePosition, TBuf, TPipe, TQue
+from .reduce import (
+    BlockReduceMax,
+    BlockReduceMin,
+    BlockReduceSum,
+    Brcb,
+    BrcbRepeatParams,
+    ReduceOrder,
+    WholeReduceMax,
+    WholeReduceMin,
+    WholeReduceSum,
+)
 from .repeat import BinaryRepeatParams, ResetMask, SetMaskCount, SetMaskNorm, SetVectorMask, UnaryRepeatParams
 from .rounding import RoundMode
 from .scalar_ops import Adds, LeakyRelu, Maxs, Mins, Muls, ShiftLeft, ShiftRight
@@ -38,6 +49,9 @@ __all__ = [
     "BinaryRepeatParams", "ResetMask", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "UnaryRepeatParams",
     # the CMPMASK register (cmpmask.py)
     "GetCmpMask", "SetCmpMask",
+    # reductions and the block broadcast (reduce.py)
+    "BlockReduceMax", "BlockReduceMin", "BlockReduceSum", "Brcb", "BrcbRepeatParams", "ReduceOrder",
+    "WholeReduceMax", "WholeReduceMin", "WholeReduceSum",
     # Atlas A2 arithmetic (binary.py, scalar_ops.py, unary.py): count and mask/repeat forms
     "Abs", "Add", "Adds", "Div", "Exp", "LeakyRelu", "Ln", "Max", "Maxs", "Min", "Mins", "Muls", "Not",
     "Reciprocal", "Relu", "Rsqrt", "ShiftLeft", "ShiftRight", "Sqrt", "Sub",

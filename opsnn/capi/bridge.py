@@ -21,7 +21,10 @@ from opsnn import acl, aclnn, registry
 from opsnn.acl.constants import DATA_TYPES
 from opsnn.aclnn import checks
 from opsnn.aclnn import signature as sig
+from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.steps import KernelLaunchStep
+
+from . import device_mode
 
 SANITIZE_ENV = "OPSNN_SANITIZE"  # read at aclInit: 1 runs every kernel under the sanitizer
 RETIRED_KEPT = 4096  # destroyed/run handles remembered, so reuse is a status, not a crash
@@ -84,10 +87,38 @@ class Handles:
 HANDLES = Handles()
 _local = threading.local()
 _sanitize = False
+_mode = device_mode.DEFAULT_MODE  # read at aclInit (OPSNN_DEVICE_MODE); the emulator under the sanitizer
+MEMO = device_mode.Memo()
+_DESTROYED: OrderedDict[int, None] = OrderedDict()  # executors aclDestroyAclOpExecutor freed (the last 4096)
+_PENDING: dict = {}  # stream handle (0: default) -> [(lo, hi, writes, api)]: what its queued launches touch
+_memory = [0]  # allocations and frees through the C ABI: the fast mode's device views are kept while unchanged
+_pending_lock = threading.Lock()
+
+# Python's words in the runtime's messages, as a C programmer reads them
+_C_WORDS = (("any live array from numpy_to_ptr", "any host memory the program passed"),
+            ("None is not", "NULL is not"), ("(double free?)", "(freed already, or never allocated?)"))
 
 
 def _fail(message: str) -> None:
+    for python, c in _C_WORDS:
+        message = message.replace(python, c)
     _local.message = message
+
+
+def _after_fork_in_child() -> None:
+    """The child of a fork() (the C library's handlers made the interpreter ready): the locks
+    another thread may have held at the fork are made anew; that thread does not exist here."""
+    HANDLES._lock = threading.RLock()
+    globals()["_pending_lock"] = threading.Lock()
+    MEMO._lock = threading.Lock()
+    runtime = acl.rt.DEFAULT_RUNTIME
+    runtime._lock = threading.RLock()
+    for stream in (*runtime._streams, runtime._default_stream):
+        if stream is not None:
+            stream._lock, stream._run_lock, stream._draining = threading.Lock(), threading.Lock(), 0
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def take_message() -> str:
@@ -111,15 +142,27 @@ def _aclnn(status: int) -> int:
 # ---- runtime -------------------------------------------------------------------------------
 
 def init() -> int:
-    global _sanitize
+    global _sanitize, _mode
     flag = os.environ.get(SANITIZE_ENV, "").strip().lower()
     if flag not in ("", "0", "1", "off", "on", "false", "true"):
         _fail(f"aclInit: {SANITIZE_ENV}={flag!r}: use 1 or 0")
         return acl.ACL_ERROR_INVALID_PARAM
+    try:
+        mode = device_mode.mode_from_environment()
+    except ValueError as e:
+        _fail(f"aclInit: {e}")
+        return acl.ACL_ERROR_INVALID_PARAM
     status = _acl(acl.init())
     if status == acl.ACL_SUCCESS:
         _sanitize = flag in ("1", "on", "true")
+        _mode = "emulator" if _sanitize else mode
+        MEMO.clear()
     return status
+
+
+def device_mode_name() -> str:
+    """What an aclnn launch runs on now: "fast" or "emulator" (OPSNN_SANITIZE=1 forces it)."""
+    return _mode
 
 
 def finalize() -> int:
@@ -133,6 +176,7 @@ def set_device(device_id: int) -> int:
 
 
 def reset_device(device_id: int) -> int:
+    _memory[0] += 1  # the device's memory is reclaimed
     return _acl(acl.rt.reset_device(device_id))
 
 
@@ -160,26 +204,102 @@ def _stream(handle: int):
 
 
 def destroy_stream(handle: int) -> int:
-    status = _acl(acl.rt.destroy_stream(_stream(handle)))
+    """The stream's queued work runs first (a device finishes it; it is never dropped), then the
+    stream goes. A fault of that work is the status, after the stream is destroyed."""
+    stream = _stream(handle)
+    ran = acl.ACL_SUCCESS
+    if isinstance(stream, acl.Stream) and not stream.destroyed:
+        ran = synchronize_stream(handle)
+        message = take_message()
+    status = _acl(acl.rt.destroy_stream(stream))
     if status == acl.ACL_SUCCESS:
         HANDLES.retire(handle)
+        if ran:
+            _fail(f"aclrtDestroyStream: the stream's queued work faulted: {message}")
+            return ran
     return status
 
 
 def synchronize_stream(handle: int) -> int:
-    status = _acl(acl.rt.synchronize_stream(_stream(handle)))
+    stream = _stream(handle)
+    status = _acl(acl.rt.synchronize_stream(stream))
     if status and _sanitize:  # the sanitizer's findings, as `opsnn sanitize` prints them
         print(f"opsnn sanitizer: {acl.get_recent_err_msg()}", file=sys.stderr, flush=True)
+    if _PENDING:
+        with _pending_lock:
+            _PENDING.pop(handle, None)
     return status
 
 
+def _resolved(handle: int):
+    """The live Stream a C handle names (0: this thread's device's default stream), or None."""
+    runtime = acl.current_runtime()
+    if runtime is None:
+        return None
+    target, status = runtime.resolve_stream(_stream(handle))
+    return target if status == acl.ACL_SUCCESS else None
+
+
+def _races(lo: int, hi: int, writing: bool) -> list:
+    """The streams whose queued launches touch device bytes [lo, hi): ones that write there (and,
+    when the copy writes, ones that read there too)."""
+    found = []
+    with _pending_lock:
+        for handle, ranges in list(_PENDING.items()):
+            stream = _resolved(handle)
+            if stream is None or not stream._queue:  # drained meanwhile (synchronized elsewhere)
+                del _PENDING[handle]
+                continue
+            names = [api for a, b, writes, api in ranges if a < hi and lo < b and (writes or writing)]
+            if names:
+                found.append((handle, stream, names))
+    return found
+
+
+def _copy_races(dst: int, src: int, count: int, kind: int) -> int:
+    """A copy touching device memory that queued work writes (or reads, for a copy into it) is a
+    race: aclrtMemcpy is synchronous to the host, not ordered after any stream's work. Under the
+    sanitizer a finding (the copy refused: 507015, the finding on stderr); otherwise a warning
+    (stderr and aclGetRecentErrMsg) and the queued work runs first, so the copy never reads
+    stale data (what a device that had finished the work would give)."""
+    if not _PENDING or count <= 0:
+        return acl.ACL_SUCCESS
+    runtime = acl.current_runtime()
+    if runtime is None:
+        return acl.ACL_SUCCESS
+    races = []
+    for ptr, writing in ((src, False), (dst, True)):
+        if runtime.is_device_pointer(ptr):
+            races += _races(int(ptr), int(ptr) + count, writing)
+    if not races:
+        return acl.ACL_SUCCESS
+    which = "; ".join(f"{', '.join(sorted(set(names)))} on {'the default stream' if stream.is_default else 'a stream'}"
+                      for _, stream, names in races)
+    what = (f"aclrtMemcpy (kind {kind}) of {count} bytes races work still queued ({which}): "
+            "aclrtSynchronizeStream before copying its data")
+    if _sanitize:
+        print(f"opsnn sanitizer: {what}", file=sys.stderr, flush=True)
+        _fail(f"opsnn sanitizer: {what}")
+        return acl.ACL_ERROR_RT_AICORE_EXCEPTION
+    print(f"opsnn: warning: {what}; the queued work ran first", file=sys.stderr, flush=True)
+    for handle, stream, _ in races:
+        runtime.synchronize_stream(stream)  # a fault stays the stream's: its synchronize reports it
+        with _pending_lock:
+            _PENDING.pop(handle, None)
+    _fail(f"opsnn: warning: {what}; the queued work ran first")  # aclGetRecentErrMsg: the copy succeeded
+    return acl.ACL_SUCCESS
+
+
 def malloc(size: int, policy: int) -> tuple[int, int]:
+    _memory[0] += 1
     ptr, status = acl.rt.malloc(size, policy)
     return _acl(status), ptr
 
 
 def free(ptr: int) -> int:
+    _memory[0] += 1
     return _acl(acl.rt.free(ptr))
+
 
 
 _HOST_SIDES = {  # kind -> (source may be host, destination may be host)
@@ -189,7 +309,8 @@ _HOST_SIDES = {  # kind -> (source may be host, destination may be host)
 
 
 def memcpy(dst: int, dst_max: int, src: int, count: int, kind: int, dst_view, src_view) -> int:
-    """The runtime's memcpy, with the C program's host ranges made known to it for this call."""
+    """The runtime's memcpy, with the C program's host ranges made known to it for this call. A
+    copy racing queued work: see _copy_races (its warning is the message of a successful copy)."""
     keep = []  # host arrays registered for the call (the registry holds them weakly)
     src_host, dst_host = _HOST_SIDES.get(kind, (False, False))
     runtime = acl.rt.DEFAULT_RUNTIME
@@ -198,6 +319,8 @@ def memcpy(dst: int, dst_max: int, src: int, count: int, kind: int, dst_view, sr
             array = np.frombuffer(view, dtype=np.uint8)
             acl.util.numpy_to_ptr(array)
             keep.append(array)
+    if count <= dst_max and (status := _copy_races(dst, src, count, kind)):
+        return status
     return _acl(acl.rt.memcpy(dst, dst_max, src, count, kind))
 
 
@@ -298,6 +421,11 @@ def tensor_info(handle: int, what: str):
 
 
 def destroy_executor(handle: int) -> int:
+    """The executor is gone: a later launch of it is refused (561103), as upstream's freed one."""
+    if isinstance(HANDLES.get(handle), Executor):
+        _DESTROYED[handle] = None
+        while len(_DESTROYED) > RETIRED_KEPT:
+            _DESTROYED.popitem(last=False)
     HANDLES.retire(handle)
     return aclnn.ACLNN_SUCCESS
 
@@ -323,23 +451,55 @@ def _with_sanitizer(executor) -> None:
             executor.steps[i] = dataclasses.replace(step, options={**step.options, "sanitize": True})
 
 
-def _api_pair(api: sig.AclnnApi):
+def _memory_epoch() -> int:
+    return _memory[0]
+
+
+def _touched(api: sig.AclnnApi, objects: tuple) -> list:
+    """(lo, hi, writes, api) of each tensor's storage a launch reads or writes."""
+    out = []
+    for p, obj in zip(api.params, objects, strict=True):
+        tensors = obj if isinstance(obj, list) else [obj]
+        for t in tensors:
+            if isinstance(t, acl.AclTensor) and t.data_ptr:
+                out.append((t.data_ptr, t.data_ptr + t.storage_nbytes, p.kind in (sig.OUT, sig.REF), api.name))
+    return out
+
+
+def _api_pair(index: int, api: sig.AclnnApi, declared: dict):
     first, second = registry.aclnn_function(api.python_phase1), registry.aclnn_function(api.python)
     if first is None or second is None:
         return None
     converters = tuple(_converter(p) for p in api.params)
+    fast = device_mode.FastApi(api, declared)
 
     def phase1(args: tuple) -> tuple[int, int, int]:
-        size, executor, status = first(*(c(a) for c, a in zip(converters, args, strict=True)))
+        objects = tuple(c(a) for c, a in zip(converters, args, strict=True))
+        quick = _mode == "fast" and fast.available
+        if quick and (executor := MEMO.get((index, args), objects)) is not None:
+            return aclnn.ACLNN_SUCCESS, executor.workspace_size, HANDLES.add(executor)  # its plan's capi_touched
+        size, executor, status = first(*objects)
         if _aclnn(status):
             return status, 0, 0
+        executor.capi_touched = _touched(api, objects)
         if _sanitize:
             _with_sanitizer(executor)
+        elif quick:
+            executor.run = fast.launcher(executor, objects, _memory_epoch)
+            MEMO.put((index, args), executor, objects)
         return status, size, HANDLES.add(executor)
 
     def phase2(workspace: int, size: int, handle: int, stream: int) -> int:
-        status = _aclnn(second(workspace, size, HANDLES.get(handle), _stream(stream)))
+        if handle in _DESTROYED:
+            _fail(f"{api.name}: the executor was destroyed (aclDestroyAclOpExecutor); call "
+                  f"{api.phase1_name} again")
+            return aclnn.ACLNN_ERR_INNER_NULLPTR
+        executor, target = HANDLES.get(handle), _stream(stream)
+        status = _aclnn(second(workspace, size, executor, target))
         HANDLES.retire(handle)  # an executor runs once: upstream frees it after its run
+        if status == aclnn.ACLNN_SUCCESS and getattr(executor, "capi_touched", None):
+            with _pending_lock:
+                _PENDING.setdefault(stream, []).extend(executor.capi_touched)
         return status
 
     return phase1, phase2
@@ -351,4 +511,4 @@ def apis(names: tuple[str, ...]) -> list:
     from opsnn.aclnn.declarations import all_apis
 
     declared = {a.name: a for a in all_apis()}
-    return [_api_pair(declared[n]) if n in declared else None for n in names]
+    return [_api_pair(i, declared[n], declared) if n in declared else None for i, n in enumerate(names)]

@@ -737,8 +737,8 @@ EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t c
             if (PyErr_Occurred()) {
                 Note(std::string("opsnn: aclrtMemcpy: ") + TakeException());
                 status = ACL_ERROR_INTERNAL_ERROR;
-            } else if (status != 0) {
-                TakeBridgeMessage();
+            } else {
+                TakeBridgeMessage();  /* a failure's reason, or a successful copy's race warning */
             }
         }
     } else {

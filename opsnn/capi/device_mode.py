@@ -1,0 +1,159 @@
+"""The C ABI's device modes: what an aclnn launch from C runs on.
+
+- "fast" (the default): the launch computes with opsnn's numpy API (the fast engine: numpy and
+  the C lane, which releases the GIL on large calls) under the SoC's semantics, writing into the
+  output's device memory. The fuzz holds it bit for bit equal to the emulated kernel; the checks
+  and statuses are the aclnn layer's, unchanged (phase 1 and phase 2 run as in the emulator mode).
+- "emulator": the launch runs the emulated AscendC kernel (tiling, UB, queues, blocks), for
+  kernel-level work. OPSNN_SANITIZE=1 always runs it, whatever the mode.
+
+A CANN program using opsnn as its CPU device wants results at CPU speed, and gets the same bits
+either way: hence fast by default; the emulator is one setting away (OPSNN_DEVICE_MODE=emulator).
+
+Phase 1 in fast mode is remembered: a call with the same arguments (the same live handle objects,
+scalars and attributes) on the same device context gets a fresh copy of the executor planned the
+first time, not a second planning. Phase 1 is a pure function of those, so its status and
+workspace are the same; a failing phase 1 is never remembered."""
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+
+import opsnn
+from opsnn.acl import context as acl_context
+from opsnn.acl.tensor import AclScalar, AclTensor
+from opsnn.aclnn import signature as sig
+from opsnn.aclnn.executor import Executor
+
+MODE_VARIABLE = "OPSNN_DEVICE_MODE"
+MODES = ("fast", "emulator")
+DEFAULT_MODE = "fast"
+_MEMO_SIZE = 512  # remembered phase-1 plans (all APIs together); the oldest half goes when full
+
+
+def mode_from_environment() -> str:
+    """$OPSNN_DEVICE_MODE (fast | emulator; empty: the default); ValueError for anything else."""
+    value = os.environ.get(MODE_VARIABLE, "").strip().lower()
+    if value == "":
+        return DEFAULT_MODE
+    if value not in MODES:
+        raise ValueError(f"{MODE_VARIABLE}={value!r}: use fast or emulator")
+    return value
+
+
+def _numpy_function(api: sig.AclnnApi, declared: dict[str, sig.AclnnApi]):
+    """(numpy API function, in place) for `api`, or None. An in-place API with no numpy API of its
+    own (aclnnInplaceX, one REF tensor) computes with aclnnX's, into the REF tensor."""
+    if api.numpy_api:
+        return getattr(opsnn, api.numpy_api, None), False
+    if api.name.startswith("aclnnInplace") and [p.kind for p in api.params].count(sig.REF) == 1:
+        base = declared.get("aclnn" + api.name.removeprefix("aclnnInplace"))
+        if base is not None and base.numpy_api and len(base.inputs) == len(api.params):
+            return getattr(opsnn, base.numpy_api, None), True
+    return None
+
+
+def device_array(runtime, tensor: AclTensor) -> np.ndarray:
+    """A numpy view of `tensor` in its runtime's device memory (strides and offset in elements)."""
+    dtype = tensor.numpy_dtype
+    storage = runtime.device_bytes(tensor.data_ptr, tensor.storage_nbytes)
+    return np.ndarray(tensor.view_dims, dtype, buffer=storage, offset=tensor.offset * dtype.itemsize,
+                      strides=tuple(s * dtype.itemsize for s in tensor.strides))
+
+
+class FastApi:
+    """One API's fast launch and phase-1 memo."""
+
+    def __init__(self, api: sig.AclnnApi, declared: dict[str, sig.AclnnApi]):
+        found = _numpy_function(api, declared)
+        self.function, self.in_place = found if found is not None and found[0] is not None else (None, False)
+        self.kinds = tuple(p.kind for p in api.params)
+        self.out_index = next((i for i, k in enumerate(self.kinds) if k in (sig.OUT, sig.REF)), None)
+
+    @property
+    def available(self) -> bool:
+        return self.function is not None and self.out_index is not None
+
+    def launcher(self, executor: Executor, objects: tuple, memory_epoch):
+        """What phase 2 runs instead of the kernel: the numpy API into the output's memory; the
+        emulated kernel where the numpy API refuses (never a different answer, only a slower one).
+        The device views are made once and kept while `memory_epoch()` (the C ABI's count of
+        allocations and frees) and the runtime's memory are unchanged."""
+        function, kinds, out_index, in_place = self.function, self.kinds, self.out_index, self.in_place
+        semantics = executor.platform.family
+        emulate = Executor.run.__get__(executor)
+        views: list = [None, None, None, None]  # epoch, gm, args, (out, same dtype and shape as the result)
+
+        def bind(runtime) -> None:
+            args = []
+            for kind, obj in zip(kinds, objects, strict=True):
+                if kind == sig.OUT:
+                    continue
+                if isinstance(obj, AclTensor):
+                    args.append(device_array(runtime, obj))
+                elif isinstance(obj, AclScalar):
+                    args.append(obj.value)
+                else:
+                    args.append(obj)
+            out = args[out_index] if in_place else device_array(runtime, objects[out_index])
+            views[:] = [memory_epoch(), runtime.gm, args, out]
+
+        def run(ctx) -> None:
+            runtime = ctx.runtime
+            if views[0] != memory_epoch() or views[1] is not runtime.gm:
+                bind(runtime)
+            args, out = views[2], views[3]
+            try:
+                result = function(*args, semantics=semantics, out=out)
+            except (TypeError, ValueError):
+                try:  # out's dtype is not the result's (a cast the kernel does on the way out)
+                    result = function(*args, semantics=semantics)
+                except (TypeError, ValueError):  # a case the numpy API does not take: the kernel's answer
+                    emulate(ctx)
+                    return
+                out[...] = result
+
+        return run
+
+
+class Memo:
+    """Phase-1 results by argument identity (see the module's doc). Thread-safe."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._plans: dict[tuple, tuple] = {}
+
+    def get(self, key: tuple, objects: tuple) -> Executor | None:
+        """A fresh executor copied from the plan remembered for `key`, if the objects are the same
+        live ones and this thread is on the same device context; else None."""
+        entry = self._plans.get(key)
+        if entry is None:
+            return None
+        plan, kept = entry
+        if plan.context is not acl_context.current() or not plan.context.runtime.initialized \
+                or plan.context.epoch != plan.context.runtime.epoch:
+            return None
+        for obj, was in zip(objects, kept, strict=True):  # plain values: the key holds them
+            if isinstance(was, (AclTensor, AclScalar)) and (obj is not was or obj.destroyed):
+                return None
+        fresh = object.__new__(Executor)
+        fresh.__dict__.update(plan.__dict__)
+        fresh._lock = threading.Lock()
+        fresh._consumed = False
+        return fresh
+
+    def put(self, key: tuple, executor: Executor, objects: tuple) -> None:
+        if not all(isinstance(o, (AclTensor, AclScalar, int, float, bool, tuple, list, type(None)))
+                   for o in objects):
+            return  # an array handle or a dangling one: plan each time
+        with self._lock:
+            if len(self._plans) >= _MEMO_SIZE:
+                for old in list(self._plans)[:_MEMO_SIZE // 2]:
+                    del self._plans[old]
+            self._plans[key] = (executor, objects)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._plans.clear()
