@@ -123,12 +123,33 @@ def run_cases(cases: list[Case], *, seed: int = 0, semantics: str = "torch", bac
     return [results[c.id] for c in cases]
 
 
+THREAD_VARIABLES = ("OPSNN_NUM_THREADS", "OMP_NUM_THREADS")  # opsnn's engine; torch's intra-op pool
+
+
+def worker_threads(workers: int) -> int:
+    """Threads each of `workers` processes may use: the usable cores shared out. Without this every
+    worker's fast engine and torch take every core, and on 2 cores --jobs 2 ran 1.5x slower than one job
+    (docs/atk.md, "--jobs")."""
+    from opsnn.engine.machine import usable_cpus
+    return max(1, len(usable_cpus()) // max(workers, 1))
+
+
+def _share_cores(threads: int) -> None:
+    """A worker's initializer, before anything in it reads a thread count: the share, unless the user
+    set the variable (theirs stands)."""
+    import os
+    for name in THREAD_VARIABLES:
+        os.environ.setdefault(name, str(threads))
+
+
 def _run_pool(todo, settings, jobs, results, progress) -> None:
     import concurrent.futures as cf
     import multiprocessing
     # spawn: a fork of a process whose fast engine already started threads could deadlock
     context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=context) as pool:
+    workers = min(jobs, len(todo))
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_share_cores,
+                                initargs=(worker_threads(workers),)) as pool:
         # the largest first, so that no big case starts last and runs alone
         order = sorted(todo, key=lambda c: -c.max_elements)
         futures = {pool.submit(_run_one, (case, *settings)): case for case in order}

@@ -174,3 +174,29 @@ def test_other_failures_beside_nan_ones_are_counted(capsys, monkeypatch):
     results[0].status, results[0].checks = "failed", {"torch": {"status": "mismatch", "detail": "x"}}
     assert reports.nan_summary(results).startswith("1 of the 2 failures are NaN bits only")
     assert reports.nan_summary(results[:1]) == ""
+
+
+# --- item 13: --jobs shares the cores out -------------------------------------------------------
+
+def test_pool_workers_share_the_cores(monkeypatch):
+    from opsnn.atk import runner
+    from opsnn.engine import machine
+    monkeypatch.setattr(machine, "usable_cpus", lambda: tuple(range(16)))
+    assert [runner.worker_threads(j) for j in (1, 2, 3, 16, 40)] == [16, 8, 5, 1, 1]
+
+
+def test_a_workers_share_leaves_the_users_setting(monkeypatch):
+    from opsnn.atk import runner
+    monkeypatch.setenv("OPSNN_NUM_THREADS", "3")
+    monkeypatch.setenv("OMP_NUM_THREADS", "")  # recorded, so that teardown restores the real value
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    runner._share_cores(2)
+    import os
+    assert os.environ["OPSNN_NUM_THREADS"] == "3" and os.environ["OMP_NUM_THREADS"] == "2"
+
+
+def test_the_default_is_one_job(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["atk", "--help"])
+    assert "processes running cases" in capsys.readouterr().out
+    assert atk.command._parser().parse_args(["f.json"]).jobs == 1
