@@ -188,3 +188,123 @@ def test_scatter_and_gather_past_the_buffer_are_overflow_findings():
     gather(t, offsets, "Probe2")
     assert kinds(core) == ["local_tensor_overflow", "local_tensor_overflow"]
     assert core.log.items[0].offset == 256 and core.log.items[0].nbytes == 32
+
+
+# --- the instructions' mask/repeat forms ---------------------------------------------------------
+
+def _ref_binary(op, a, b, out, dtype, mask, repeat, params: BinaryRepeatParams, core):
+    """The expected dst by the documented formula, element by element."""
+    expected = out.copy()
+    r, j = active_elements(dtype, mask, repeat, core)
+    (db, dr), (ab, ar), (bb, br) = params.strides()
+    for rr, jj in zip(r.tolist(), j.tolist(), strict=True):
+        [d], [x], [y] = (_brute_offsets(dtype, [(rr, jj)], s, t) for s, t in ((db, dr), (ab, ar), (bb, br)))
+        expected[d] = op(a[x], b[y])
+    return expected
+
+
+@pytest.mark.parametrize("mask", [37, [0xF0F0_0000_0000_0001, 0x8000_0000_0000_0003]])
+@pytest.mark.parametrize("dtype", [F16, F32, np.dtype(np.int16), np.dtype(np.int32)])
+def test_add_repeat_form_with_strides_and_both_mask_kinds(dtype, mask):
+    from opsnn.ascendc import Add
+    core = make_core()
+    ub = Ub(core)
+    n = 4096 // dtype.itemsize  # 4 KiB each: room for the strides
+    rng = np.random.default_rng(3)
+    a = rng.integers(-50, 50, n).astype(dtype)
+    b = rng.integers(-50, 50, n).astype(dtype)
+    x, y = ub.buffer(dtype, n, a), ub.buffer(dtype, n, b)
+    out = ub.buffer(dtype, n, np.full(n, 99, dtype))
+    params = BinaryRepeatParams(2, 1, 3, 16, 9, 24)
+    Add(out, x, y, mask, 3, params)
+    expected = _ref_binary(lambda p, q: p + q, a, b, np.full(n, 99, dtype), dtype, mask, 3, params, core)
+    np.testing.assert_array_equal(out.numpy(n), expected)  # masked-off elements keep 99
+    assert core.counters.instructions == {"Add": 1} and kinds(core) == []
+
+
+def test_counter_mode_runs_the_set_count_and_the_count_form_ignores_it():
+    from opsnn.ascendc import Add, Adds
+    core = make_core()
+    ub = Ub(core)
+    x = ub.buffer(F32, 256, np.arange(256, dtype=F32))
+    out = ub.buffer(F32, 256, np.zeros(256, F32))
+    SetMaskCount(core)
+    SetVectorMask(core, 0, 150)
+    Add(out, x, x, 5, 1, BinaryRepeatParams())  # mask 5 and 1 repeat are ignored: 150 elements
+    expected = np.zeros(256, F32)
+    expected[:150] = 2 * np.arange(150)
+    np.testing.assert_array_equal(out.numpy(), expected)
+    Adds(out, x, 1.0, 200)  # the count form is not affected by counter mode
+    np.testing.assert_array_equal(out.numpy(200), np.arange(200) + 1)
+    SetMaskNorm(core)
+    ResetMask(core)
+
+
+def test_mask_none_uses_the_register_in_normal_mode():
+    from opsnn.ascendc import Muls
+    core = make_core()
+    ub = Ub(core)
+    x = ub.buffer(F16, 256, np.ones(256, F16))
+    out = ub.buffer(F16, 256, np.zeros(256, F16))
+    SetVectorMask(core, 1, 0b11)  # elements 0, 1 and 64 of each repeat
+    Muls(out, x, 3.0, None, 2, UnaryRepeatParams())
+    got = out.numpy()
+    assert np.flatnonzero(got).tolist() == [0, 1, 64, 128, 129, 192] and (got[got != 0] == 3).all()
+
+
+def test_unary_and_scalar_repeat_forms_use_unary_params():
+    from opsnn.ascendc import Exp, LeakyRelu, ShiftRight
+    core = make_core()
+    ub = Ub(core)
+    x = ub.buffer(F32, 128, np.linspace(-2, 2, 128).astype(F32))
+    out = ub.buffer(F32, 128, np.full(128, 7, F32))
+    Exp(out, x, 8, 2, UnaryRepeatParams(1, 2, 2, 4))  # src: blocks 0 and 4 of each 32-float repeat stride
+    got = out.numpy()
+    xs = x.numpy()
+    np.testing.assert_array_equal(got[:8], np.exp(xs[:8].astype(np.float64)).astype(F32))
+    np.testing.assert_array_equal(got[16:24], np.exp(xs[32:40].astype(np.float64)).astype(F32))
+    assert (got[8:16] == 7).all() and (got[24:] == 7).all()
+    LeakyRelu(out, x, 0.5, [0b1, 0], 1, UnaryRepeatParams())
+    assert out.numpy(1)[0] == np.float32(-1.0)
+    i = ub.buffer(np.int16, 128, np.full(128, -64, np.int16))
+    ShiftRight(i, i, 2, 16, 1, UnaryRepeatParams(), False)
+    assert (i.numpy(16) == -16).all() and (i.numpy()[16:] == -64).all()
+    with pytest.raises(EmulatorError, match="roundEn"):
+        ShiftRight(i, i, 2, 16, 1, UnaryRepeatParams(), True)
+
+
+def test_repeat_form_refuses_the_wrong_params_and_arity():
+    from opsnn.ascendc import Abs, Add
+    ub = Ub(make_core())
+    x = ub.buffer(F32, 64, np.ones(64, F32))
+    with pytest.raises(EmulatorError, match="BinaryRepeatParams"):
+        Add(x, x, x, 64, 1, UnaryRepeatParams())
+    with pytest.raises(EmulatorError, match="UnaryRepeatParams"):
+        Abs(x, x, 64, 1, BinaryRepeatParams())
+    with pytest.raises(EmulatorError, match="Abs takes 3 arguments"):
+        Abs(x, x, 64, 1)
+
+
+def test_repeat_form_sanitizer_sees_only_active_bytes():
+    from opsnn.ascendc import Sub
+    core = make_core()
+    ub = Ub(core)
+    a = ub.buffer(F32, 64, nbytes=256)
+    a.buffer.storage[a.buffer.base:a.buffer.base + 32] = np.ones(8, F32).view(np.uint8)
+    a.buffer.written = [(0, 32)]  # only block 0
+    out = ub.buffer(F32, 64, np.zeros(64, F32))
+    Sub(out, a, a, 8, 1, BinaryRepeatParams())  # reads block 0 only
+    assert kinds(core) == []
+    Sub(out, a, a, 8, 2, BinaryRepeatParams(1, 1, 1, 1, 1, 1))  # repeat 1 reads block 1: unwritten
+    assert kinds(core) == ["ub_read_before_write"]
+    Sub(out, a, a, 8, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8))
+    Sub(out[60], out[60], out[60], 8, 1, BinaryRepeatParams())  # 8 floats from element 60: 4 past the end
+    assert kinds(core)[-1] == "local_tensor_overflow"
+
+
+def test_repeat_times_zero_does_nothing():
+    from opsnn.ascendc import Add
+    core = make_core()
+    x = Ub(core).buffer(F32, 64, np.ones(64, F32))
+    Add(x, x, x, 64, 0, BinaryRepeatParams())
+    assert core.counters.instructions == {} and (x.numpy() == 1).all()
