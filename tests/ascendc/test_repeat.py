@@ -308,3 +308,16 @@ def test_repeat_times_zero_does_nothing():
     x = Ub(core).buffer(F32, 64, np.ones(64, F32))
     Add(x, x, x, 64, 0, BinaryRepeatParams())
     assert core.counters.instructions == {} and (x.numpy() == 1).all()
+
+
+def test_repeat_form_in_place():
+    from opsnn.ascendc import Mul, Relu
+    core = make_core()
+    x = Ub(core).buffer(F32, 128, np.arange(-64, 64, dtype=F32))
+    Mul(x, x, x, [0xFF, 0], 2, BinaryRepeatParams())  # the first 8 of each repeat squared
+    Relu(x, x, 64, 2, UnaryRepeatParams())
+    v = np.arange(-64, 64, dtype=F32)
+    v[:8] **= 2
+    v[64:72] **= 2
+    np.testing.assert_array_equal(x.numpy(), np.maximum(v, 0))
+    assert core.counters.instructions == {"Mul": 1, "Relu": 1} and kinds(core) == []
