@@ -69,7 +69,16 @@ def parse_shape(text: str, what: str = "--shape") -> tuple[int, ...]:
     return tuple(dims)
 
 
-def _platform(args) -> Platform:
+def default_soc(op: registry.Operator) -> str:
+    """The SoC used without --soc: DEFAULT_SOC where the operator has a kernel for its family, else
+    the first SoC of one it has (LeakyReluGrad's AscendC kernel is for ascend950 only: on
+    Ascend910B it is a built-in TBE kernel, with no tiling to show)."""
+    if op.op_def.supports(SOCS[DEFAULT_SOC].family):
+        return DEFAULT_SOC
+    return next((name for name, soc in SOCS.items() if op.op_def.supports(soc.family)), DEFAULT_SOC)
+
+
+def _platform(args, op: registry.Operator) -> Platform:
     if args.family is not None and args.ub_size is None and args.cores is None:
         raise UsageError("--family describes a custom platform: give it with --ub-size and --cores "
                          "(a --soc has its own family)")
@@ -83,11 +92,12 @@ def _platform(args) -> Platform:
         if not 0 < args.cores <= MAX_CORES:
             raise UsageError(f"--cores must be in [1, {MAX_CORES}], got {args.cores}")
         try:
-            return Platform.custom(args.ub_size, args.cores, family=args.family or DEFAULT_FAMILY)
+            return Platform.custom(args.ub_size, args.cores,
+                                   family=args.family or SOCS[default_soc(op)].family)
         except ValueError as e:
             raise UsageError(str(e)) from None
     try:
-        return get_platform(args.soc)
+        return get_platform(args.soc or default_soc(op))
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -106,7 +116,7 @@ def _request(op: registry.Operator, args, command: str) -> registry.ToolRequest:
     else:
         raise UsageError("give --shape S (every input) or --input-shapes S1 S2 ...")
     options = {o.name: getattr(args, o.name) for o in op.options if command in o.commands}
-    return registry.ToolRequest(shapes, args.dtype, _platform(args), options)
+    return registry.ToolRequest(shapes, args.dtype, _platform(args, op), options)
 
 
 def _gm_guard(request: registry.ToolRequest, op: registry.Operator) -> None:
@@ -342,11 +352,14 @@ def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentPa
     p.add_argument("--dtype", default="float32" if "float32" in dtypes else dtypes[0], choices=dtypes,
                    help="the dtype of every tensor")
     p.add_argument("--soc", default=None, choices=list(SOCS),
-                   help=f"a named SoC; without it and without --ub-size/--cores: {DEFAULT_SOC}")
+                   help=f"a named SoC; without it and without --ub-size/--cores: {default_soc(op)}"
+                        + ("" if default_soc(op) == DEFAULT_SOC else
+                           f" (where {op.op_type} has a kernel; on {DEFAULT_SOC} it is a built-in one)"))
     p.add_argument("--ub-size", type=int, default=None, help="a custom platform's UB bytes (with --cores)")
     p.add_argument("--cores", type=int, default=None, help="a custom platform's AIV cores (with --ub-size)")
     p.add_argument("--family", default=None, choices=["ascend910b", "ascend950"],
-                   help=f"the scheme a custom platform (--ub-size/--cores) follows; default {DEFAULT_FAMILY}")
+                   help="the scheme a custom platform (--ub-size/--cores) follows; default "
+                        f"{SOCS[default_soc(op)].family}")
     for o in op.options:
         if command not in o.commands:
             continue

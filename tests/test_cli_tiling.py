@@ -81,3 +81,25 @@ def test_bad_input_exits_2_without_traceback(argv):
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and "error" in proc.stderr
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("op", ["leaky_relu_grad", "hardtanh_grad", "threshold_v2"])
+def test_without_soc_an_operator_gets_a_soc_where_it_has_a_kernel(capsys, op):
+    # issue 27 item 14: these have an AscendC kernel for ascend950 only (on Ascend910B a built-in TBE
+    # one); `opsnn tiling OP --shape ...` used to fail first time, naming --soc Ascend950
+    from opsnn import registry
+    from opsnn.cli import default_soc
+    assert default_soc(registry.get(op)) == "Ascend950"
+    assert main(["tiling", op, "--shape", "4,4", "--json"]) == 0
+    assert main(["tiling", op, "--shape", "4,4", "--soc", "Ascend950", "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert json.loads(out[0]) == json.loads(out[1])
+    assert main(["tiling", op, "--shape", "4,4", "--ub-size", "196608", "--cores", "2"]) == 0  # no --family
+    assert main(["tiling", op, "--shape", "4,4", "--soc", "Ascend910B2"]) == 2  # still refused when asked
+
+
+def test_an_operator_with_a_kernel_on_the_default_soc_keeps_it(capsys):
+    from opsnn import registry
+    from opsnn.cli import default_soc
+    assert {name: default_soc(registry.get(name)) for name in ("threshold_grad_v2_d", "relu_grad")} == \
+        {"threshold_grad_v2_d": "Ascend910B2", "relu_grad": "Ascend910B2"}
