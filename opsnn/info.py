@@ -117,7 +117,22 @@ def collect() -> dict:
         "cpu": cpu,
         "machine": machine.describe(),
         "crossovers": crossovers,
+        "c_abi": _c_abi(),
     }
+
+
+def _c_abi() -> dict:
+    """Where the acl/aclnn C ABI is built for this environment, whether it is, and the device mode
+    its aclnn launches run in (OPSNN_DEVICE_MODE, read at aclInit)."""
+    from opsnn import capi
+    from opsnn.capi import device_mode
+    try:
+        mode, error = device_mode.mode_from_environment(), None
+    except ValueError as e:
+        mode, error = None, str(e)
+    if os.environ.get("OPSNN_SANITIZE", "").strip().lower() in ("1", "on", "true") and mode:
+        mode = "emulator (OPSNN_SANITIZE=1)"
+    return {"built": capi.is_built(), "root": str(capi.build_root()), "device_mode": mode, "error": error}
 
 
 def _engine_line(engine: dict) -> str:
@@ -148,7 +163,14 @@ def format_text(info: dict) -> str:
     cpu = info["cpu"]
     lines += [f"threads     {info['threads']} ({fast.THREADS_VARIABLE}, else OMP_NUM_THREADS, else usable cores)",
               f"cpu         {cpu['model']}, {cpu['cores']} cores ({cpu['usable_cores']} usable by this process)"]
-    return "\n".join(lines + _machine_lines(info["machine"], info["crossovers"]))
+    return "\n".join(lines + [_c_abi_line(info["c_abi"])] + _machine_lines(info["machine"], info["crossovers"]))
+
+
+def _c_abi_line(c: dict) -> str:
+    where = f"built ({c['root']})" if c["built"] else \
+        f"not built yet ({c['root']}): `python -m opsnn.capi build`, or its first use builds it"
+    mode = f"ERROR: {c['error']}" if c["error"] else f"{c['device_mode']} ({'OPSNN_DEVICE_MODE'})"
+    return f"C ABI       {where}; device mode {mode}"
 
 
 def _machine_lines(m: dict, crossovers: dict) -> list[str]:

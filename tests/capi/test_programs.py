@@ -39,10 +39,11 @@ EXAMPLES = {"test_aclnn_threshold_backward": expected_backward, "test_aclnn_thre
             "test_aclnn_inplace_threshold": expected_threshold}
 
 
+@pytest.mark.parametrize("mode", ["fast", "emulator"])
 @pytest.mark.parametrize("std", ["c++11", "c++17"])
 @pytest.mark.parametrize("source", programs.examples(BACKWARD) + programs.examples(FORWARD), ids=lambda p: p.stem)
-def test_examples_print_the_numpy_api(compiled, source, std):
-    done = run(compiled(source, std=std))
+def test_examples_print_the_numpy_api(compiled, source, std, mode):
+    done = run(compiled(source, std=std), {"OPSNN_DEVICE_MODE": mode})
     assert done.returncode == 0, done.stdout + done.stderr
     assert printed(done.stdout) == EXAMPLES[source.stem]()
     assert done.stderr == ""  # nothing leaked, nothing warned
