@@ -7,10 +7,13 @@ torch 2.13, x86 (the AVX2 build of the kernels runs on AVX2 and AVX512 machines:
 vectorised step). torch is never imported here; its thread count is read from it where loaded."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import math
 import os
 import sys
+from typing import NamedTuple
 
 import numpy as np
 
@@ -86,7 +89,10 @@ def _thread_ranges(numel: int, threads: int | None) -> list[tuple[int, int]]:
 def torch_scalar_runs(numel: int, itemsize: int, threads: int | None = None) -> tuple[tuple[int, int], ...]:
     """Where torch's CPU loop runs the scalar body for operands of one shape and dtype, all
     C-contiguous (TensorIterator sees one row of numel elements): each thread range's tail past
-    its last whole vectorised step; the rest (torch_vector_lanes' True) is vectorised."""
+    its last whole vectorised step; the rest (torch_vector_lanes' True) is vectorised. Inside
+    `place(...)`: the chunk's C-order elements that the whole arrays' loop runs scalar."""
+    if (where := _PLACE.get()) is not None:
+        return _placed_runs(where, numel, itemsize, threads)
     if numel < TORCH_GRAIN_SIZE:  # one range whatever the threads (and no need to ask for them)
         return _scalar_runs(numel, itemsize, 1)
     return _scalar_runs(numel, itemsize, _threads(threads))
@@ -100,33 +106,18 @@ def _scalar_runs(numel: int, itemsize: int, threads: int) -> tuple[tuple[int, in
 
 def torch_vector_lanes(grad_shape, x_shape, itemsize: int, threads: int | None = None) -> np.ndarray:
     """Bool array of the broadcast shape: True where torch's CPU loop runs the vectorised body
-    for hardtanh_backward(grad, x) with C-contiguous operands of one dtype of `itemsize` bytes."""
-    out_shape = tuple(np.broadcast_shapes(tuple(grad_shape), tuple(x_shape)))
+    for hardtanh_backward(grad, x) with C-contiguous operands of one dtype of `itemsize` bytes.
+    Inside `place(...)` (a chunk of a larger array, opsnn.dask): the chunk's part of the whole
+    array's answer."""
+    out_shape = tuple(broadcast_shapes(tuple(grad_shape), tuple(x_shape)))
+    where = _PLACE.get()
+    if where is not None:
+        return _placed_lanes(where, out_shape, itemsize, threads)
     numel = math.prod(out_shape)
     lanes = np.zeros(numel, dtype=bool)
-    if numel < 2:
+    inner = _vector_rows(out_shape, grad_shape, x_shape)
+    if inner is None:
         return lanes.reshape(out_shape)
-    # TensorIterator's view: dims fastest first, then coalesced
-    shape = list(out_shape[::-1])
-    strides = [_operand_strides(s, out_shape)[::-1] for s in (out_shape, tuple(grad_shape), tuple(x_shape))]
-    prev = 0
-    for dim in range(1, len(shape)):
-        if shape[prev] == 1 or shape[dim] == 1 or all(st[prev] * shape[prev] == st[dim] for st in strides):
-            if shape[prev] == 1:
-                for st in strides:
-                    st[prev] = st[dim]
-            shape[prev] *= shape[dim]
-        else:
-            prev += 1
-            shape[prev] = shape[dim]
-            for st in strides:
-                st[prev] = st[dim]
-    inner = shape[0]
-    out_s, *in_s = (st[0] for st in strides)
-    contiguous = out_s == 1 and all(s == 1 for s in in_s)
-    one_scalar = out_s == 1 and sorted(in_s) == [0, 1]  # VectorizedLoop2d's single stride-0 operand
-    if not (contiguous or one_scalar):
-        return lanes.reshape(out_shape)  # basic_loop: every element scalar
     step = max(TORCH_STEP_BYTES // itemsize, 1)
     ranges = _thread_ranges(numel, threads)
     # whole rows: the first floor(inner / step) * step columns; then the rows a range cuts
@@ -145,3 +136,101 @@ def torch_vector_lanes(grad_shape, x_shape, itemsize: int, threads: int | None =
                 whole = (end - pos) // inner
                 pos += max(whole, 1) * inner
     return lanes.reshape(out_shape)
+
+
+def _vector_rows(out_shape: tuple, grad_shape, x_shape) -> int | None:
+    """The row length of TensorIterator's coalesced view where its inner loop vectorises (all
+    operands contiguous, or one of them a broadcast scalar); None where every element runs scalar."""
+    if math.prod(out_shape) < 2:
+        return None
+    # TensorIterator's view: dims fastest first, then coalesced
+    shape = list(out_shape[::-1])
+    strides = [_operand_strides(s, out_shape)[::-1] for s in (out_shape, tuple(grad_shape), tuple(x_shape))]
+    prev = 0
+    for dim in range(1, len(shape)):
+        if shape[prev] == 1 or shape[dim] == 1 or all(st[prev] * shape[prev] == st[dim] for st in strides):
+            if shape[prev] == 1:
+                for st in strides:
+                    st[prev] = st[dim]
+            shape[prev] *= shape[dim]
+        else:
+            prev += 1
+            shape[prev] = shape[dim]
+            for st in strides:
+                st[prev] = st[dim]
+    out_s, *in_s = (st[0] for st in strides)
+    contiguous = out_s == 1 and all(s == 1 for s in in_s)
+    one_scalar = out_s == 1 and sorted(in_s) == [0, 1]  # VectorizedLoop2d's single stride-0 operand
+    return shape[0] if contiguous or one_scalar else None  # else basic_loop: every element scalar
+
+
+def _lanes_at(out_shape, grad_shape, x_shape, itemsize: int, threads, flat: np.ndarray) -> np.ndarray:
+    """torch_vector_lanes at the flat (C-order) positions `flat` of the broadcast shape, in flat's
+    shape: each thread range runs its part of a row (a segment) two vectors at a time from the
+    segment's start, the remainder scalar."""
+    inner = _vector_rows(out_shape, grad_shape, x_shape)
+    if inner is None:
+        return np.zeros(flat.shape, dtype=bool)
+    step = max(TORCH_STEP_BYTES // itemsize, 1)
+    begins, ends = (np.array(side, np.int64) for side in zip(*_thread_ranges(math.prod(out_shape), threads),
+                                                                strict=True))
+    r = np.searchsorted(begins, flat, side="right") - 1
+    row = flat - flat % inner
+    seg_start = np.maximum(row, begins[r])
+    seg_end = np.minimum(row + inner, ends[r])
+    return (flat - seg_start) < (seg_end - seg_start) // step * step
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    from opsnn.op_common.operands import broadcast_shape  # any rank (numpy's takes 32)
+    return broadcast_shape(*shapes)
+
+
+# -- a chunk's place in a larger array (opsnn.dask) ------------------------------------------------
+
+class Place(NamedTuple):
+    grad_shape: tuple  # the whole operands' shapes
+    x_shape: tuple
+    region: tuple      # the chunk's (start, stop) on each axis of the whole broadcast shape
+
+
+_PLACE: contextvars.ContextVar[Place | None] = contextvars.ContextVar("opsnn_torch_place", default=None)
+
+
+@contextlib.contextmanager
+def place(grad_shape, x_shape, region):
+    """Within this context (this thread's), the operands an operator sees are the chunk `region`
+    ((start, stop) per axis of the broadcast shape) of whole operands of grad_shape and x_shape,
+    C-contiguous: torch_vector_lanes and torch_scalar_runs answer as torch's loop would over the
+    whole arrays, so a chunked computation gives the whole call's bits."""
+    token = _PLACE.set(Place(tuple(grad_shape), tuple(x_shape), tuple(tuple(r) for r in region)))
+    try:
+        yield
+    finally:
+        _PLACE.reset(token)
+
+
+def _placed_lanes(where: Place, out_shape: tuple, itemsize: int, threads) -> np.ndarray:
+    whole = tuple(broadcast_shapes(where.grad_shape, where.x_shape))
+    chunk = tuple(stop - start for start, stop in where.region)
+    if chunk != out_shape or len(whole) != len(chunk):
+        raise ValueError(f"a chunk of shape {out_shape} at {where.region} is not a part of {whole}")
+    flat = np.zeros(chunk, np.int64)
+    stride = 1
+    for axis in range(len(whole) - 1, -1, -1):  # C-order positions of the chunk's elements in the whole
+        start, stop = where.region[axis]
+        shape = [1] * len(whole)
+        shape[axis] = stop - start
+        flat += (np.arange(start, stop, dtype=np.int64) * stride).reshape(shape)
+        stride *= whole[axis]
+    return _lanes_at(whole, where.grad_shape, where.x_shape, itemsize, threads, flat)
+
+
+def _placed_runs(where: Place, numel: int, itemsize: int, threads) -> tuple[tuple[int, int], ...]:
+    """torch_scalar_runs for a chunk: the runs of its C-order elements torch runs scalar."""
+    chunk = tuple(stop - start for start, stop in where.region)
+    scalar = ~_placed_lanes(where, chunk, itemsize, threads).reshape(-1)
+    if scalar.size != numel:
+        raise ValueError(f"a chunk of {numel} elements at {where.region} is not a part of the whole")
+    edges = np.flatnonzero(np.diff(np.concatenate(([False], scalar, [False]))))
+    return tuple(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
