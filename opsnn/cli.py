@@ -387,13 +387,16 @@ def cmd_tune(args) -> int:
             print(json.dumps({"removed": removed, "tuning": machine.tuning()._asdict()}))
         else:
             print(f"removed {removed}" if removed else f"no calibration to remove ({machine.calibration_path()})")
+            print(f"in use: {machine.format_tuning(machine.tuning())}")
         return 0
     if not 0 < args.seconds <= 3600:
         raise UsageError(f"--seconds {args.seconds:g}: expected more than 0 and at most 3600")
     f = machine.facts()
+    previous = machine.tuning()
     if not args.json:
-        print(f"measuring the C lane on {f.model} ({f.usable_cores} usable cores) for about {args.seconds:g} s ...",
-              flush=True)
+        print(f"before: {machine.format_tuning(previous)}")
+        print(f"measuring the C lane on {f.model} ({f.usable_cores} usable cores) for about {args.seconds:g} s, "
+              f"{machine.REPEATS} passes ...", flush=True)
     try:
         record = machine.calibrate(args.seconds)
     except machine.CalibrationError as e:
@@ -401,7 +404,7 @@ def cmd_tune(args) -> int:
         return 1
     chosen = machine.tuning()
     if args.json:
-        print(json.dumps({**record, "tuning": chosen._asdict()}, indent=2))
+        print(json.dumps({**record, "previous": previous._asdict(), "tuning": chosen._asdict()}, indent=2))
         return 0
     threads = record["threads"]
     for part, title, sides in (("stream", f"streaming stores (float32 backward, {threads} threads)",
@@ -416,9 +419,15 @@ def cmd_tune(args) -> int:
             print(f"  {'elements':>10} {sides[0][:-2]:>14} {sides[1][:-2]:>14} {'ratio':>6}")
             for n, a, b in zip(got["elements"], got[sides[0]], got[sides[1]], strict=True):
                 print(f"  {n:>10} {a * 1e6:>11.1f} us {b * 1e6:>11.1f} us {b / a:>6.2f}")
-    chosen_text = ", ".join(f"{k} {machine.format_size(v)}" for k, v in record["chosen"].items())
+        if "passes" in got:
+            print("  each pass: from " + ", ".join(str(p["crossover_elements"] or "none")
+                                                  for p in got["passes"]) + " elements on"
+                  + ("" if got["agreed"] else " (disagree: not written)"))
+    chosen_text = ", ".join(f"{k} {machine.format_size(v)}" for k, v in record["chosen"].items()) or \
+        "nothing the passes agreed on"
     print(f"chosen: {chosen_text} (measured in {record['seconds']:.1f} s); written to {record['path']}")
     print(f"in use: {machine.format_tuning(chosen)}")
+    print("opsnn tune --reset goes back to the OS-derived values")
     return 0
 
 

@@ -330,12 +330,14 @@ def test_tune_prints_what_it_measured_and_chose(monkeypatch, capsys):
         seconds, stream_sizes=(4096, 8192), parallel_sizes=(4096, 8192)))
     assert cli.main(["tune", "--seconds", "0.01"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("measuring the C lane on ") and any(s.startswith("streaming stores (") for s in out)
+    assert out[0].startswith("before: threads ") and out[1].startswith("measuring the C lane on ")
+    assert any(s.startswith("streaming stores (") for s in out)
     assert any(s.startswith("chosen: stream_min ") and machine.calibration_path() in s for s in out)
-    assert out[-1].startswith("in use: threads ") and "(calibrated)" in out[-1]
+    assert out[-2].startswith("in use: threads ") and "(calibrated)" in out[-2] and "--reset" in out[-1]
     assert cli.main(["tune", "--seconds", "0.01", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["tuning"]["source"]["stream_min"] == "calibrated" and got["stream"]["elements"] == [4096, 8192]
+    assert got["previous"]["source"]["stream_min"] == "calibrated"  # the first run's, seen by the second
 
 
 def test_tune_without_the_c_lane_is_one_line_and_exit_1(monkeypatch, capsys):
@@ -343,3 +345,58 @@ def test_tune_without_the_c_lane_is_one_line_and_exit_1(monkeypatch, capsys):
     assert cli.main(["tune", "--seconds", "0.01", "--json"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("opsnn tune: error: calibration needs the C lane")
+
+
+# --- issue 27 item 15: only what repeated passes agree on is written -------------------------------
+
+def test_passes_agree_within_a_factor_2_and_keep_the_median():
+    assert machine.agreed([3, 4, 5], 8) == (True, 4)
+    assert machine.agreed([5, 3, 3], 8) == (True, 3)
+    assert machine.agreed([None, None, 7], 8) == (True, None)  # none: one past the largest size
+    assert machine.agreed([None, None, None], 8) == (True, None)
+    # the issue's three runs: parallel_min 2 MiB, 128 KiB, 128 KiB; stream_min 3, 12, 3 MiB
+    assert machine.agreed([16, 8, 8], 17) == (False, None)
+    assert machine.agreed([2, 6, 2], 15) == (False, None)
+    assert machine.agreed([0, None], 2) == (True, None)  # two passes: the upper middle
+
+
+def _scripted(monkeypatch, crossings):
+    """_best_times as if the candidate lane won from crossings[k] on in pass k (None: never)."""
+    calls = iter(crossings)
+
+    def best_times(lanes, arrays_for, sizes, *a):
+        at = next(calls)
+        base = [1.0] * len(sizes)
+        return [base, [0.5 if at is not None and s >= at else 1.0 for s in range(len(sizes))]]
+
+    monkeypatch.setattr(machine, "_best_times", best_times)
+
+
+def test_a_crossover_the_passes_disagree_on_is_not_written(monkeypatch):
+    pytest.importorskip("opsnn.engine._select")
+    monkeypatch.setattr(machine, "facts", lambda: machine.read_facts()._replace(usable_cores=2, cpus=(0, 1)))
+    sizes = tuple(4096 * 2 ** k for k in range(8))
+    _scripted(monkeypatch, [1, 5, 1,   2, 2, 3])  # streaming disagrees (1, 5, 1); threads agree (2, 2, 3)
+    got = machine.calibrate(0.01, stream_sizes=sizes, parallel_sizes=sizes)
+    assert got["chosen"] == {"parallel_min": sizes[2] * 4 // 2}
+    assert got["stream"]["agreed"] is False and "disagree" in got["stream"]["note"]
+    assert [p["crossover_elements"] for p in got["stream"]["passes"]] == [sizes[1], sizes[5], sizes[1]]
+    t = machine.tuning()
+    assert t.source["stream_min"] != "calibrated" and t.source["parallel_min"] == "calibrated"
+
+
+def test_tune_prints_the_disagreement_and_the_previous_settings(monkeypatch, capsys):
+    pytest.importorskip("opsnn.engine._select")
+    monkeypatch.setattr(machine, "facts", lambda: machine.read_facts()._replace(usable_cores=2, cpus=(0, 1)))
+    machine.write_calibration(record({"stream_min": MiB, "parallel_min": 8 << 10}))
+    machine.tuning.cache_clear()
+    sizes = tuple(4096 * 2 ** k for k in range(8))
+    _scripted(monkeypatch, [1, 5, 1, 2, 6, 2])
+    calibrate = machine.calibrate
+    monkeypatch.setattr(machine, "calibrate", lambda seconds: calibrate(
+        seconds, stream_sizes=sizes, parallel_sizes=sizes))
+    assert cli.main(["tune", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "before: threads" in out and "stream_min 1 MiB moved (calibrated)" in out.splitlines()[0]
+    assert out.count("(disagree: not written)") == 2 and "chosen: nothing the passes agreed on" in out
+    assert "(calibrated)" not in out.splitlines()[-2]

@@ -463,6 +463,8 @@ def format_tuning(t: Tuning) -> str:
 STREAM_SIZES = tuple(int(round((1 << 18) * 2 ** (k / 2))) // 1024 * 1024 for k in range(15))  # 256K..32M elements
 PARALLEL_SIZES = tuple(int(round(4096 * 2 ** (k / 2))) // 64 * 64 for k in range(17))     # 4K..1M elements
 WIN = 0.95        # a side wins a size where its best time is under 95 % of the other's (see crossover)
+REPEATS = 3       # independent passes per crossover; only one they agree on is written (see agreed)
+AGREE_STEPS = 2   # passes agree when their crossovers are at most this many sizes apart (a factor 2)
 NEVER = 1 << 62   # a stream_min no call reaches
 _ARRAYS = 3       # the backward moves grad, feature and out
 
@@ -480,6 +482,28 @@ def crossover(sizes, base, candidate, win: float = WIN) -> int | None:
         if suffix < best_sum - 1e-12:
             best, best_sum = i, suffix
     return best
+
+
+def agreed(indices: list[int | None], n_sizes: int, steps: int = AGREE_STEPS) -> tuple[bool, int | None]:
+    """(whether the passes' crossover indices agree, the one to keep: their median). None (no step
+    pays) counts as the index one past the largest size. Three 10-second runs on one VM once chose
+    parallel_min 2 MiB, 128 KiB and 128 KiB: passes that far apart measured noise, not the machine,
+    and writing any of them made some calls slower than the OS-derived value."""
+    at = sorted(n_sizes if i is None else i for i in indices)
+    if not at or at[-1] - at[0] > steps:
+        return False, None
+    middle = at[len(at) // 2]
+    return True, None if middle >= n_sizes else middle
+
+
+def _repeated(lanes, arrays_for, sizes, budget_s: float, max_rounds: int, sample_s: float,
+              repeats: int) -> tuple[list[list[float]], list[int | None], list[list[list[float]]]]:
+    """`repeats` independent passes of _best_times, budget shared: (each lane's best over all passes,
+    each pass's crossover index, each pass's times)."""
+    passes = [_best_times(lanes, arrays_for, sizes, budget_s / repeats, 3, max_rounds, sample_s)
+              for _ in range(repeats)]
+    best = [[min(p[k][s] for p in passes) for s in range(len(sizes))] for k in range(len(lanes))]
+    return best, [crossover(sizes, p[0], p[1]) for p in passes], passes
 
 
 def _lane_module():
@@ -521,11 +545,13 @@ def _best_times(lanes, arrays_for, sizes, budget_s: float, min_rounds: int, max_
 
 
 def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_sizes=PARALLEL_SIZES,
-              write: bool = True, path: str | None = None) -> dict:
+              write: bool = True, path: str | None = None, repeats: int = REPEATS) -> dict:
     """Measure the streaming and parallel crossovers of the C lane (float32 backward) on this machine
-    in about `seconds`, write them to the calibration file (unless write=False) and return the
-    record: what was measured (best seconds per call) and what was chosen. CalibrationError where
-    the C lane was not built."""
+    in about `seconds`, each in `repeats` independent passes, write those the passes agree on (agreed)
+    to the calibration file (unless write=False) and return the record: what was measured (best
+    seconds per call over the passes, each pass's crossover) and what was chosen; a crossover the
+    passes disagree on is left out of "chosen" (the OS-derived value stands for it). CalibrationError
+    where the C lane was not built."""
     import numpy as np
 
     from opsnn.engine import keys, modes
@@ -555,8 +581,9 @@ def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_size
     # streaming stores: always (stream_min=0) against never, on all threads
     if stream_sizes:
         lanes = [lane(DEFAULT_PARALLEL_MIN, NEVER, threads), lane(DEFAULT_PARALLEL_MIN, 0, threads)]
-        plain, stream = _best_times(lanes, arrays_for, stream_sizes, seconds * (1 - parallel_share), 3, 40, 2e-3)
-        i = crossover(stream_sizes, plain, stream)
+        (plain, stream), each, passes = _repeated(lanes, arrays_for, stream_sizes, seconds * (1 - parallel_share),
+                                                  40, 2e-3, repeats)
+        ok, i = agreed(each, len(stream_sizes))
         if i is None:
             chosen, note = 2 * stream_sizes[-1] * item * _ARRAYS, \
                 f"streaming did not pay up to {stream_sizes[-1]} elements: set beyond them"
@@ -565,12 +592,16 @@ def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_size
             note = f"streaming pays from {stream_sizes[i]} elements on" + \
                 (" (the smallest measured)" if i == 0 else "")
         record["stream"] = {"elements": list(stream_sizes), "plain_s": plain, "stream_s": stream,
-                            "crossover_elements": None if i is None else stream_sizes[i], "note": note}
-        record["chosen"]["stream_min"] = chosen
+                            "crossover_elements": None if i is None else stream_sizes[i],
+                            **_passes_record(each, passes, stream_sizes, ("plain_s", "stream_s"), ok), "note": note}
+        if ok:
+            record["chosen"]["stream_min"] = chosen
+        else:
+            record["stream"]["note"] = _disagreement("streaming", each, stream_sizes)
     if parallel_share:
-        one, many = _best_times([lane(1, NEVER, 1), lane(1, NEVER, threads)], arrays_for, parallel_sizes,
-                                seconds * parallel_share, 3, 200, 3e-4)
-        i = crossover(parallel_sizes, one, many)
+        (one, many), each, passes = _repeated([lane(1, NEVER, 1), lane(1, NEVER, threads)], arrays_for,
+                                              parallel_sizes, seconds * parallel_share, 200, 3e-4, repeats)
+        ok, i = agreed(each, len(parallel_sizes))
         if i is None:
             chosen, note = 2 * parallel_sizes[-1] * item // threads, \
                 f"{threads} threads did not pay up to {parallel_sizes[-1]} elements: set beyond them"
@@ -579,8 +610,13 @@ def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_size
             note = f"{threads} threads pay from {parallel_sizes[i]} elements on" + \
                 (" (the smallest measured)" if i == 0 else "")
         record["parallel"] = {"elements": list(parallel_sizes), "one_thread_s": one, "all_threads_s": many,
-                              "crossover_elements": None if i is None else parallel_sizes[i], "note": note}
-        record["chosen"]["parallel_min"] = chosen
+                              "crossover_elements": None if i is None else parallel_sizes[i],
+                              **_passes_record(each, passes, parallel_sizes, ("one_thread_s", "all_threads_s"), ok),
+                              "note": note}
+        if ok:
+            record["chosen"]["parallel_min"] = chosen
+        else:
+            record["parallel"]["note"] = _disagreement(f"{threads} threads", each, parallel_sizes)
     elif parallel_sizes:
         record["parallel"] = {"note": "one usable core: no second thread to measure"}
     record["seconds"] = round(time.perf_counter() - started, 3)
@@ -588,6 +624,17 @@ def calibrate(seconds: float = 10.0, *, stream_sizes=STREAM_SIZES, parallel_size
         record["path"] = write_calibration(record, path)
         tuning.cache_clear()
     return record
+
+
+def _passes_record(each, passes, sizes, sides, ok: bool) -> dict:
+    return {"agreed": ok, "passes": [{"crossover_elements": None if i is None else sizes[i],
+                                      sides[0]: p[0], sides[1]: p[1]} for i, p in zip(each, passes, strict=True)]}
+
+
+def _disagreement(what: str, each, sizes) -> str:
+    at = ", ".join("none" if i is None else str(sizes[i]) for i in each)
+    return (f"the {len(each)} passes disagree on where {what} pay (from {at} elements on): not written; "
+            "the OS-derived (or default) value stands; measure again on a quieter machine, or longer")
 
 
 def write_calibration(record: dict, path: str | None = None) -> str:
