@@ -14,7 +14,9 @@ crossovers at their least, OPSNN_TUNING=CROSSOVERS_AT_LEAST: every call of more 
 split over 3 threads and written with streaming stores, which the small random cases would
 otherwise never reach) and runs each case on `auto`, `fast`, `reference` and, for the ascend
 semantics at small sizes, `emulator`: all must agree with the reference, or all raise the same
-exception type. A failure prints the case and its seed and exits 1. Workers turn numpy's
+exception type. A fifth of the cases also go through opsnn.dask, chunked at random (fuzz_dask.py):
+the numpy API's bits on the whole arrays, or its exception type at graph build. A failure prints
+the case and its seed and exits 1. Workers turn numpy's
 RuntimeWarnings into errors: a warning reaching a user is a defect too.
 
 Nothing is compiled at run time (the C engine is built at install), so there is no compiled-code
@@ -32,12 +34,16 @@ import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # fuzz_dask beside this file, whether run as a script or imported
+import fuzz_dask  # noqa: E402
+
 ENGINES = ("auto", "c", "c-small-crossovers", "numpy")
 # the C engine threaded and streaming from (nearly) the first element: the paths big calls take
 CROSSOVERS_AT_LEAST = "parallel_min=64,stream_min=0,threads=3"
 DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
 SEMANTICS = ("torch", "ascend910b", "ascend950")
 EMULATED_MAX = 2048  # elements: the emulator runs Python per instruction
+DASK_SHARE = 0.2  # of the cases also run through opsnn.dask (tests/robustness/fuzz_dask.py)
 
 
 def _dtype(name):
@@ -299,6 +305,8 @@ def worker(seed: int, seconds: float, engine: str) -> int:
             else make_case(rng)
         try:
             problem = check_case(case, emulate=rng.random() < 0.3)
+            if problem is None and rng.random() < DASK_SHARE:  # the dask surface (fuzz_dask.py)
+                problem = fuzz_dask.check(case, rng)
         except Exception:  # noqa: BLE001 (the fuzz itself must not hide a crash)
             problem = traceback.format_exc()
         cases += 1
