@@ -88,6 +88,8 @@ class CoreContext:
     buffers: list = field(default_factory=list, repr=False)  # UbBuffers in UB order (InitBuffer)
     counters: CoreCounters = field(default_factory=CoreCounters, repr=False)  # for --stats
     vector_mask: MaskState = MaskState()  # normal mode, full mask: what a core starts with
+    # sanitizer: the undefined elements the running instruction read, for its write (local_tensor)
+    undefined_inputs: list = field(default_factory=list, repr=False)
 
     def __post_init__(self):
         self.ub = np.zeros(self.platform.kernel_ub, dtype=np.uint8)

@@ -2,7 +2,15 @@
 
 A LocalTensor is an address and a type; like the hardware, the emulator lets an access run past
 the buffer into whatever lies behind it in UB (the sanitizer reports it as local_tensor_overflow).
-An access before the buffer (a negative `t[k]`) is local_tensor_underflow: see `_underflow`."""
+An access before the buffer (a negative `t[k]`) is local_tensor_underflow: see `_underflow`.
+
+Undefined values (the sanitizer's ub_read_before_write), as valgrind's memcheck treats them: UB
+bytes nothing wrote since the buffer's allocation are undefined, and so is what a vector
+instruction computes from them, element by element (a bit mask bit by bit). Computing on them is
+no error -- an A2 kernel routinely works on whole 256-byte repeats past its last valid element and
+copies out only the valid part. Using them is: an error is reported where undefined bytes leave
+the vector unit, for GM (DataCopy, DataCopyPad) or for the scalar unit (GetValue), naming the
+instruction that first read unwritten bytes."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +24,8 @@ from .errors import EmulatorError
 class UbBuffer:
     """One buffer of a TQue or TBuf: `nbytes` of UB from address `ub_addr`."""
 
-    __slots__ = ("ctx", "name", "storage", "base", "ub_addr", "nbytes", "owner", "index", "state", "written")
+    __slots__ = ("ctx", "name", "storage", "base", "ub_addr", "nbytes", "owner", "index", "state", "written",
+                 "undefined")
 
     def __init__(self, ctx: CoreContext, name: str, storage: np.ndarray, base: int, ub_addr: int, nbytes: int,
                  owner, index: int):
@@ -33,6 +42,9 @@ class UbBuffer:
         # buffer was allocated (InitBuffer; AllocTensor for a queue's buffer). Ranges, not a bitmap:
         # a tile writes a buffer in one or two pieces, so this stays one or two tuples long.
         self.written: list[tuple[int, int]] = []
+        # Sanitizer: the bit ranges [lo, hi) (buffer-relative, sorted, disjoint) written with values
+        # computed from undefined ones, each with where the undefined bytes were first read.
+        self.undefined: list[tuple[int, int, str]] = []
 
 
 class LocalTensor:
@@ -150,8 +162,10 @@ def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool,
                 w.append((lo, end))
             elif lo < end and not (w and w[0][0] <= lo and end <= w[0][1]):
                 _mark_written(buf, lo, end)
-        elif lo < end and not (w and w[0][0] <= lo and end <= w[0][1]):
-            _check_written(buf, lo, end, instruction)
+            if buf.undefined or buf.ctx.undefined_inputs:
+                _write_definedness(lt, lo, end, instruction)
+        elif lo < end and (buf.undefined or not (w and w[0][0] <= lo and end <= w[0][1])):
+            _check_written(lt, lo, end, instruction)
     start = buf.base + lo + head
     return start, max(start, min(buf.base + end, buf.storage.size)), head
 
@@ -222,18 +236,123 @@ def _mark_written(buf: UbBuffer, lo: int, hi: int) -> None:
                     _add_range(other.written, a, b)
 
 
-def _check_written(buf: UbBuffer, lo: int, hi: int, instruction: str) -> None:
+# Where undefined values are an error (they leave the vector unit), and the operands whose elements
+# are bits: a Compare writes one bit per element, a Select reads one, And/Or/Not work bit by bit.
+SINKS = frozenset({"DataCopy", "DataCopyPad", "GetValue", "GET_TILING_DATA", "SetCmpMask"})
+_MASK_WRITERS = frozenset({"Compare", "Compares", "CompareScalar"})
+_BITWISE = frozenset({"And", "Or", "Not"})
+
+
+def _element_bits(lt: LocalTensor, instruction: str, write: bool) -> int:
+    """How many bits one element of this operand is, for the element-by-element propagation."""
+    if instruction in _BITWISE:
+        return 1
+    if lt.dtype.itemsize == 1 and lt.dtype.kind == "u" and (
+            (write and instruction in _MASK_WRITERS) or (not write and instruction == "Select")):
+        return 1
+    return lt.dtype.itemsize * 8
+
+
+def _undefined_bits(buf: UbBuffer, lo: int, hi: int) -> list[tuple[int, int, str | None]]:
+    """The bit ranges of bytes [lo, hi) that hold undefined values: never written (origin None)
+    or written from undefined ones (their origin)."""
+    out = [(8 * a, 8 * b, None) for a, b in _gaps(buf.written, lo, hi)]
+    for a, b, origin in buf.undefined:
+        a, b = max(a, 8 * lo), min(b, 8 * hi)
+        if a < b:
+            out.append((a, b, origin))
+    return out
+
+
+def _check_written(lt: LocalTensor, lo: int, hi: int, instruction: str) -> None:
+    """A read of bytes [lo, hi) of lt's buffer: an error where it takes undefined bytes out of the
+    vector unit (SINKS); otherwise the undefined elements are remembered for the instruction's
+    write (`_write_definedness`)."""
+    buf = lt.buffer
     lo, hi = max(lo, 0), min(hi, buf.nbytes)  # bytes past the buffer: local_tensor_overflow's business
     if lo >= hi:
         return
-    w = buf.written
-    if w and w[0][0] <= lo and hi <= w[0][1]:  # the usual case: one range covers the read
+    bad = _undefined_bits(buf, lo, hi)
+    if not bad:
         return
+    ctx = buf.ctx
     since = "AllocTensor" if buf.state != "free" and hasattr(buf.owner, "AllocTensor") else "InitBuffer"
-    for g_lo, g_hi in _gaps(w, lo, hi):
-        buf.ctx.log.add(fk.UB_READ_BEFORE_WRITE, instruction, buf.name, g_lo, g_hi - g_lo,
-                        f"{instruction} reads bytes [{g_lo}, {g_hi}) of {buf.name} that nothing wrote since its "
-                        f"{since}: they hold whatever the UB held before")
+    if instruction in SINKS:
+        for b_lo, b_hi, origin in bad:
+            g_lo, g_hi = b_lo // 8, -(-b_hi // 8)
+            if origin is None:
+                detail = (f"{instruction} reads bytes [{g_lo}, {g_hi}) of {buf.name} that nothing wrote since its "
+                          f"{since}: they hold whatever the UB held before")
+            else:
+                detail = (f"{instruction} reads bytes [{g_lo}, {g_hi}) of {buf.name}, computed from undefined UB "
+                          f"bytes ({origin})")
+            ctx.log.add(fk.UB_READ_BEFORE_WRITE, instruction, buf.name, g_lo, g_hi - g_lo, detail)
+        return
+    bits = _element_bits(lt, instruction, write=False)
+    start = 8 * lt.offset
+    where = f" at {ctx.log.source}" if ctx.log.source else ""
+    for b_lo, b_hi, origin in bad:
+        if origin is None:
+            origin = f"{instruction}{where} read bytes [{b_lo // 8}, {-(-b_hi // 8)}) of {buf.name} that nothing " \
+                     f"wrote since its {since}"
+        ctx.undefined_inputs.append((instruction, (b_lo - start) // bits, -(-(b_hi - start) // bits), origin))
+
+
+def _write_definedness(lt: LocalTensor, lo: int, hi: int, instruction: str) -> None:
+    """A write of bytes [lo, hi): they hold defined values now, except the elements computed from
+    undefined ones (what this instruction's reads found)."""
+    buf = lt.buffer
+    ctx = buf.ctx
+    w_lo, w_hi = 8 * max(lo, 0), 8 * min(hi, buf.nbytes)
+    if buf.undefined:
+        kept = []
+        for a, b, origin in buf.undefined:
+            if a < w_lo:
+                kept.append((a, min(b, w_lo), origin))
+            if b > w_hi:
+                kept.append((max(a, w_hi), b, origin))
+        buf.undefined = kept
+    pending = [p for p in ctx.undefined_inputs if p[0] == instruction]
+    ctx.undefined_inputs.clear()
+    if not pending or w_lo >= w_hi:
+        return
+    bits = _element_bits(lt, instruction, write=True)
+    start = 8 * lt.offset
+    for entry in pending:
+        e_lo, e_hi, origin = entry[1], entry[2], entry[3]
+        if e_hi is None:  # positions of a gather written by a plain write: all of it, to be safe
+            e_lo, e_hi = 0, -(-(w_hi - start) // bits)
+        _add_undefined(buf, max(start + e_lo * bits, w_lo), min(start + e_hi * bits, w_hi), origin)
+
+
+def _add_undefined(buf: UbBuffer, a: int, b: int, origin: str) -> None:
+    """Merge bits [a, b) into buf.undefined (touching ranges joined, the earlier origin kept)."""
+    if a >= b:
+        return
+    keep = []
+    for lo, hi, o in buf.undefined:
+        if hi < a or lo > b:
+            keep.append((lo, hi, o))
+        else:
+            origin = o if lo < a else origin
+            a, b = min(a, lo), max(b, hi)
+    keep.append((a, b, origin))
+    keep.sort()
+    buf.undefined = keep
+
+
+def mark_undefined(lt: LocalTensor, elements, origin: str) -> None:
+    """Mark elements (indices from lt's start) of lt as written from undefined values: for
+    instructions that place their results themselves (the repeat forms' scatter)."""
+    buf = lt.buffer
+    size = 8 * lt.dtype.itemsize
+    e = np.unique(np.asarray(elements, dtype=np.int64))
+    if e.size == 0:
+        return
+    cuts = np.flatnonzero(np.diff(e) != 1) + 1  # runs of consecutive elements, one range each
+    for run in np.split(e, cuts):
+        a, b = 8 * lt.offset + int(run[0]) * size, 8 * lt.offset + (int(run[-1]) + 1) * size
+        _add_undefined(buf, max(a, 0), min(b, 8 * buf.nbytes), origin)
 
 
 def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True) -> np.ndarray:

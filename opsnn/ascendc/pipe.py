@@ -94,6 +94,7 @@ class TQue(_Holder):
                 self._next = (buf.index + 1) % n
                 buf.state = "allocated"
                 buf.written = []  # the sanitizer's read-before-write check starts afresh per allocation
+                buf.undefined = []
                 return LocalTensor(buf, dtype)
         self._misuse("AllocTensor", f"all {n} buffers are in use (allocated more than the queue holds)")
 

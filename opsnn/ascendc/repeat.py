@@ -52,7 +52,7 @@ import numpy as np
 
 from .core import FULL_MASK, CoreContext, MaskState
 from .errors import EmulatorError
-from .local_tensor import LocalTensor, _span, read_local
+from .local_tensor import LocalTensor, _span, mark_undefined, read_local
 
 BLOCK_BYTES = 32
 REPEAT_BYTES = 256
@@ -285,14 +285,37 @@ def gather(lt: LocalTensor, offsets: np.ndarray, instruction: str) -> np.ndarray
     """
     if offsets.size == 0:
         return np.empty(0, lt.dtype)
+    pending = lt.buffer.ctx.undefined_inputs
+    first = len(pending)
     if _contiguous(offsets):
-        return read_local(lt[int(offsets[0])], offsets.size, instruction).copy()
+        out = read_local(lt[int(offsets[0])], offsets.size, instruction).copy()
+        _undefined_by_position(pending, first, [(int(offsets[0]), first)], offsets)
+        return out
     u = np.unique(offsets)
     lo = int(u[0])
     window = np.zeros(int(u[-1]) - lo + 1, dtype=lt.dtype)
+    runs = []
     for a, b in _runs(u):
+        runs.append((a, len(pending)))
         window[a - lo:b - lo] = read_local(lt[a], b - a, instruction)
+    _undefined_by_position(pending, first, runs, offsets)
     return window[offsets - lo]
+
+
+def _undefined_by_position(pending: list, first: int, runs: list[tuple[int, int]], offsets: np.ndarray) -> None:
+    """The sanitizer's undefined elements that the reads of one gather recorded (pending[first:];
+    run r's entries start at runs[r][1], relative to element runs[r][0]) as positions in the
+    gather's processing order: one entry (instruction, positions, None, origin, elements read)."""
+    found = pending[first:]
+    if not found:
+        return
+    del pending[first:]
+    undefined = np.zeros(offsets.size, dtype=bool)
+    bounds = [at - first for _, at in runs] + [len(found)]
+    for r, (a, _) in enumerate(runs):
+        for _, e_lo, e_hi, _ in found[bounds[r]:bounds[r + 1]]:
+            undefined |= (offsets >= a + e_lo) & (offsets < a + e_hi)
+    pending.append((found[0][0], np.flatnonzero(undefined), None, found[0][3], offsets.size))
 
 
 def scatter(lt: LocalTensor, offsets: np.ndarray, values: np.ndarray, instruction: str) -> None:
@@ -312,13 +335,26 @@ def scatter(lt: LocalTensor, offsets: np.ndarray, values: np.ndarray, instructio
     instruction : str
         Names the findings and the --stats count.
     """
-    lt.buffer.ctx.counters.issue(instruction)
+    ctx = lt.buffer.ctx
+    ctx.counters.issue(instruction)
     if offsets.size == 0:
         return
+    # the undefined inputs the gathers found: placed here by position, not by _store's own writes
+    pending = [p for p in ctx.undefined_inputs if p[0] == instruction]
+    ctx.undefined_inputs.clear()
     values = np.asarray(values, dtype=lt.dtype)
     if _contiguous(offsets):
         _store(lt[int(offsets[0])], values, instruction)
-        return
+    else:
+        _scatter_runs(lt, offsets, values, instruction)
+    for entry in pending:
+        positions, origin = entry[1], entry[3]
+        if entry[2] is not None or len(entry) < 5 or entry[4] != offsets.size:
+            positions = np.arange(offsets.size)  # another shape (a reduction): every result is undefined
+        mark_undefined(lt, offsets[positions], origin)
+
+
+def _scatter_runs(lt: LocalTensor, offsets: np.ndarray, values: np.ndarray, instruction: str) -> None:
     # The last occurrence of each offset wins: unique over the reversed order keeps it.
     rev_u, rev_i = np.unique(offsets[::-1], return_index=True)
     picked = values[::-1][rev_i]

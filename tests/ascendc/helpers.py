@@ -61,3 +61,10 @@ def bits(a: np.ndarray) -> np.ndarray:
     """The bit patterns of a float/int array, so NaN equals NaN in comparisons."""
     a = np.ascontiguousarray(a)
     return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize])
+
+
+def copy_out(lt, count: int) -> None:
+    """Read `count` elements of lt as a DataCopy to GM does: where undefined values become an error
+    (the sanitizer lets vector instructions compute on them and reports where they leave UB)."""
+    from opsnn.ascendc.local_tensor import read_local
+    read_local(lt, count, "DataCopy")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from opsnn.ascendc import Add, And, Div, EmulatorError, Max, Min, Mul, Or, Sub
 
 from .exact import exact, round_fraction
-from .helpers import Ub, bits, kinds, make_core
+from .helpers import Ub, bits, copy_out, kinds, make_core
 
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
 U = {F16: np.uint16, F32: np.uint32}
@@ -202,8 +202,12 @@ def test_reading_an_unwritten_source_is_reported():
     ub = Ub(core)
     written, fresh, out = ub.buffer(F16, 64, np.ones(64, F16)), ub.buffer(F16, 64), ub.buffer(F16, 64)
     Add(out, written, fresh, 64)
+    assert kinds(core) == []  # computing on undefined values is no error; using them is
+    copy_out(out[8], 8)
     assert kinds(core) == ["ub_read_before_write"]
-    assert core.log.items[0].tensor == fresh.buffer.name
+    f = core.log.items[0]
+    assert (f.instruction, f.tensor, f.offset, f.nbytes) == ("DataCopy", out.buffer.name, 16, 16)
+    assert fresh.buffer.name in f.detail and "Add" in f.detail
 
 
 @pytest.mark.parametrize("op,dtypes", [

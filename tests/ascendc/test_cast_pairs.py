@@ -16,7 +16,7 @@ from opsnn.ascendc import ALLOWED_CASTS, Cast, EmulatorError, RoundMode
 from opsnn.ascendc.cast import cast_values
 from opsnn.platform import Platform
 
-from .helpers import Ub, bits, kinds, make_core
+from .helpers import Ub, bits, copy_out, kinds, make_core
 
 M = RoundMode
 F16, F32, BF16 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(ml_dtypes.bfloat16)
@@ -272,5 +272,8 @@ def test_sanitizer_sees_overflow_and_read_before_write():
     core = make_core()
     ub = Ub(core)
     a = ub.buffer(F32, 64)  # never written
-    Cast(ub.buffer(I64, 64), a, M.CAST_TRUNC, 64)
+    dst = ub.buffer(I64, 64)
+    Cast(dst, a, M.CAST_TRUNC, 64)
+    assert kinds(core) == []
+    copy_out(dst, 64)
     assert kinds(core) == ["ub_read_before_write"]

@@ -17,7 +17,7 @@ from opsnn.ascendc.reduce import (
     WholeReduceSum,
 )
 
-from .helpers import Ub, bits, kinds, make_core
+from .helpers import Ub, bits, copy_out, kinds, make_core
 
 
 def _tree(x):
@@ -139,4 +139,6 @@ def test_errors_and_sanitizer():
     src = ub.buffer(np.float32, 64)  # never written
     dst = ub.buffer(np.float32, 8)
     WholeReduceSum(dst, src, 64, 9, 1, 1, 8)  # 9 repeats read past the 64 elements, write 9 results
+    assert set(kinds(core)) == {"local_tensor_overflow"}
+    copy_out(dst, 8)  # sums of undefined values, used
     assert set(kinds(core)) == {"ub_read_before_write", "local_tensor_overflow"}

@@ -22,7 +22,7 @@ from opsnn.ascendc.repeat import (
     scatter,
 )
 
-from .helpers import Ub, kinds, make_core
+from .helpers import Ub, copy_out, kinds, make_core
 
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
 
@@ -153,7 +153,7 @@ def test_gather_reads_only_the_active_elements():
     offsets = element_offsets(F32, *active_elements(F32, 16, 1, core), 2, 8)  # blocks 0 and 2
     np.testing.assert_array_equal(gather(t, offsets, "Probe"), np.r_[values[:8], values[16:24]])
     assert kinds(core) == []
-    gather(t, element_offsets(F32, *active_elements(F32, 16, 1, core), 1, 8), "Probe")  # blocks 0, 1
+    gather(t, element_offsets(F32, *active_elements(F32, 16, 1, core), 1, 8), "DataCopy")  # blocks 0, 1
     assert kinds(core) == ["ub_read_before_write"]
     assert core.log.items[0].offset == 32 and core.log.items[0].nbytes == 32
 
@@ -296,7 +296,12 @@ def test_repeat_form_sanitizer_sees_only_active_bytes():
     Sub(out, a, a, 8, 1, BinaryRepeatParams())  # reads block 0 only
     assert kinds(core) == []
     Sub(out, a, a, 8, 2, BinaryRepeatParams(1, 1, 1, 1, 1, 1))  # repeat 1 reads block 1: unwritten
+    assert kinds(core) == []  # out's block 1 now holds undefined values: an error once used
+    copy_out(out, 8)
+    assert kinds(core) == []
+    copy_out(out[8], 8)
     assert kinds(core) == ["ub_read_before_write"]
+    assert (core.log.items[0].offset, core.log.items[0].nbytes) == (32, 32)
     Sub(out, a, a, 8, 1, BinaryRepeatParams(1, 1, 1, 8, 8, 8))
     Sub(out[60], out[60], out[60], 8, 1, BinaryRepeatParams())  # 8 floats from element 60: 4 past the end
     assert kinds(core)[-1] == "local_tensor_overflow"

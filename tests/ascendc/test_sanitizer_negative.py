@@ -455,10 +455,12 @@ def test_an_unaligned_compare_leaves_mask_bits_that_select_then_reads():
         DataCopy(src, xg, 128)
         Compares(mask, src, 0.0, CMPMODE.GT, 100)  # writes the mask bytes of the first 64 only
         Select(src, mask, src, F32(0), SELMODE.VSEL_TENSOR_SCALAR_MODE, 100)
+        DataCopy(yg, src, 128)  # elements 64..99 were selected by mask bits nothing wrote
     found = {f.kind: f for f in _run(kernel).findings}
     assert set(found) == {"compare_count_unaligned", "ub_read_before_write"}
     f = found["ub_read_before_write"]
-    assert (f.instruction, f.tensor, f.offset, f.nbytes) == ("Select", "mask", 8, 5)
+    assert (f.instruction, f.tensor, f.offset, f.nbytes) == ("DataCopy", "src", 256, 144)
+    assert "Select read bytes [8, 13) of mask" in f.detail
 
 
 def test_gaps_in_the_middle_are_reported_each():

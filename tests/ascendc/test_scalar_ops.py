@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from opsnn.ascendc import Adds, EmulatorError, LeakyRelu, Maxs, Mins, Muls, ShiftLeft, ShiftRight
 
 from .exact import exact, round_fraction
-from .helpers import Ub, bits, kinds, make_core
+from .helpers import Ub, bits, copy_out, kinds, make_core
 
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
 
@@ -121,4 +121,6 @@ def test_aliasing_count_zero_overflow_and_unwritten():
     assert kinds(core) == ["local_tensor_overflow"]
     fresh = ub.buffer(np.int16, 16)
     ShiftLeft(fresh, fresh, 1, 16)
+    assert kinds(core)[-1] == "local_tensor_overflow"
+    copy_out(fresh, 16)
     assert kinds(core)[-1] == "ub_read_before_write"

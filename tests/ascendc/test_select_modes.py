@@ -9,7 +9,7 @@ from opsnn.ascendc import SELMODE, EmulatorError, Select
 from opsnn.ascendc.cmpmask import GetCmpMask, SetCmpMask, cmpmask
 from opsnn.ascendc.mask_logic import Not
 
-from .helpers import Ub, bits, kinds, make_core
+from .helpers import Ub, bits, copy_out, kinds, make_core
 
 PATTERNS32 = np.array([0x7FC00123, 0xFFC00001, 0x7F800001, 0x80000000, 0x7F800000, 0xFF800000, 0, 0x3F800000],
                       dtype=np.uint32)
@@ -125,6 +125,8 @@ def test_sanitizer_sees_overflow_and_read_before_write():
     b = ub.buffer(np.float32, 512)  # never written
     d = ub.buffer(np.float32, 512)
     Select(d, m, a, b, SELMODE.VSEL_TENSOR_TENSOR_MODE, 512)  # 64 mask bytes from a 32-byte buffer
+    assert kinds(core) == ["local_tensor_overflow"]
+    copy_out(d, 512)
     assert sorted(kinds(core)) == ["local_tensor_overflow", "ub_read_before_write"]
 
 

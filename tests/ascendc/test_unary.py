@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from opsnn.ascendc import Abs, EmulatorError, Exp, Ln, Not, Reciprocal, Relu, Rsqrt, Sqrt
 
 from .exact import exact, round_fraction
-from .helpers import Ub, bits, kinds, make_core
+from .helpers import Ub, bits, copy_out, kinds, make_core
 
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
 U = {F16: np.uint16, F32: np.uint32}
@@ -171,4 +171,6 @@ def test_in_place_past_the_buffer_and_unwritten():
     assert kinds(core) == ["local_tensor_overflow"]
     fresh, out = ub.buffer(F16, 16), ub.buffer(F16, 16)
     Ln(out, fresh, 16)
+    assert kinds(core)[-1] == "local_tensor_overflow"
+    copy_out(out, 16)
     assert kinds(core)[-1] == "ub_read_before_write"

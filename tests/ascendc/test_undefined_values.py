@@ -1,0 +1,87 @@
+"""The sanitizer's undefined values, valgrind-style: computing on UB bytes nothing wrote is no
+error (an A2 kernel works on whole 256-byte repeats past its last valid element); what is computed
+from them stays undefined, element by element and mask bit by bit, and an error is reported where
+it leaves the vector unit (a copy to GM, a scalar read), naming the instruction that first read
+unwritten bytes."""
+from __future__ import annotations
+
+import numpy as np
+
+from opsnn.ascendc import CMPMODE, SELMODE, Adds, Compares, DataCopy, Duplicate, Muls, Select, TPipe, TQue
+from opsnn.ascendc.pipe import QuePosition
+
+from .helpers import Ub, copy_out, kinds, make_core
+
+F32 = np.float32
+
+
+def _partly_written(ub: Ub, valid: int, n: int = 64):
+    t = ub.buffer(F32, n)
+    b = t.buffer
+    b.storage[b.base:b.base + 4 * valid] = np.arange(valid, dtype=F32).view(np.uint8)
+    b.written = [(0, 4 * valid)]
+    return t
+
+
+def test_whole_repeat_compute_with_a_valid_copy_out_is_clean():
+    core = make_core()
+    ub = Ub(core)
+    x, y = _partly_written(ub, 21), ub.buffer(F32, 64)
+    Muls(y, x, F32(2), 64)  # the whole repeat: elements 21..63 are garbage
+    Adds(y, y, F32(1), 64)
+    copy_out(y, 21)
+    assert kinds(core) == []
+    np.testing.assert_array_equal(y.numpy(21), np.arange(21, dtype=F32) * 2 + 1)
+
+
+def test_using_the_garbage_is_an_error_naming_where_it_came_from():
+    core = make_core()
+    ub = Ub(core)
+    x, y = _partly_written(ub, 21), ub.buffer(F32, 64)
+    Muls(y, x, F32(2), 64)
+    Adds(y, y, F32(1), 64)
+    copy_out(y, 24)  # three garbage elements
+    assert kinds(core) == ["ub_read_before_write"]
+    f = core.log.items[0]
+    assert (f.instruction, f.tensor, f.offset, f.nbytes) == ("DataCopy", y.buffer.name, 84, 12)
+    assert f"Muls read bytes [84, 256) of {x.buffer.name}" in f.detail  # the first read, not the Adds
+
+
+def test_mask_bits_are_tracked_one_by_one():
+    core = make_core()
+    ub = Ub(core)
+    x, g, mask, out = _partly_written(ub, 21), ub.buffer(F32, 64, np.ones(64, F32)), ub.buffer(np.uint8, 32), \
+        ub.buffer(F32, 64)
+    Compares(mask, x, F32(5), CMPMODE.GT, 64)  # bits 21..63 undefined; bit 21 shares byte 2 with 16..20
+    Select(out, mask, g, F32(0), SELMODE.VSEL_TENSOR_SCALAR_MODE, 64)
+    copy_out(out, 21)
+    assert kinds(core) == []
+    copy_out(out[21], 1)
+    assert kinds(core) == ["ub_read_before_write"]
+
+
+def test_a_defined_write_clears_and_alloc_starts_afresh():
+    core = make_core()
+    ub = Ub(core)
+    x, y = _partly_written(ub, 8), ub.buffer(F32, 64)
+    Muls(y, x, F32(2), 64)
+    Duplicate(y, F32(3), 64)  # every element defined again
+    copy_out(y, 64)
+    assert kinds(core) == []
+    pipe = TPipe(core)
+    que = TQue(QuePosition.VECOUT, 1, name="q")
+    pipe.InitBuffer(que, 1, 256)
+    t = que.AllocTensor(F32)
+    Muls(t, x, F32(2), 64)
+    que.EnQue(t)
+    que.FreeTensor(que.DeQue(F32))
+    fresh = que.AllocTensor(F32)  # a new allocation: nothing in it is written
+    assert fresh.buffer.undefined == [] and fresh.buffer.written == []
+
+
+def test_a_copy_between_ub_buffers_is_a_use():
+    core = make_core()
+    ub = Ub(core)
+    x, y = _partly_written(ub, 8), ub.buffer(F32, 64)
+    DataCopy(y, x, 64)
+    assert kinds(core) == ["ub_read_before_write"]
