@@ -129,3 +129,29 @@ def test_threshold_backward_fast_mode_is_bit_identical(dtype, code, threshold):
 
     both = _run_both("aclnnThresholdBackward", build)
     assert both["fast"] == both["emulator"]
+
+
+def test_a_remembered_phase_1_never_outlives_its_arguments():
+    """The fast mode's phase-1 memo: the same live objects give a copy of the plan (a fresh,
+    single-use executor); a destroyed tensor or one re-described (aclInitTensor) plans again."""
+    from opsnn.aclnn import status
+    from opsnn.capi import bridge
+    assert bridge.init() == 0 and acl.rt.set_device(0) == 0
+    try:
+        (pair,) = bridge.apis(("aclnnThresholdBackward",))
+        ptr, _ = acl.rt.malloc(64, 0)
+        tensors = [acl.create_tensor((4,), acl.ACL_FLOAT, None, 0, acl.ACL_FORMAT_ND, (4,), ptr) for _ in range(3)]
+        handles = tuple(bridge.HANDLES.add(x) for x in (tensors[0], tensors[1], acl.create_scalar(1.0, acl.ACL_FLOAT),
+                                                         tensors[2]))
+        first, second = pair[0](handles), pair[0](handles)
+        a, b = bridge.HANDLES.get(first[2]), bridge.HANDLES.get(second[2])
+        assert first[0] == second[0] == 0 and a is not b and a.steps is b.steps  # the copy shares the plan
+        assert a.consume() and b.consume()  # each runs once, on its own
+        assert bridge.init_tensor(handles[1], ((4,), acl.ACL_INT32, None, 0, acl.ACL_FORMAT_ND, (4,), ptr)) == 0
+        assert pair[0](handles)[0] == status.ACLNN_ERR_PARAM_INVALID  # int32 beside float32: planned again
+        assert bridge.destroy("tensor", handles[0]) == 0
+        assert pair[0](handles)[0] == status.ACLNN_ERR_PARAM_NULLPTR  # a destroyed tensor, as in the emulator mode
+        acl.rt.free(ptr)
+    finally:
+        acl.rt.reset_device(0)
+        bridge.finalize()
