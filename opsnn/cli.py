@@ -23,7 +23,7 @@ MAX_UB_SIZE = 1 << 32  # a UB size must fit the uint32 the platform API reports
 MAX_CORES = 65535  # the most cores a launch can name
 INT64_MAX = 2**63 - 1  # a dimension and an element count must fit aclnn's int64
 DEFAULT_FAMILY = "ascend910b"  # the scheme of a custom platform without --family
-COMMANDS = ("tiling", "sanitize", "example", "info", "tune", "atk")
+COMMANDS = ("tiling", "sanitize", "example", "info", "tune", "atk", "ut")
 
 
 class UsageError(Exception):
@@ -260,7 +260,8 @@ def format_report(report, verbose: bool = False) -> list[str]:
 def _group_line(fs: list) -> str:
     first = fs[0]
     tile = "-" if first.tile < 0 else str(first.tile)
-    return (f"[{first.level}] {first.kind}: {first.instruction} {first.tensor}: {len(fs)} findings on "
+    at = f" at {first.source}" if first.source else ""
+    return (f"[{first.level}] {first.kind}: {first.instruction}{at} {first.tensor}: {len(fs)} findings on "
             f"core(s) {_ranges(sorted({f.core for f in fs}))}; first: core {first.core} tile {tile} "
             f"{first.offset:+d} ({first.nbytes} B): {first.detail}")
 
@@ -498,6 +499,9 @@ def _main(argv=None) -> int:
             p.add_argument("--reset", action="store_true",
                            help="remove this machine's calibration (the OS-derived crossovers stand); measures nothing")
             return cmd_tune(p.parse_args(argv[1:]))
+        if command == "ut":  # a C++ kernel's unit test, not an operator (opsnn/cpudebug/ut.py)
+            from opsnn.cpudebug import ut
+            return ut.main(argv[1:])
         if command == "atk":  # a case file, not an operator (opsnn/atk/)
             from opsnn import atk
             return atk.main(argv[1:])

@@ -24,7 +24,8 @@ LAYERS = [
     {"opsnn.activation"},
     {"opsnn.backends"},
     {"opsnn.api", "opsnn.plots"},
-    {"opsnn", "opsnn.cli", "opsnn.__main__", "opsnn.torch", "opsnn.dask", "opsnn.capi", "opsnn.info", "opsnn.atk"},
+    {"opsnn", "opsnn.cli", "opsnn.__main__", "opsnn.torch", "opsnn.dask", "opsnn.capi", "opsnn.info", "opsnn.atk",
+     "opsnn.cpudebug"},
 ]
 
 
