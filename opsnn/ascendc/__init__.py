@@ -20,6 +20,7 @@ from .gm import GlobalMemory, GMError
 from .launch import KernelArg, LaunchReport, Padding, launch
 from .local_tensor import LocalTensor
 from .pipe import QuePosition, TBuf, TPipe, TQue
+from .que_bind import TQueBind
 from .reduce import (
     BlockReduceMax,
     BlockReduceMin,
@@ -42,7 +43,7 @@ __all__ = [
     "ALLOWED_CASTS", "CMPMODE", "ERROR", "EXPECTED", "KINDS", "SELMODE", "Cast", "CompareScalar", "Compares",
     "CoreAborted", "CoreContext", "DataCopy", "Duplicate", "EmulatorError", "Finding", "GMError", "GetBlockIdx",
     "GetBlockNum", "GlobalMemory", "GlobalTensor", "GmPtr", "KernelArg", "LaunchReport", "LocalTensor", "Mul",
-    "Padding", "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "launch",
+    "Padding", "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "TQueBind", "launch",
     # Ascend950 (arch35) instructions the atvoss schedules use
     "And", "Broadcast", "Compare", "DataCopyNd", "DataCopyPad", "GetValue", "Or", "SelectTensors",
     # the mask/repeat ("level 0") machinery (repeat.py)

@@ -68,7 +68,7 @@ def whole_repeats(name: str, src: LocalTensor, count: int) -> int:
 
 
 def Compares(dst: LocalTensor, src: LocalTensor, scalar: float | np.generic, cmp_mode: CMPMODE,  # noqa: N802
-             count: int) -> None:
+             *rest) -> None:
     """dst bit i (bit i%8 of byte i//8, LSB first) = src[i] <cmp_mode> scalar.
 
     Only whole 256-byte repeats are compared: the mask bits of a tail are left as they were (the
@@ -85,8 +85,14 @@ def Compares(dst: LocalTensor, src: LocalTensor, scalar: float | np.generic, cmp
     cmp_mode : CMPMODE
         LT, GT, EQ, LE, GE or NE.
     count : int
-        Elements.
+        Elements. Or, in its place, mask, repeatTimes, UnaryRepeatParams: the mask/repeat form
+        (compare_repeat.py).
     """
+    count = _count_or_repeat("Compares", rest)
+    if count is None:
+        from .compare_repeat import compares_repeat  # that module builds on this one
+        compares_repeat(dst, src, scalar, cmp_mode, *rest)
+        return
     t = src.dtype
     check_a2_compare("Compares", t, cmp_mode)
     compared = whole_repeats("Compares", src, int(count))
@@ -95,6 +101,16 @@ def Compares(dst: LocalTensor, src: LocalTensor, scalar: float | np.generic, cmp
     s = np.asarray(scalar, dtype=t)
     bits = compare_scalar_bits(read_local(src, compared, "Compares"), s, cmp_mode)
     write_local(dst.ReinterpretCast(np.uint8), np.packbits(bits, bitorder="little"), "Compares")
+
+
+def _count_or_repeat(name: str, rest: tuple):
+    """The count of a count-form call, None for the mask/repeat form (mask, repeatTimes, params)."""
+    if len(rest) == 1:
+        return rest[0]
+    if len(rest) == 3:
+        return None
+    raise EmulatorError(f"{name} takes count, or mask, repeatTimes, repeatParams, after the mode; got "
+                        f"{len(rest)} argument(s)")
 
 
 def compare_a2(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, cmp_mode: CMPMODE, count: int) -> None:

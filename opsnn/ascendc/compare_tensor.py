@@ -16,7 +16,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .compare import CMPMODE, compare_a2, compare_scalar_bits
+from .compare import CMPMODE, _count_or_repeat, compare_a2, compare_scalar_bits
+from .compare_repeat import compare_repeat
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, read_local, write_local
 
@@ -34,7 +35,7 @@ _ORDERED_TT = MappingProxyType({CMPMODE.LT: np.less, CMPMODE.GT: np.greater, CMP
                                 CMPMODE.LE: np.less_equal, CMPMODE.GE: np.greater_equal})
 
 
-def Compare(dst: LocalTensor, src0: LocalTensor, src1, cmp_mode: CMPMODE, count: int) -> None:  # noqa: N802
+def Compare(dst: LocalTensor, src0: LocalTensor, src1, cmp_mode: CMPMODE, *rest) -> None:  # noqa: N802
     """dst bit i = src0[i] <cmp_mode> src1[i] (src1 a LocalTensor) or src1 (a scalar, Ascend950 only).
 
     Parameters
@@ -46,8 +47,16 @@ def Compare(dst: LocalTensor, src0: LocalTensor, src1, cmp_mode: CMPMODE, count:
     cmp_mode : CMPMODE
         LT, GT, EQ, LE, GE or NE.
     count : int
-        Elements (on Atlas A2 only whole 256-byte repeats of them are compared).
+        Elements (on Atlas A2 only whole 256-byte repeats of them are compared). Or, in its
+        place, mask, repeatTimes, BinaryRepeatParams: the Atlas A2 mask/repeat form
+        (compare_repeat.py).
     """
+    count = _count_or_repeat("Compare", rest)
+    if count is None:
+        if src0.ctx.platform.family == "ascend950":
+            raise EmulatorError("Compare's mask/repeat form is modelled for Atlas A2 only")
+        compare_repeat(dst, src0, src1, cmp_mode, *rest)
+        return
     if src0.ctx.platform.family != "ascend950":
         compare_a2(dst, src0, src1, cmp_mode, count)
         return

@@ -67,7 +67,7 @@ def _check(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1, sel
 
 
 def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1,  # noqa: N802
-           sel_mode: SELMODE, count: int) -> None:
+           sel_mode: SELMODE, *rest) -> None:
     """dst[i] = src0[i] if the mask bit of i is set, else src1[i] (or the scalar src1).
 
     Parameters
@@ -84,10 +84,18 @@ def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1,  # 
     sel_mode : SELMODE
         Which bits pick and what src1 is (module docstring).
     count : int
-        Elements.
+        Elements. Or, in its place, mask, repeatTimes, BinaryRepeatParams: the mask/repeat form
+        (compare_repeat.select_repeat).
     """
+    if len(rest) == 3:
+        from .compare_repeat import select_repeat  # that module builds on this one
+        select_repeat(dst, sel_mask, src0, src1, sel_mode, *rest)
+        return
+    if len(rest) != 1:
+        raise EmulatorError(f"Select takes count, or mask, repeatTimes, repeatParams, after the mode; got "
+                            f"{len(rest)} argument(s)")
     _check(dst, sel_mask, src0, src1, sel_mode)
-    count = int(count)
+    count = int(rest[0])
     if count <= 0:
         return
     t = src0.dtype

@@ -22,8 +22,13 @@ import numpy as np
 
 from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch
-from opsnn.ascendc.datacopy_params import (DataCopyBlocks, DataCopyExtParams, DataCopyPadBlocks, DataCopyPadExtParams,
-                                           DataCopyParams)
+from opsnn.ascendc.datacopy_params import (
+    DataCopyBlocks,
+    DataCopyExtParams,
+    DataCopyPadBlocks,
+    DataCopyPadExtParams,
+    DataCopyParams,
+)
 from opsnn.ascendc.errors import CoreAborted, EmulatorError
 from opsnn.ascendc.global_tensor import gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
@@ -365,7 +370,7 @@ def _pipe_new(session, core):
     return core.keep(TPipe(core.ctx))
 
 
-def _init_buffer(session, core, pipe_handle, position, depth, num, length):
+def _init_buffer(session, core, pipe_handle, position, depth, num, length, bind_dst=None):
     pipe = core.objects[core.index(pipe_handle, "a TPipe")]
     src = core.ctx.log.source or "?"
     label = f"{position.value.lower()}@{src}"
@@ -373,7 +378,8 @@ def _init_buffer(session, core, pipe_handle, position, depth, num, length):
         holder = TBuf(position, name=label)
         pipe.InitBuffer(holder, int(length))
     else:
-        holder = TQue(position, int(depth), name=label)
+        holder = (TQue(position, int(depth), name=label) if bind_dst is None
+                  else ascendc.TQueBind(position, bind_dst, int(depth), name=label))
         pipe.InitBuffer(holder, int(num), int(length))
     return core.keep(holder)
 

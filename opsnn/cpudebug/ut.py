@@ -52,6 +52,7 @@ class Plan:
     extra_sources: list[Path] = field(default_factory=list)
     include_dirs: list[Path] = field(default_factory=list)
     origin: str = "command line"
+    repo_root: Path | None = None  # the upstream checkout holding the test (its helpers' OPS_NN_ROOT)
 
 
 def parse_cmake_cases(text: str) -> list[TestCase]:
@@ -83,6 +84,11 @@ def make_plan(test: Path, socs: list[str], defines: list[str]) -> Plan:
         raise UtError(f"no such test file: {test}")
     plan = Plan(test.resolve(), list(socs), list(defines))
     cmake = test.parent / "CMakeLists.txt"
+    case_name = None
+    if cmake.is_file():
+        cases = parse_cmake_cases(cmake.read_text(errors="replace"))
+        if cases and not cases[0].name.lower().startswith("ascend"):
+            case_name = cases[0].name
     if cmake.is_file() and (not socs or not defines):
         cases = parse_cmake_cases(cmake.read_text(errors="replace"))
         if cases:
@@ -100,21 +106,61 @@ def make_plan(test: Path, socs: list[str], defines: list[str]) -> Plan:
         except ValueError as e:
             raise UtError(str(e)) from None
     source = plan.test.read_text(errors="replace")
+    _add_op_sources(plan, source, case_name)
     helper_dir = _upstream_helper_dir(plan.test)
     if helper_dir is not None:
         plan.include_dirs.append(helper_dir)
+        plan.repo_root = helper_dir.parents[2]
         for name in _HELPERS:
             if f"{name}.h" in source and (helper_dir / f"{name}.cpp").is_file():
                 plan.extra_sources.append(helper_dir / f"{name}.cpp")
     return plan
 
 
-def _compile_command(plan: Plan, binary: Path, depfile: Path) -> list[str]:
+def _op_dir(test: Path) -> Path | None:
+    """<op> of <op>/tests/ut/op_kernel/test_*.cpp (upstream's layout), else None."""
+    d = test.parent
+    if d.name == "op_kernel" and d.parent.name == "ut" and d.parent.parent.name == "tests":
+        return d.parent.parent.parent
+    return None
+
+
+def _add_op_sources(plan: Plan, source: str, case_name: str | None) -> None:
+    """What upstream's AddOpTestCase adds to a kernel UT's build, where the test's folder has it:
+    `-include <op>_tiling_def.h` from the test's folder, the op's op_kernel folder on the include
+    path, and the kernel source (op_kernel/<name>.cpp for test_<name>*.cpp) compiled beside a test
+    that declares the kernel rather than #including its .cpp."""
+    op_dir = _op_dir(plan.test)
+    if op_dir is None:
+        return
+    op_name = case_name or op_dir.name
+    tiling_def = plan.test.parent / f"{op_name}_tiling_def.h"
+    if tiling_def.is_file():
+        plan.defines = ["-include", str(tiling_def), *plan.defines]
+    kernel_dir = op_dir / "op_kernel"
+    if kernel_dir.is_dir():
+        plan.include_dirs.append(kernel_dir)
+        if not re.search(r'#\s*include\s*"[^"]*op_kernel/[^"]*\.cpp"', source):
+            stem = plan.test.stem[len("test_"):] if plan.test.stem.startswith("test_") else plan.test.stem
+            for name in (stem, op_name):
+                if (kernel_dir / f"{name}.cpp").is_file():
+                    plan.extra_sources.append(kernel_dir / f"{name}.cpp")
+                    break
+
+
+def _build_commands(plan: Plan, work: Path) -> tuple[list[tuple[list[str], Path]], list[str]]:
+    """([(compile command, its depfile)], link command): one object per source, so each source's
+    dependency file lists its own headers (one -MF for several sources keeps only the last's)."""
     cxx = kt_build.compiler()
     includes = [f"-I{d}" for d in plan.include_dirs]
-    return [*cxx, *kt_build.kernel_cflags(), *includes, "-O0", "-g", "-w", "-MD", "-MF", str(depfile),
-            *plan.defines, str(plan.test), *map(str, plan.extra_sources), "-o", str(binary),
-            "-lgtest", "-lgtest_main", *kt_build.kernel_libs()]
+    compiles, objects = [], []
+    for k, source in enumerate([plan.test, *plan.extra_sources]):
+        obj, dep = work / f"src{k}.o", work / f"src{k}.d"
+        compiles.append(([*cxx, *kt_build.kernel_cflags(), *includes, "-O0", "-g", "-w", "-MD", "-MF", str(dep),
+                          *plan.defines, "-c", str(source), "-o", str(obj)], dep))
+        objects.append(str(obj))
+    link = [*cxx, *objects, "-o", str(work / "test"), "-lgtest", "-lgtest_main", *kt_build.kernel_libs()]
+    return compiles, link
 
 
 def _dependencies(depfile: Path) -> list[str]:
@@ -123,8 +169,8 @@ def _dependencies(depfile: Path) -> list[str]:
     return deps.split()
 
 
-def _cache_key(command: list[str], deps: list[str] | None) -> str:
-    h = hashlib.sha256(" ".join(command).encode())
+def _cache_key(commands: list[list[str]], deps: list[str] | None) -> str:
+    h = hashlib.sha256("\n".join(" ".join(c) for c in commands).encode())
     for path in deps or ():
         try:
             h.update(Path(path).read_bytes())
@@ -139,20 +185,27 @@ def build_test(plan: Plan, cache_dir: Path, verbose: bool = False) -> tuple[Path
     tag = hashlib.sha256(f"{plan.test}|{' '.join(plan.defines)}".encode()).hexdigest()[:16]
     work = cache_dir / tag
     work.mkdir(parents=True, exist_ok=True)
-    binary, depfile, stamp = work / "test", work / "test.d", work / "stamp"
-    probe = _compile_command(plan, binary, depfile)
-    if binary.is_file() and depfile.is_file() and stamp.is_file():
-        if stamp.read_text() == _cache_key(probe, _dependencies(depfile)):
-            return binary, 0.0, True
-    if verbose:
-        print(" ".join(shlex.quote(c) for c in probe), file=sys.stderr)
+    binary, stamp = work / "test", work / "stamp"
+    compiles, link = _build_commands(plan, work)
+    commands = [c for c, _ in compiles] + [link]
+
+    def key() -> str | None:
+        if not all(dep.is_file() for _, dep in compiles):
+            return None
+        return _cache_key(commands, [d for _, dep in compiles for d in _dependencies(dep)])
+
+    if binary.is_file() and stamp.is_file() and stamp.read_text() == key():
+        return binary, 0.0, True
     started = time.perf_counter()
-    done = subprocess.run(probe, capture_output=True, text=True)
+    for command in commands:
+        if verbose:
+            print(" ".join(shlex.quote(c) for c in command), file=sys.stderr)
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise UtError(f"compiling {plan.test.name} failed ({' '.join(plan.defines) or 'no options'}):\n"
+                          + _compiler_excerpt(done.stderr))
     seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        raise UtError(f"compiling {plan.test.name} failed ({' '.join(plan.defines) or 'no options'}):\n"
-                      + _compiler_excerpt(done.stderr))
-    stamp.write_text(_cache_key(probe, _dependencies(depfile)))
+    stamp.write_text(key() or "")
     return binary, seconds, False
 
 
@@ -164,11 +217,19 @@ def _compiler_excerpt(stderr: str, limit: int = 40) -> str:
     return "\n".join(shown) + (f"\n... {more} more line(s)" if more > 0 else "")
 
 
-def run_test(binary: Path, soc: str, sanitize: bool, workdir: Path, gtest_args: list[str]) -> tuple[int, dict]:
-    """Run the built test once on one SoC: (exit status, the runtime's record)."""
+def run_test(binary: Path, soc: str, sanitize: bool, workdir: Path, gtest_args: list[str],
+             repo_root: Path | None = None) -> tuple[int, dict]:
+    """Run the built test once on one SoC: (exit status, the runtime's record).
+
+    Upstream's data helpers find their test data under OPS_NN_ROOT (set to `repo_root`) and run
+    the data folder's gen_data.py / compare_data.py with `python3`: this interpreter's folder comes
+    first on PATH, so they get its numpy (and whatever else it has)."""
     record_path = workdir / f"opsnn-ut-{os.getpid()}-{abs(hash(soc))}.json"
     env = dict(os.environ, OPSNN_KT_PYTHON=sys.executable, OPSNN_UT_SOC=soc,
                OPSNN_UT_SANITIZE="on" if sanitize else "off", OPSNN_UT_JSON=str(record_path))
+    env["PATH"] = os.pathsep.join(p for p in (str(Path(sys.executable).parent), env.get("PATH", "")) if p)
+    if repo_root is not None:
+        env["OPS_NN_ROOT"] = str(repo_root)
     env.setdefault("PYTHONPATH", "")
     package_root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env["PYTHONPATH"]) if p)
@@ -219,7 +280,8 @@ def main(argv: list[str]) -> int:
             name = platform_for(soc).name
             print(f"opsnn ut: running on {name} (sanitizer {args.sanitize})", file=sys.stderr, flush=True)
             started = time.perf_counter()
-            rc, record = run_test(binary, soc, args.sanitize == "on", workdir, args.gtest_args)
+            rc, record = run_test(binary, soc, args.sanitize == "on", workdir, args.gtest_args,
+                                  plan.repo_root)
             if rc == 0 and record.get("failures"):
                 rc = 1
             if rc < 0:

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "opsnn_kt/types.h"
+#include "opsnn_kt/utils.h"
 #include "opsnn_kt/call.h"
 #include "opsnn_kt/tensors.h"
 #include "opsnn_kt/instructions.h"

@@ -91,6 +91,20 @@ public:
     template <typename U> __aicore__ inline void SetValue(uint32_t index, U value, OPSNN_KT_WHERE) const {
         opsnn_kt::Call("LocalTensor.SetValue", OPSNN_KT_AT, *this, index, static_cast<T>(value));
     }
+    /* tensor(i): element i as a scalar, read and written through the emulator (device code gets
+     * a UB reference; here a proxy that reads on conversion and writes on assignment). */
+    class ElementRef {
+    public:
+        ElementRef(const LocalTensor &t, uint32_t i) : t_(t), i_(i) {}
+        operator T() const { return t_.GetValue(i_); }  // NOLINT: reads like the element
+        ElementRef &operator=(const T &v) { t_.SetValue(i_, v); return *this; }
+        ElementRef &operator=(const ElementRef &o) { t_.SetValue(i_, static_cast<T>(o)); return *this; }
+        T operator-() const { return -static_cast<T>(*this); }
+    private:
+        LocalTensor t_;
+        uint32_t i_;
+    };
+    __aicore__ inline ElementRef operator()(uint32_t index) const { return ElementRef(*this, index); }
     /* Elements from here to the end of the buffer. */
     __aicore__ inline uint32_t GetSize(OPSNN_KT_WHERE) const {
         return static_cast<uint32_t>(opsnn_kt::Call("LocalTensor.GetSize", OPSNN_KT_AT, *this));
@@ -207,6 +221,16 @@ public:
     template <typename T> __aicore__ inline LocalTensor<T> DeQue(OPSNN_KT_WHERE) {
         return Tensor<T>(opsnn_kt::Call("TQue.DeQue", OPSNN_KT_AT, Self()));
     }
+    /* TQueBind's forms naming the user positions a tensor moves between: the same queue here. */
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    __aicore__ inline bool EnQue(const LocalTensor<T> &t, OPSNN_KT_WHERE) {
+        opsnn_kt::Call("TQue.EnQue", OPSNN_KT_AT, Self(), t);
+        return true;
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    __aicore__ inline LocalTensor<T> DeQue(OPSNN_KT_WHERE) {
+        return Tensor<T>(opsnn_kt::Call("TQue.DeQue", OPSNN_KT_AT, Self()));
+    }
     template <typename T> __aicore__ inline void FreeTensor(const LocalTensor<T> &t, OPSNN_KT_WHERE) {
         opsnn_kt::Call("TQue.FreeTensor", OPSNN_KT_AT, Self(), t);
     }
@@ -227,6 +251,16 @@ public:
         return LocalTensor<T>(packed, 0);  // the bridge's handle names the buffer; offset 0
     }
     int64_t handle_ = -1;
+    int32_t bindDst_ = -1;  // TQueBind's dst position; -1: a plain TQue
+};
+
+/* TQueBind<src, dst, depth>: a queue whose tensors move from src to dst (VECIN -> VECOUT: a buffer
+ * read in and written out in place). TQue<pos, depth> is its src == dst case; here it is that
+ * queue, its buffers placed as src's. */
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind : public TQue<src, depth, mask> {
+public:
+    __aicore__ inline TQueBind() { this->bindDst_ = static_cast<int32_t>(dst); }
 };
 
 template <TPosition pos = TPosition::VECCALC>
@@ -256,8 +290,14 @@ public:
 template <TPosition pos, int32_t depth, auto mask>
 __aicore__ inline bool TPipe::InitBuffer(TQue<pos, depth, mask> &que, uint8_t num, uint32_t len, const char *kt_file_,
                                          int kt_line_) {
-    que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos,
-                                 static_cast<int32_t>(depth), static_cast<int32_t>(num), len);
+    if (que.bindDst_ < 0) {
+        que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos,
+                                     static_cast<int32_t>(depth), static_cast<int32_t>(num), len);
+    } else {
+        que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos,
+                                     static_cast<int32_t>(depth), static_cast<int32_t>(num), len,
+                                     static_cast<TPosition>(que.bindDst_));
+    }
     return true;
 }
 

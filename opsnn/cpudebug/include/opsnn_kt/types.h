@@ -99,5 +99,8 @@ struct Float16Storage {
 using half = opsnn_kt::Float16Storage<opsnn_kt::FloatToHalfBits, opsnn_kt::HalfBitsToFloat>;
 using bfloat16_t = opsnn_kt::Float16Storage<opsnn_kt::FloatToBf16Bits, opsnn_kt::Bf16BitsToFloat>;
 static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, "16-bit float storage");
+/* the sized names newer AscendC code spells the float types with */
+using float16_t = half;
+using float32_t = float;
 
 #endif  // OPSNN_KT_TYPES_H_

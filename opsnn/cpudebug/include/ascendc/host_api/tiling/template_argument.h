@@ -20,4 +20,24 @@
 #define ASCENDC_TPL_UI_RANGE 0
 #define ASCENDC_TPL_UI_LIST 1
 #define ASCENDC_TPL_UI_MIX 2
+
+#include <cstdint>
+#include <initializer_list>
+
+/* GET_TPL_TILING_KEY(args...): the tiling key of one instantiation. CANN packs the arguments into
+ * the bit widths ASCENDC_TPL_ARGS_DECL declares; those declarations expand to nothing here, so the
+ * key is the arguments packed 8 bits apiece, the first in the lowest byte (one argument: its value).
+ * A host UT instantiates the kernel's template itself, so the key only reaches TILING_KEY_IS. */
+namespace opsnn_kt {
+inline uint64_t TplTilingKey(std::initializer_list<uint64_t> args) {
+    uint64_t key = 0;
+    int shift = 0;
+    for (uint64_t a : args) {
+        key |= (a & 0xFFu) << shift;
+        shift += 8;
+    }
+    return key;
+}
+}  // namespace opsnn_kt
+#define GET_TPL_TILING_KEY(...) ::opsnn_kt::TplTilingKey({__VA_ARGS__})
 #endif

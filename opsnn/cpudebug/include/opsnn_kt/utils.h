@@ -1,0 +1,67 @@
+/* opsnn CPU-debug runtime: AscendC's scalar helpers and constants (AscendC::Std min/max,
+ * AlignUp, DivCeil, the block/repeat sizes, MASK_PLACEHOLDER) as kernel code uses them.
+ * They are plain host arithmetic: nothing here reaches the emulator. */
+#ifndef OPSNN_KT_UTILS_H_
+#define OPSNN_KT_UTILS_H_
+
+#include <cstdint>
+#include <type_traits>
+
+namespace AscendC {
+
+/* sizes of the Atlas A2 vector unit (bytes): one data block, one repeat */
+constexpr int32_t ONE_BLK_SIZE = 32;
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t BLOCK_CUBE = 16;
+constexpr int32_t DEFAULT_BLK_NUM = 8;
+constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr uint16_t DEFAULT_DATA_COPY_STRIDE = 0;
+constexpr int32_t ONE_BLOCK_SIZE = ONE_BLK_SIZE;
+/* The mask argument of a repeat form called with isSetMask = false: the instruction uses the mask
+ * SetVectorMask set, so the value passed is a placeholder. */
+constexpr int32_t MASK_PLACEHOLDER = 0;
+
+/* Integer helpers. Two template parameters, so mixed widths (uint32_t count, uint64_t block) call
+ * them as kernels do; a kernel's own same-named (T, T) template is more specialised and wins. */
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> DivCeil(T a, U b) {
+    using C = std::common_type_t<T, U>;
+    return static_cast<C>(b) == 0 ? static_cast<C>(0) : (static_cast<C>(a) + static_cast<C>(b) - 1) / static_cast<C>(b);
+}
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> AlignUp(T a, U b) {
+    using C = std::common_type_t<T, U>;
+    return DivCeil(a, b) * static_cast<C>(b);
+}
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) {
+    using C = std::common_type_t<T, U>;
+    return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(a) : static_cast<C>(b);
+}
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) {
+    using C = std::common_type_t<T, U>;
+    return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}
+
+/* AscendC::Std: the scalar subset of the standard library kernels call on device. */
+namespace Std {
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> min(T a, U b) { return AscendC::min(a, b); }
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> max(T a, U b) { return AscendC::max(a, b); }
+template <typename T> __aicore__ constexpr inline T abs(T a) { return a < T(0) ? -a : a; }
+using std::integral_constant;
+using std::is_same;
+using std::is_same_v;
+using std::enable_if;
+using std::enable_if_t;
+using std::conditional;
+using std::conditional_t;
+}  // namespace Std
+
+}  // namespace AscendC
+
+#endif  // OPSNN_KT_UTILS_H_
