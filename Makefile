@@ -14,9 +14,11 @@ define install
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '$(1)'
 	$(BIN)/opsnn info | grep '^C lane'
+	$(BIN)/python -m opsnn.capi build >/dev/null || echo "opsnn: the C ABI was not built now; it builds on first use (python -m opsnn.capi build says why)"
+	$(BIN)/opsnn info | grep -e '^C ABI' -e '^C++ kernels'
 endef
 
-.PHONY: venv demo test lint bench bench-quick fuzz clean
+.PHONY: venv demo test lint bench bench-quick bench-cpp fuzz clean gtest
 
 venv: $(STAMP)
 
@@ -31,7 +33,14 @@ $(PACKAGE_STAMP): $(SOURCES)
 demo: $(PACKAGE_STAMP)
 	$(BIN)/opsnn example
 
-test: venv
+# gtest (Debian's libgtest-dev), which `opsnn ut` links C++ kernel unit tests with: installed where missing
+GTEST_HEADER := /usr/include/gtest/gtest.h
+gtest:
+	@test -f $(GTEST_HEADER) || { echo "installing libgtest-dev (gtest, for opsnn ut)"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libgtest-dev >/dev/null; }
+
+test: venv gtest
 	$(BIN)/python -m pytest
 
 lint: venv
@@ -44,6 +53,11 @@ bench: venv
 # a short run (<= 1 min: 4 sizes, float32 and int8), written to a temporary file
 bench-quick: venv
 	$(BIN)/python benchmarks/bench_threshold_backward.py --quick
+
+# the C++ kernel runtime's speed (opsnn ut): a 2048-element UT end to end, a 1 M-element multi-core run,
+# the cost of one instruction call; figures in docs/cpp-kernels.md
+bench-cpp: venv gtest
+	$(BIN)/python benchmarks/bench_cpp_kernel.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info opsnn/engine/_select.*.so

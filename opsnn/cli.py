@@ -302,6 +302,10 @@ def cmd_example(op: registry.Operator, args) -> int:
 
     if args.std is not None and not args.cpp:
         raise UsageError("--std goes with --cpp")
+    if args.kernel_cpp:
+        if args.cpp:
+            raise UsageError("--kernel-cpp and --cpp are two examples: choose one")
+        return _kernel_cpp_example(op)
     if args.cpp:
         return _cpp_examples(op, args.std)
     path = op.example_path()
@@ -310,6 +314,23 @@ def cmd_example(op: registry.Operator, args) -> int:
     if not path.is_file():
         raise UsageError(f"the example {path} of {op.name} is missing from this installation")
     return int(runpy.run_path(str(path), run_name="opsnn_example")["main"]())
+
+
+def _kernel_cpp_example(op: registry.Operator) -> int:
+    """The operator's AscendC C++ kernel run through its op_kernel UT on the emulator (opsnn ut)."""
+    from opsnn.cpudebug import ut
+
+    tests = op.kernel_cpp_tests()
+    if not tests:
+        with_one = [n for n, o in registry.discover().items() if o.kernel_cpp_tests()]
+        raise UsageError(f"operator {op.name} has no C++ kernel; those with one: {', '.join(with_one) or 'none'}")
+    status = 0
+    for test in tests:
+        kernel = test.parents[3] / "op_kernel"
+        print(f"{op.op_type}: the AscendC C++ kernel in {kernel} and its op_kernel UT {test.name}, "
+              f"run on opsnn's emulator and sanitizer (opsnn ut {test}):", flush=True)
+        status = status or ut.main([str(test)])
+    return status
 
 
 def _cpp_examples(op: registry.Operator, std: str | None) -> int:
@@ -344,6 +365,9 @@ def _operator_parser(command: str, op: registry.Operator) -> argparse.ArgumentPa
                             "(the programs upstream ships, unchanged; needs a C++ compiler)")
         p.add_argument("--std", default=None, help="with --cpp: the C++ standard, e.g. c++11 (default: the "
                                                    "compiler's)")
+        p.add_argument("--kernel-cpp", action="store_true",
+                       help="build and run the operator's AscendC C++ kernel through its op_kernel UT on the "
+                            "emulator (opsnn ut; needs a C++ compiler and gtest)")
         return p
     inputs = ", ".join(t.name for t in op.op_def.inputs if t.param_type == "REQUIRED")
     p.add_argument("--shape", default=None, help="one shape for every input: 2,2 or [2,2]; '' or [] for rank 0")
@@ -513,7 +537,7 @@ def _main(argv=None) -> int:
             op = registry.get(name)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        if command == "example" and op.example is None and "--cpp" not in rest:
+        if command == "example" and op.example is None and "--cpp" not in rest and "--kernel-cpp" not in rest:
             raise UsageError(f"operator {op.name} has no example of its own; those with one: "
                              f"{', '.join(n for n, o in ops.items() if o.example)}")
         parser = _operator_parser(command, op)

@@ -118,7 +118,25 @@ def collect() -> dict:
         "machine": machine.describe(),
         "crossovers": crossovers,
         "c_abi": _c_abi(),
+        "cpp_kernels": _cpp_kernels(),
     }
+
+
+def _cpp_kernels() -> dict:
+    """What `opsnn ut` (C++ kernels and their CPU-debug UTs) needs: its runtime library, built for
+    this environment on first use, a C++ compiler and gtest."""
+    import shutil
+
+    from opsnn.cpudebug import build as kt
+    try:
+        compiler = " ".join(kt.compiler())
+    except kt.BuildUnavailable:
+        compiler = None
+    gtest = next((str(p) for p in ("/usr/include/gtest/gtest.h", "/usr/local/include/gtest/gtest.h")
+                  if os.path.isfile(p)), None)
+    library = kt.lib_dir() / kt.LIBRARY
+    return {"runtime_built": library.is_file(), "runtime": str(library), "compiler": compiler,
+            "gtest_header": gtest, "cmake": shutil.which("cmake")}
 
 
 def _c_abi() -> dict:
@@ -163,7 +181,17 @@ def format_text(info: dict) -> str:
     cpu = info["cpu"]
     lines += [f"threads     {info['threads']} ({fast.THREADS_VARIABLE}, else OMP_NUM_THREADS, else usable cores)",
               f"cpu         {cpu['model']}, {cpu['cores']} cores ({cpu['usable_cores']} usable by this process)"]
-    return "\n".join(lines + [_c_abi_line(info["c_abi"])] + _machine_lines(info["machine"], info["crossovers"]))
+    return "\n".join(lines + [_c_abi_line(info["c_abi"]), _cpp_kernels_line(info["cpp_kernels"])]
+                     + _machine_lines(info["machine"], info["crossovers"]))
+
+
+def _cpp_kernels_line(k: dict) -> str:
+    runtime = f"runtime built ({k['runtime']})" if k["runtime_built"] else \
+        "runtime not built yet (its first use builds it)"
+    missing = [what for what, ok in (("a C++ compiler", k["compiler"]), ("gtest (libgtest-dev)", k["gtest_header"]))
+               if not ok]
+    need = f"; missing: {', '.join(missing)}" if missing else ""
+    return f"C++ kernels {runtime}; opsnn ut{' cannot run' if missing else ' ready'}{need}"
 
 
 def _c_abi_line(c: dict) -> str:

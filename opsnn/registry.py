@@ -97,6 +97,13 @@ class Operator:
         spec = importlib.util.find_spec(self.package)
         return Path(next(iter(spec.submodule_search_locations))) / "examples" / self.example
 
+    def kernel_cpp_tests(self) -> list[Path]:
+        """The op_kernel UTs of the operator's AscendC C++ kernel (tests/ut/op_kernel/test_*.cpp in
+        its folder), which `opsnn ut` runs; [] when it has no C++ kernel."""
+        spec = importlib.util.find_spec(self.package)
+        folder = Path(next(iter(spec.submodule_search_locations))) / "tests" / "ut" / "op_kernel"
+        return sorted(folder.glob("test_*.cpp"))
+
 
 _OPERATORS: dict[str, Operator] = {}
 _LOCK = threading.Lock()

@@ -29,7 +29,18 @@ def main(argv=None) -> int:
     p.add_argument("--cmakedir", action="store_true", help="for CMake: -Dopsnn_DIR=... (find_package(opsnn))")
     p.add_argument("--pkgconfigdir", action="store_true", help="for PKG_CONFIG_PATH (pkg-config opsnn)")
     p.add_argument("--prefix", action="store_true", help="the build folder: include/, lib/, lib64/, cmake/, pkgconfig/")
+    p.add_argument("--kernel-cflags", action="store_true",
+                   help="for AscendC kernels and their CPU-debug UTs (docs/cpp-kernels.md): -I, -std, -D__CCE_KT_TEST__")
+    p.add_argument("--kernel-libs", action="store_true", help="the CPU-debug runtime: -L, an rpath, -lopsnn_kt")
+    p.add_argument("--kernel-cmakedir", action="store_true",
+                   help="for CMake: -Dopsnn_kernel_DIR=... (find_package(opsnn_kernel); target opsnn::kernel)")
     args = p.parse_args(argv)
+    kernel = [k for k in ("kernel_cflags", "kernel_libs", "kernel_cmakedir") if getattr(args, k)]
+    if kernel:  # the CPU-debug runtime (opsnn/cpudebug), built on first use like the C ABI
+        from opsnn.cpudebug.build import kernel_flags
+        status, values = kernel_flags(kernel)
+        print(" ".join(values))
+        return status
     wanted = [k for k in ("cflags", "libs", "includedir", "libdir", "cmakedir", "pkgconfigdir", "prefix")
               if getattr(args, k)]
     if not wanted:

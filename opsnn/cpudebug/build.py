@@ -70,6 +70,52 @@ def build(force: bool = False, verbose: bool = False) -> Path:
     return target
 
 
+_CMAKE_CONFIG = """# CMake package config for opsnn's CPU-debug runtime (docs/cpp-kernels.md), written by opsnn:
+#   cmake -Dopsnn_kernel_DIR=$(python -m opsnn.capi --kernel-cmakedir) ...
+#   find_package(opsnn_kernel REQUIRED)
+#   find_package(GTest REQUIRED)
+#   add_executable(test_op test_op.cpp)
+#   target_link_libraries(test_op PRIVATE opsnn::kernel GTest::gtest_main)
+if(NOT TARGET opsnn::kernel)
+  add_library(opsnn::kernel SHARED IMPORTED)
+  set_target_properties(opsnn::kernel PROPERTIES
+    IMPORTED_LOCATION "{library}"
+    IMPORTED_SONAME "libopsnn_kt.so"
+    INTERFACE_INCLUDE_DIRECTORIES "{include}"
+    INTERFACE_COMPILE_DEFINITIONS "__CCE_KT_TEST__"
+    INTERFACE_COMPILE_FEATURES "cxx_std_17")
+endif()
+"""
+
+
+def cmake_dir() -> Path:
+    """A folder holding opsnn_kernelConfig.cmake (written with the library's and headers' paths)."""
+    d = lib_dir().parent / "cmake"
+    d.mkdir(parents=True, exist_ok=True)
+    text = _CMAKE_CONFIG.format(library=lib_dir() / LIBRARY, include=INCLUDE_DIR)
+    config = d / "opsnn_kernelConfig.cmake"
+    if not config.is_file() or config.read_text() != text:
+        config.write_text(text)
+    return d
+
+
+def kernel_flags(wanted: list[str]) -> tuple[int, list[str]]:
+    """(status, values) for `python -m opsnn.capi --kernel-cflags/--kernel-libs/--kernel-cmakedir`:
+    the runtime is built first where missing (a note on stderr); where it cannot be, the flags
+    are printed all the same, the reason goes to stderr and the status is 1."""
+    status = 0
+    try:
+        if not (lib_dir() / LIBRARY).is_file():
+            print(f"opsnn: building the CPU-debug runtime into {lib_dir()} ...", file=sys.stderr, flush=True)
+        build()
+    except (BuildUnavailable, RuntimeError, OSError) as e:
+        print(f"opsnn: the CPU-debug runtime is not built ({lib_dir()}): {e}", file=sys.stderr)
+        status = 1
+    values = {"kernel_cflags": lambda: " ".join(kernel_cflags()), "kernel_libs": lambda: " ".join(kernel_libs()),
+              "kernel_cmakedir": lambda: str(cmake_dir())}
+    return status, [values[k]() for k in wanted]
+
+
 def kernel_cflags() -> list[str]:
     """What a kernel or its UT compiles with: the headers, C++17, __CCE_KT_TEST__."""
     return ["-std=c++17", f"-I{INCLUDE_DIR}", "-D__CCE_KT_TEST__"]
