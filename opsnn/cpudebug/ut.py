@@ -53,6 +53,8 @@ class Plan:
     include_dirs: list[Path] = field(default_factory=list)
     origin: str = "command line"
     repo_root: Path | None = None  # the upstream checkout holding the test (its helpers' OPS_NN_ROOT)
+    kernel_source: Path | None = None  # the kernel .cpp compiled beside the test (not #included by it)
+    c_declarations: list[str] = field(default_factory=list)  # the test's extern "C" kernel declarations
 
 
 def parse_cmake_cases(text: str) -> list[TestCase]:
@@ -144,7 +146,8 @@ def _add_op_sources(plan: Plan, source: str, case_name: str | None) -> None:
             stem = plan.test.stem[len("test_"):] if plan.test.stem.startswith("test_") else plan.test.stem
             for name in (stem, op_name):
                 if (kernel_dir / f"{name}.cpp").is_file():
-                    plan.extra_sources.append(kernel_dir / f"{name}.cpp")
+                    plan.kernel_source = kernel_dir / f"{name}.cpp"
+                    plan.c_declarations = re.findall(r'extern\s+"C"\s[^;{}]*;', source)
                     break
 
 
@@ -154,13 +157,65 @@ def _build_commands(plan: Plan, work: Path) -> tuple[list[tuple[list[str], Path]
     cxx = kt_build.compiler()
     includes = [f"-I{d}" for d in plan.include_dirs]
     compiles, objects = [], []
-    for k, source in enumerate([plan.test, *plan.extra_sources]):
+    sources = [plan.test, *plan.extra_sources]
+    if plan.kernel_source is not None:
+        sources.append(_kernel_shim(plan, work))
+    for k, source in enumerate(sources):
         obj, dep = work / f"src{k}.o", work / f"src{k}.d"
         compiles.append(([*cxx, *kt_build.kernel_cflags(), *includes, "-O0", "-g", "-w", "-MD", "-MF", str(dep),
                           *plan.defines, "-c", str(source), "-o", str(obj)], dep))
         objects.append(str(obj))
     link = [*cxx, *objects, "-o", str(work / "test"), "-lgtest", "-lgtest_main", *kt_build.kernel_libs()]
     return compiles, link
+
+
+def _kernel_shim(plan: Plan, work: Path) -> Path:
+    """The translation unit of a kernel compiled beside its test: the test's extern "C"
+    declarations of the kernel come first, so the definition gets the C linkage the test links
+    against (upstream's build compiles kernels through a generated wrapper that does this)."""
+    shim = work / "kernel_shim.cpp"
+    kernel = plan.kernel_source.read_text(errors="replace")
+    entries = [e for e in map(lambda d: _tiling_key_entry(d, kernel, plan.kernel_source.parent),
+                              plan.c_declarations) if e]
+    if entries:  # a kernel template: the C entry chooses the instantiation by the tiling key
+        lines = ['#include "kernel_operator.h"', f'#include "{plan.kernel_source}"', *entries]
+    else:
+        lines = ['#include "kernel_operator.h"', *plan.c_declarations, f'#include "{plan.kernel_source}"']
+    text = "\n".join([*lines, ""])
+    if not shim.is_file() or shim.read_text() != text:
+        shim.write_text(text)
+    return shim
+
+
+def _tiling_key_entry(declaration: str, kernel: str, kernel_dir: Path) -> str | None:
+    """The extern "C" entry of a kernel template with one integer template argument, as upstream's
+    build generates it from ASCENDC_TPL_UINT_SEL: the tiling key (ICPU_SET_TILING_KEY) is the
+    argument; a key the kernel was not instantiated for fails the launch by name. None where the
+    kernel is no such template (other ASCENDC_TPL argument kinds are not modelled)."""
+    m = re.search(r'void\s+(\w+)\s*\(([^)]*)\)', declaration)
+    if m is None:
+        return None
+    name, params = m.group(1), m.group(2)
+    t = re.search(r'template\s*<\s*(?:uint32_t|uint64_t|int|int32_t|uint8_t)\s+(\w+)\s*>\s*'
+                  r'(?:__global__\s+)?(?:__aicore__\s+)?void\s+' + re.escape(name) + r'\s*\(', kernel)
+    if t is None:
+        return None
+    values = []
+    for key_header in sorted(kernel_dir.glob("*tiling_key.h")):
+        sel = re.search(r'ASCENDC_TPL_UINT_SEL\(\s*' + re.escape(t.group(1)) + r'\s*,\s*ASCENDC_TPL_UI_LIST\s*,'
+                        r'([^)]*)\)', key_header.read_text(errors="replace"))
+        if sel:
+            values = [v.strip() for v in sel.group(1).split(",") if v.strip()]
+            break
+    if not values:
+        return None
+    args = ", ".join(re.findall(r'(\w+)\s*(?:,|$)', params.strip()))
+    cases = "".join(f"        case ({v}): {name}<({v})>({args}); return;\n" for v in values)
+    return (f'extern "C" void {name}({params}) {{\n'
+            f"    switch (opsnn_kt_tiling_key()) {{\n{cases}"
+            f'        default: opsnn_kt_fail("{name}: no instantiation for this tiling key '
+            f'(ICPU_SET_TILING_KEY; ASCENDC_TPL_UINT_SEL lists {", ".join(values)})", __FILE__, __LINE__);\n'
+            f"    }}\n}}")
 
 
 def _dependencies(depfile: Path) -> list[str]:
@@ -211,7 +266,7 @@ def build_test(plan: Plan, cache_dir: Path, verbose: bool = False) -> tuple[Path
 
 def _compiler_excerpt(stderr: str, limit: int = 40) -> str:
     lines = [ln for ln in stderr.splitlines() if "error" in ln or "note: " not in ln]
-    errors = [ln for ln in lines if "error" in ln]
+    errors = [ln for ln in lines if "error" in ln or "undefined reference" in ln or "multiple definition" in ln]
     shown = (errors or lines)[:limit]
     more = len(errors or lines) - len(shown)
     return "\n".join(shown) + (f"\n... {more} more line(s)" if more > 0 else "")
@@ -257,8 +312,13 @@ def main(argv: list[str]) -> int:
     p.add_argument("--json", metavar="FILE", help="the runs, their launches and findings as JSON")
     p.add_argument("--workdir", metavar="DIR", help="where the test runs (default: a temporary folder)")
     p.add_argument("--verbose", "-v", action="store_true", help="show the compile command")
-    p.add_argument("gtest_args", nargs="*", help="after --: arguments for the test program (--gtest_filter=...)")
+    p.epilog = "Arguments after -- go to the test program (e.g. -- --gtest_filter='*case*')."
+    gtest_args = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, gtest_args = argv[:cut], argv[cut + 1:]
     args = p.parse_args(argv)
+    args.gtest_args = gtest_args
     defines = [f"-D{d}" for d in args.defines]
     try:
         plan = make_plan(Path(args.test), args.soc, defines)

@@ -12,6 +12,7 @@
 #include "opsnn_kt/call.h"
 #include "opsnn_kt/tensors.h"
 #include "opsnn_kt/instructions.h"
+#include "opsnn_kt/high_level.h"
 #include "opsnn_kt/kernel_macros.h"
 
 #endif  // OPSNN_KERNEL_OPERATOR_H_

@@ -6,6 +6,7 @@
 #define OPSNN_KT_TENSORS_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "opsnn_kt/call.h"
 
@@ -96,10 +97,12 @@ public:
     class ElementRef {
     public:
         ElementRef(const LocalTensor &t, uint32_t i) : t_(t), i_(i) {}
-        operator T() const { return t_.GetValue(i_); }  // NOLINT: reads like the element
+        /* reads like the element: as T, or converted on to any arithmetic type (half -> float) */
+        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>
+        operator U() const { return static_cast<U>(t_.GetValue(i_)); }  // NOLINT
         ElementRef &operator=(const T &v) { t_.SetValue(i_, v); return *this; }
-        ElementRef &operator=(const ElementRef &o) { t_.SetValue(i_, static_cast<T>(o)); return *this; }
-        T operator-() const { return -static_cast<T>(*this); }
+        ElementRef &operator=(const ElementRef &o) { t_.SetValue(i_, o.template operator T()); return *this; }
+        T operator-() const { return -(this->template operator T()); }
     private:
         LocalTensor t_;
         uint32_t i_;
