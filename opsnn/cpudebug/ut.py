@@ -162,7 +162,9 @@ def _build_commands(plan: Plan, work: Path) -> tuple[list[tuple[list[str], Path]
         sources.append(_kernel_shim(plan, work))
     for k, source in enumerate(sources):
         obj, dep = work / f"src{k}.o", work / f"src{k}.d"
-        compiles.append(([*cxx, *kt_build.kernel_cflags(), *includes, "-O0", "-g", "-w", "-MD", "-MF", str(dep),
+        # ASCENDC_CPU_DEBUG: what CANN's CPU-debug build defines, and UT headers test for
+        compiles.append(([*cxx, *kt_build.kernel_cflags(), "-DASCENDC_CPU_DEBUG", *includes, "-O0", "-g", "-w",
+                          "-MD", "-MF", str(dep),
                           *plan.defines, "-c", str(source), "-o", str(obj)], dep))
         objects.append(str(obj))
     link = [*cxx, *objects, "-o", str(work / "test"), "-lgtest", "-lgtest_main", *kt_build.kernel_libs()]
@@ -297,6 +299,21 @@ def run_test(binary: Path, soc: str, sanitize: bool, workdir: Path, gtest_args: 
     return done.returncode, record
 
 
+def _default_workdir(tmp: Path, plan: Plan) -> Path:
+    """Where the test runs. Inside an upstream checkout: build/tests/ut/op_kernel of a folder whose
+    other entries link to the checkout's, as upstream's build runs its kernel UTs -- their
+    "../../../../<category>/<op>/tests/ut/op_kernel/<op>_data" paths reach the data folders
+    (the checkout itself is never written to)."""
+    if plan.repo_root is None:
+        return tmp
+    root = tmp / "root"
+    root.mkdir()
+    for entry in plan.repo_root.iterdir():
+        if entry.name != "build":
+            (root / entry.name).symlink_to(entry)
+    return root / "build" / "tests" / "ut" / "op_kernel"
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="opsnn ut", description="Build an op_kernel unit test written for CANN's CPU-debug library "
@@ -334,7 +351,7 @@ def main(argv: list[str]) -> int:
           f"({' '.join(plan.defines) or 'no options'}; from {plan.origin})", file=sys.stderr, flush=True)
     runs, status = [], 0
     with tempfile.TemporaryDirectory(prefix="opsnn-ut-") as tmp:
-        workdir = Path(args.workdir).resolve() if args.workdir else Path(tmp)
+        workdir = Path(args.workdir).resolve() if args.workdir else _default_workdir(Path(tmp), plan)
         workdir.mkdir(parents=True, exist_ok=True)
         for soc in plan.socs:
             name = platform_for(soc).name
