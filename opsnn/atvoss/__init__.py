@@ -23,6 +23,7 @@ and a schedule. Facts and formulas: docs/arch35-atvoss.md.
                                         # the DAG accounting); either side may be a scalar holder
     r = Select(m, c, f)                 # src0 where the mask is set, src1 elsewhere; nodes or scalars
     p = Mul(f, f)                       # elementwise product in the operand dtype
+    q = Sub(Add(p, c), f)               # sum / difference (Adds with a scalar side; Sub's left a tensor)
     tf = ToFloat(thr)                   # a scalar op: the scalar widened to float32
     dag = Dag("MyDag<half>", [CopyOut(Cast(r, "float16", RoundMode.CAST_RINT), 0)])
 
@@ -65,6 +66,7 @@ from .broadcast_tiling import BroadcastBaseTiling, BroadcastTilingResult, KeyedB
 from .collapse import Collapsed, dimension_collapse
 from .dag import (
     CMP,
+    Add,
     And,
     Cast,
     Compare,
@@ -81,6 +83,7 @@ from .dag import (
     RoundMode,
     ScalarIn,
     Select,
+    Sub,
     ToFloat,
     Var,
 )
@@ -91,10 +94,10 @@ from .structs import BroadcastBaseTilingData, BroadcastOneDimTilingData, EleBase
 from .tiling_key import BRC_SCH_MODES, TplBool, TplDtype, TplUint, brc_tiling_key, tiling_key
 
 __all__ = [
-    "And", "BRC_SCH_MODES", "BroadcastBaseTiling", "BroadcastBaseTilingData", "BroadcastOneDimTilingData",
+    "Add", "And", "BRC_SCH_MODES", "BroadcastBaseTiling", "BroadcastBaseTilingData", "BroadcastOneDimTilingData",
     "BroadcastTilingResult", "CMP", "Cast", "Collapsed", "Compare", "Const", "CopyIn", "CopyInBrc", "CopyOut",
     "Dag", "Duplicate", "EleBaseTilingData", "ElewiseBaseTiling", "InputInfo", "KeyedBroadcastTiling", "Mul",
-    "Node", "Or", "RoundMode", "ScalarIn", "Select", "TilingError", "ToFloat", "TplBool", "TplDtype", "TplUint",
+    "Node", "Or", "RoundMode", "ScalarIn", "Select", "Sub", "TilingError", "ToFloat", "TplBool", "TplDtype", "TplUint",
     "Var", "brc_tiling_key", "broadcast_kernel", "dimension_collapse", "elementwise_kernel", "launch_broadcast",
     "launch_elementwise", "tiling_key",
 ]

@@ -7,6 +7,7 @@ from functools import cache
 import numpy as np
 
 from opsnn.ascendc import CMPMODE, And, Compare, EmulatorError, LocalTensor, Or, SelectTensors
+from opsnn.ascendc.add_sub_arch35 import Add, Sub
 from opsnn.ascendc.cast import cast_values
 from opsnn.ascendc.cast_arch35 import Cast
 from opsnn.ascendc.local_tensor import close_local, open_local
@@ -157,6 +158,7 @@ def _scalar_op(f: Node, args: list):
 
 
 _LOGIC = {"And": And, "Or": Or}
+_ARITH = {"Add": Add, "Sub": Sub}
 
 
 def _bind(f: Node, dst: LocalTensor, args: list) -> tuple:
@@ -182,6 +184,11 @@ def _bind(f: Node, dst: LocalTensor, args: list) -> tuple:
         if not isinstance(a, LocalTensor):
             a, b = b, a
         return Mul, (dst, a, b)
+    if op in _ARITH:
+        a, b = args
+        if op == "Add" and not isinstance(a, LocalTensor):
+            a, b = b, a
+        return _ARITH[op], (dst, a, b)
     raise EmulatorError(f"DAG op {op} has no emulator instruction")
 
 
@@ -208,6 +215,9 @@ def _tensor_op(f: Node, dst: LocalTensor, args: list, n: int) -> None:
         if not isinstance(a, LocalTensor):
             a, b = b, a
         Mul(dst, a, b, n)
+    elif op in _ARITH:
+        fn, args = _bind(f, dst, args)
+        fn(*args, n)
     else:
         raise EmulatorError(f"DAG op {op} has no emulator instruction")
 

@@ -20,8 +20,8 @@ from .errors import DagError
 
 CMP = CMPMODE  # upstream's CMPMODE: LT, GT, EQ, LE, GE, NE
 
-__all__ = ["CMP", "And", "Cast", "Compare", "Const", "CopyIn", "CopyInBrc", "CopyOut", "Dag", "Duplicate",
-           "InputInfo", "Mul", "Node", "Or", "RoundMode", "ScalarIn", "Select", "ToFloat", "Var"]
+__all__ = ["CMP", "Add", "And", "Cast", "Compare", "Const", "CopyIn", "CopyInBrc", "CopyOut", "Dag", "Duplicate",
+           "InputInfo", "Mul", "Node", "Or", "RoundMode", "ScalarIn", "Select", "Sub", "ToFloat", "Var"]
 
 _DTYPES = dict(BY_NAME, int16=np.dtype(np.int16))
 
@@ -167,6 +167,23 @@ def Mul(a: Node | Holder, b: Node | Holder) -> Node:  # noqa: N802
     if a.dtype != b.dtype:
         raise DagError(f"Mul of {a.dtype} with {b.dtype}")
     return Node("Mul", (a, b), a.dtype)
+
+
+def Add(a: Node | Holder, b: Node | Holder) -> Node:  # noqa: N802
+    """a + b in the operand dtype (Adds when one side is a scalar)."""
+    return _arith("Add", a, b)
+
+
+def Sub(a: Node, b: Node | Holder) -> Node:  # noqa: N802
+    """a - b in the operand dtype; `a` a tensor node (a scalar minus a tensor: Duplicate it first)."""
+    _need_tensor(a, "Sub")
+    return _arith("Sub", a, b)
+
+
+def _arith(op: str, a, b) -> Node:
+    if a.dtype != b.dtype:
+        raise DagError(f"{op} of {a.dtype} with {b.dtype}")
+    return Node(op, (a, b), a.dtype)
 
 
 def _need_tensor(node, op: str) -> None:

@@ -1,0 +1,74 @@
+"""What SigmoidGrad computes, as numpy functions on whole arrays (docs/sigmoid-grad.md). Each
+takes (y, dy) of one shape and dtype and returns a fresh array of it; the arithmetic is the
+emulator's (opsnn.ascendc: IEEE float32, host-independent NaNs), so the kernels' bits follow.
+
+  sigmoid_grad_910b     the 910B kernel: dy * ((1 - y) * y) in float32
+  sigmoid_grad_arch35   the Ascend950 DAG: (dy * (1 - y)) * y in float32
+  sigmoid_grad_aicpu    the AICPU kernel aclnn picks for float64 / complex: (dy * (1 - y)) * y,
+                        complex: conj((1 - y) * y) * dy (numpy on the host: AICPU's NaN bits
+                        are not modelled)
+  sigmoid_backward_torch  torch's CPU kernel: (dy * (1 - y)) * y in the dtype (float16 / bfloat16
+                        through float32), complex: dy * conj((1 - y) * y)
+
+float16 / bfloat16 are widened exactly and the float32 result narrowed once, nearest even."""
+from __future__ import annotations
+
+import numpy as np
+
+from opsnn.ascendc import RoundMode
+from opsnn.ascendc.binary import mul_values as mul_a2
+from opsnn.ascendc.binary import sub_values
+from opsnn.ascendc.cast import cast_values
+from opsnn.ascendc.mul_arch35 import mul_values as mul_950
+
+F32 = np.dtype(np.float32)
+KERNEL_DTYPES = ("float16", "bfloat16", "float32")  # the AI Core's; aclnn sends the others to AICPU
+
+
+def _f32(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    return a if a.dtype == F32 else cast_values(a.reshape(-1), F32, RoundMode.CAST_NONE).reshape(a.shape)
+
+
+def _back(z: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    return z if dtype == F32 else cast_values(z.reshape(-1), dtype, RoundMode.CAST_RINT).reshape(z.shape)
+
+
+def sigmoid_grad_910b(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    y32, dy32 = _f32(y), _f32(dy)
+    t = mul_a2(sub_values(np.ones_like(y32), y32), y32)
+    return _back(mul_a2(dy32, t), np.asarray(y).dtype)
+
+
+def sigmoid_grad_arch35(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    y32, dy32 = _f32(y), _f32(dy)
+    u = mul_950(dy32, sub_values(np.ones_like(y32), y32), np.empty(y32.shape, F32))
+    return _back(mul_950(u, y32, np.empty(y32.shape, F32)), np.asarray(y).dtype)
+
+
+def sigmoid_grad_aicpu(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        if y.dtype.kind == "c":
+            return np.conj((1 - y) * y) * dy
+        return dy * (1 - y) * y
+
+
+KERNELS = {"ascend910b": sigmoid_grad_910b, "ascend950": sigmoid_grad_arch35}
+
+
+def sigmoid_grad(y: np.ndarray, dy: np.ndarray, family: str) -> np.ndarray:
+    """l0 SigmoidGrad on a SoC family: the AI Core kernel for its dtypes, else AICPU."""
+    kernel = KERNELS[family] if y.dtype.name in KERNEL_DTYPES else sigmoid_grad_aicpu
+    return kernel(y, dy)
+
+
+def sigmoid_backward_torch(dy: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """dy and y already of torch's result dtype (broadcast together here)."""
+    dtype = dy.dtype
+    with np.errstate(all="ignore"):
+        if dtype.kind == "c":
+            return dy * np.conj((1 - y) * y)
+        if dtype.itemsize == 2:  # float16 / bfloat16: opmath float32
+            a, b = dy.astype(F32), y.astype(F32)
+            return (a * (F32.type(1) - b) * b).astype(dtype)
+        return dy * (dtype.type(1) - y) * y
