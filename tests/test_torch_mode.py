@@ -214,8 +214,13 @@ def _distinguishing():
     return torch.ones(3, dtype=torch.float16), torch.tensor([0.3, 0.31, 0.29], dtype=torch.float16), 0.3
 
 
-def test_other_threads_get_torch_and_the_override_goes_with_the_last_context():
+def test_other_threads_get_torch_and_the_context_is_the_entering_threads():
+    """A context changes only its own thread's dispatch (a thread-local included key): the aten ops'
+    CPU kernels are torch's throughout, before, inside and after (no dispatch-table write while other
+    threads call: issue 27 item 0, tests/surfaces/test_npu_semantics_threads.py)."""
     import threading
+
+    from opsnn.torch import _mode
 
     g, x, t = _distinguishing()
     torch_answer = aten.threshold_backward(g, x, t)
@@ -223,27 +228,35 @@ def test_other_threads_get_torch_and_the_override_goes_with_the_last_context():
     inside, leave = threading.Event(), threading.Event()
 
     def other_thread():
-        inside.wait()
+        inside.wait(10)
         results["other"] = aten.threshold_backward(g, x, t)  # while the main thread's context is open
+        results["other_key"] = torch._C._dispatch_tls_is_dispatch_key_included(_mode._KEY)
         leave.set()
 
-    registrations = {name: torch._C._dispatch_dump(name) for name in ("aten::threshold_backward", "aten::threshold")}
-    thread = threading.Thread(target=other_thread)
+    cpu = {name: torch._C._dispatch_dump(name).split("\nCPU: ")[1].split("\n")[0]
+           for name in ("aten::threshold_backward", "aten::threshold")}
+    thread = threading.Thread(target=other_thread, daemon=True)
     thread.start()
-    with ot.npu_semantics("ascend910b", forward=False) as mode:
-        assert torch._C._dispatch_dump("aten::threshold_backward") != registrations["aten::threshold_backward"]
+    assert not torch._C._dispatch_tls_is_dispatch_key_included(_mode._KEY)
+    try:
+        with ot.npu_semantics("ascend910b", forward=False) as mode:
+            inside.set()
+            assert torch._C._dispatch_tls_is_dispatch_key_included(_mode._KEY)
+            assert leave.wait(10)
+            results["mode"] = aten.threshold_backward(g, x, t)
+            for name, kernel in cpu.items():  # torch's CPU kernels stay registered as they were
+                assert torch._C._dispatch_dump(name).split("\nCPU: ")[1].split("\n")[0] == kernel
+    finally:
         inside.set()
-        assert leave.wait(10)
-        results["mode"] = aten.threshold_backward(g, x, t)
-    thread.join()
+        thread.join(10)
+    assert not torch._C._dispatch_tls_is_dispatch_key_included(_mode._KEY)
+    assert results["other_key"] is False
     assert mode.calls == {"aten::threshold_backward": 1}  # the other thread's call was not counted
     assert_bits(results["other"], torch_answer)
     assert not torch.equal(results["mode"], torch_answer)
     assert_bits(results["mode"], opsnn.threshold_backward(ot.to_numpy(g), ot.to_numpy(x), t,
                                                           semantics="ascend910b"))
     assert_bits(aten.threshold_backward(g, x, t), torch_answer)
-    # torch's kernels are registered as before: nothing of the override is left
-    assert {name: torch._C._dispatch_dump(name) for name in registrations} == registrations
 
 
 def test_contexts_nest_and_an_error_inside_still_closes():

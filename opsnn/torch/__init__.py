@@ -30,11 +30,12 @@ except ModuleNotFoundError as e:
 
 from opsnn.backends import SEMANTICS
 from opsnn.torch import _generic, _ops
+from opsnn.torch._compile import NpuSemanticsBypassWarning
 from opsnn.torch._convert import from_numpy, to_numpy
 from opsnn.torch._mode import NPU_SEMANTICS, npu_semantics
 
-__all__ = ["NPU_SEMANTICS", "SEMANTICS", "from_numpy", "npu_semantics", "threshold", "threshold_", "threshold_backward",
-           "to_numpy"]
+__all__ = ["NPU_SEMANTICS", "SEMANTICS", "NpuSemanticsBypassWarning", "from_numpy", "npu_semantics", "threshold",
+           "threshold_", "threshold_backward", "to_numpy"]
 
 
 def __getattr__(name: str):

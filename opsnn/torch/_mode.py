@@ -1,14 +1,20 @@
 """npu_semantics: aten's threshold ops on CPU computed with an NPU kernel's semantics.
 
-While any npu_semantics context is open, the CPU kernels of the intercepted aten ops are overridden
-(torch.library, in aten's namespace); the override asks the calling thread's innermost open context
-for a handler and runs it, or runs torch's own kernel (torch.library.get_kernel, kept before the
-override) where the thread has none or it does not intercept that op. The last context to close
-removes the override: torch's kernels are back as they were.
+How the calls are intercepted: the intercepted aten ops get a kernel under one dispatch key that
+torch leaves unused (`Fake`, reserved for a C++ FakeTensor mode: no kernel, no fallback and in no
+alias set in torch 2.13), registered once per process at the first context, never removed; every
+other op falls through that key. Entering a context adds the key to the entering thread's included
+keys (a thread-local set) and leaving removes it, so only that thread's calls reach the kernel, which
+asks the thread's innermost open context for a handler and runs it, or redispatches to torch's own
+kernel below the key (another device, an op the context does not intercept).
 
-Why not a TorchDispatchMode (what this was): a Python mode is entered for every aten op of a step,
-not only the intercepted ones; at ~3 us an op, a do-nothing mode alone cost a 53-op MLP training step
-1.10-1.19x plain torch. The override costs only the calls it intercepts (~2 us each for boxing).
+Why not override the CPU kernels while a context is open (what this was): registering and removing a
+kernel rewrites the op's dispatch table while other threads dispatch through it; a thread that had
+looked up the override ran it after it was freed (SIGSEGV, issue 27 item 0). Here enter and leave
+write only thread-local state; the one registration happens once, in a slot no thread without a
+context reads. Why not a TorchDispatchMode: a Python mode is entered for every aten op of a step;
+at ~3 us an op, a do-nothing mode alone cost a 53-op MLP training step 1.10-1.19x plain torch. The
+key costs only the calls it intercepts (~2 us each for boxing).
 """
 from __future__ import annotations
 
@@ -18,7 +24,7 @@ from collections import Counter
 
 import torch
 
-from opsnn.torch import _generic, _ops
+from opsnn.torch import _compile, _generic, _ops
 
 aten = torch.ops.aten
 NPU_SEMANTICS = ("ascend910b", "ascend950")
@@ -47,53 +53,63 @@ def _intercepted() -> list:
     return [*_BACKWARD, *_FORWARD, *(func for func, _ in _generic_ops(True))]
 
 
-def _kernel(func, original):
-    """The CPU kernel of `func` while the override is in place."""
+_KEY = torch._C.DispatchKey(12)  # c10's DispatchKey::Fake (pybind11 does not name it)
+_BELOW = torch._C._dispatch_keyset_full_after(_KEY)
+
+
+def _kernel(func):
+    """The kernel of `func` under _KEY: reached only by threads with a context open."""
     name = func.name()
 
     def kernel(keyset, *args, **kwargs):
         open_ = getattr(_local, "open", None)
-        if open_:
+        if open_ and (keyset & _BELOW).highestPriorityTypeId() == _CPU:
             mode = open_[-1]
             handler = mode._handlers.get(func)
             if handler is not None:
                 mode.calls[name] += 1
                 return handler(*args, **kwargs)
-        return original.call_boxed(keyset, *args, **kwargs)
+        return func.redispatch(keyset & _BELOW, *args, **kwargs)
 
     return kernel
 
 
-class _Override:
-    """The process's one override of the intercepted CPU kernels, in place while any context is open
-    (in any thread): counted, under a lock."""
+_CPU = torch._C.DispatchKey.CPU
+
+
+class _Registration:
+    """The kernels under _KEY and the fall-through for every other op: once per process, kept."""
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._users = 0
-        self._library = None
+        self._libraries = None
 
-    def acquire(self) -> None:
+    def ensure(self) -> None:
+        if self._libraries is not None:
+            return
         with self._lock:
-            if self._users == 0:
-                library = torch.library.Library("aten", "IMPL")
-                with warnings.catch_warnings():  # torch warns once that an aten kernel is overridden: meant here
-                    warnings.simplefilter("ignore")
-                    for func in _intercepted():
-                        original = torch.library.get_kernel(func, "CPU")
-                        library.impl(func, _kernel(func, original), "CPU", with_keyset=True)
-                self._library = library
-            self._users += 1
-
-    def release(self) -> None:
-        with self._lock:
-            self._users -= 1
-            if self._users == 0:
-                self._library._destroy()  # torch's own kernels answer again
-                self._library = None
+            if self._libraries is not None:
+                return
+            if "Fake" not in repr(torch._C.DispatchKeySet(_KEY)) or torch._C._dispatch_has_backend_fallback(_KEY):
+                raise RuntimeError(f"npu_semantics needs the dispatch key Fake unused; torch {torch.__version__} "
+                                   "uses it (opsnn.torch is tested with torch 2.13)")
+            fallthrough = torch.library.Library("_", "IMPL")
+            fallthrough.fallback(torch.library.fallthrough_kernel, "Fake")
+            kernels = torch.library.Library("aten", "IMPL")
+            with warnings.catch_warnings():  # torch warns once that an aten kernel is overridden: meant here
+                warnings.simplefilter("ignore")
+                for func in _intercepted():
+                    kernels.impl(func, _kernel(func), "Fake", with_keyset=True)
+            self._libraries = (fallthrough, kernels)
 
 
-_OVERRIDE = _Override()
+_REGISTRATION = _Registration()
+
+
+def _intercepts(func) -> bool:
+    """Does the calling thread's innermost open context take `func` (None: is one open)."""
+    open_ = getattr(_local, "open", None)
+    return bool(open_) and (func is None or func in open_[-1]._handlers)
 
 
 class npu_semantics:  # noqa: N801 - a context manager, named like one
@@ -107,7 +123,7 @@ class npu_semantics:  # noqa: N801 - a context manager, named like one
     `calls` counts the intercepted calls by aten op name.
 
     An intercepted call runs the same Python body as the torch.ops.opsnn op's CPU kernel, called
-    directly from aten's CPU kernel (below autograd: the backward graph is recorded as usual).
+    directly from its kernel below autograd (the backward graph is recorded as usual).
     Contexts nest; the innermost answers. torch.compile keeps the interception where the compiled
     code calls aten's kernels (backend "eager", "aot_eager"); inductor generates its own loops.
     """
@@ -124,17 +140,22 @@ class npu_semantics:  # noqa: N801 - a context manager, named like one
             self._handlers[func] = self._generic_handler(generic)
 
     def __enter__(self):
-        _OVERRIDE.acquire()
+        _REGISTRATION.ensure()
+        _compile.watch(_intercepted(), _intercepts)  # inductor bypasses the mode: warn (once)
         open_ = getattr(_local, "open", None)
         if open_ is None:
             open_ = _local.open = []
+        if not open_:  # this thread's first: its calls reach the kernels from now on
+            _local.had_key = torch._C._dispatch_tls_is_dispatch_key_included(_KEY)
+            torch._C._dispatch_tls_set_dispatch_key_included(_KEY, True)
         open_.append(self)
         return self
 
     def __exit__(self, *exc):
         open_ = _local.open
         del open_[len(open_) - 1 - open_[::-1].index(self)]  # this context's innermost entry
-        _OVERRIDE.release()
+        if not open_:
+            torch._C._dispatch_tls_set_dispatch_key_included(_KEY, _local.had_key)
         return False
 
     def _generic_handler(self, generic):

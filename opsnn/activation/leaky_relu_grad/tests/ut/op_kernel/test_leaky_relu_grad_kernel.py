@@ -111,5 +111,5 @@ def test_cli_tiling_and_refusals():
     assert doc["tiling_data"].startswith("00000000000000000001000000010000200000")
     with contextlib.redirect_stderr(io.StringIO()):
         assert _cli("tiling", "leaky_relu_grad", "--soc", "Ascend910B2", "--shape", "4")[0] == 2  # a TBE kernel
-    assert _cli("tiling", "leaky_relu_grad", "--shape", "4")[0] == 0  # without --soc: a SoC it has a kernel for
+        assert _cli("tiling", "leaky_relu_grad", "--shape", "4")[0] == 0  # no --soc: a SoC it has a kernel for
         assert _cli("sanitize", "leaky_relu_grad", "--soc", "Ascend950", "--input-shapes", "2,3", "4,3")[0] == 2
