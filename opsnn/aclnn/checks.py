@@ -2,6 +2,10 @@
 AclnnError with the status and message the C API would give; names are the API's names."""
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from opsnn.acl import AclScalar, AclTensor
 
 from . import status as s
@@ -59,7 +63,7 @@ def check_shape(t: AclTensor, name: str, expected: tuple[int, ...], what: str) -
 
 
 __all__ = ["MAX_DIM", "AclScalar", "AclTensor", "broadcast_shape", "check_dtype_supported", "check_max_dim",
-           "check_not_null", "check_same_dtype", "check_shape"]
+           "check_not_null", "check_same_dtype", "check_scalar_fits", "check_shape", "scalar_overflow"]
 
 
 _FLOATS = frozenset(("float16", "bfloat16", "float32", "float64"))
@@ -75,3 +79,45 @@ def can_cast(src: str, dst: str) -> bool:
     if src in _FLOATS and dst in _INTEGRAL:
         return False
     return not (dst == "bool" and src != "bool")
+
+
+_INT_RANGES = {name: (int(np.iinfo(name).min), int(np.iinfo(name).max)) for name in _INTEGRAL}
+
+
+def check_scalar_fits(scalar: AclScalar, name: str, dtype_name: str) -> None:
+    """161002 where `scalar` becomes a value of the integer dtype `dtype_name` only by wrapping or
+    by a conversion C++ leaves undefined (see scalar_overflow)."""
+    message = scalar_overflow(scalar.value, name, dtype_name)
+    if message is not None:
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_VALUE, message)
+
+
+def scalar_overflow(value, name: str, dtype_name: str) -> str | None:
+    """Why the scalar `value` (Python or numpy) has no value of the integer dtype `dtype_name`, or
+    None: an integer outside the dtype's range, a float whose truncation toward zero is outside
+    it, NaN or an infinity (a complex: its real part, as aclScalar's To<T> reads it). Truncating
+    a float in range (2.7 -> 2) is the conversion itself and passes; float dtypes take every
+    value (rounding, inf) and are not checked.
+
+    torch refuses the same values ("cannot be converted ... without overflow"); CANN's static_cast
+    would wrap (uint8 300 -> 44) or, for a float, give the host's "integer indefinite". Stricter
+    than torch in one place: torch lets -1..-255 wrap into uint8 for arithmetic's sake; a threshold
+    of -1 meaning 255 is a mistake here."""
+    bounds = _INT_RANGES.get(dtype_name)
+    if bounds is None:
+        return None
+    if isinstance(value, complex | np.complexfloating):
+        value = value.real
+    if isinstance(value, bool | np.bool_ | int | np.integer):
+        whole = int(value)
+    else:
+        number = float(value)
+        whole = math.trunc(number) if math.isfinite(number) else None
+    low, high = bounds
+    if whole is not None and low <= whole <= high:
+        return None
+    return f"{name} {_show(value)} cannot be converted to {dtype_name} without overflow (the range is [{low}, {high}])"
+
+
+def _show(value) -> str:
+    return repr(value.item()) if isinstance(value, np.generic) else repr(value)

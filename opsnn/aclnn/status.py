@@ -33,6 +33,7 @@ STATUS_NAMES = {
 KIND_NULLPTR = "nullptr"
 KIND_DTYPE = "dtype"
 KIND_SHAPE = "shape"
+KIND_VALUE = "value"  # a value out of its range (an integer scalar past its dtype): ValueError
 KIND_TILING = "tiling"
 KIND_RUNTIME = "runtime"
 KIND_INNER = "inner"

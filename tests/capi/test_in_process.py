@@ -101,3 +101,31 @@ def test_a_private_format_is_recorded_and_warned_on_stderr(lib, capsys):
                    "and the operators read the data as ND\n")
     assert not lib.aclCreateTensor(dims, 1, acl.ACL_FLOAT, None, 0, 5, dims, 1, None)
     assert b"unknown aclFormat 5" in lib.aclGetRecentErrMsg()
+
+
+def test_an_integer_scalar_past_the_tensor_dtype_is_refused(lib):
+    """uint8 threshold 300 would wrap to 44 (static_cast): 161002 from C too, executor NULL."""
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    try:
+        ptr, _ = acl.rt.malloc(4, 0)
+        dims = (ctypes.c_int64 * 1)(4)
+        self_ = lib.aclCreateTensor(dims, 1, acl.ACL_UINT8, None, 0, acl.ACL_FORMAT_ND, dims, 1, ptr)
+        out = lib.aclCreateTensor(dims, 1, acl.ACL_UINT8, None, 0, acl.ACL_FORMAT_ND, dims, 1, ptr)
+        size, executor = ctypes.c_uint64(7), ctypes.c_void_p(1)
+        for bad, good, message in ((300, 255, b"threshold 300 cannot be converted to uint8 without overflow"),
+                                   (-1, 0, b"threshold -1 cannot be converted to uint8 without overflow")):
+            threshold = lib.aclCreateScalar(ctypes.byref(ctypes.c_int32(bad)), acl.ACL_INT32)
+            value = lib.aclCreateScalar(ctypes.byref(ctypes.c_int32(good)), acl.ACL_INT32)
+            status = lib.aclnnThresholdGetWorkspaceSize(ctypes.c_void_p(self_), ctypes.c_void_p(threshold),
+                                                        ctypes.c_void_p(value), ctypes.c_void_p(out),
+                                                        ctypes.byref(size), ctypes.byref(executor))
+            assert (status, size.value, executor.value) == (aclnn.ACLNN_ERR_PARAM_INVALID, 0, None)
+            assert message in lib.aclGetRecentErrMsg()
+            status = lib.aclnnThresholdGetWorkspaceSize(ctypes.c_void_p(self_), ctypes.c_void_p(value),
+                                                        ctypes.c_void_p(value), ctypes.c_void_p(out),
+                                                        ctypes.byref(size), ctypes.byref(executor))
+            assert status == 0 and executor.value
+        acl.rt.free(ptr)
+    finally:
+        acl.rt.reset_device(0)
+        acl.finalize()

@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from opsnn.aclnn.checks import scalar_overflow
 from opsnn.dtypes import BY_NAME
 
 from .functional_models import aclnn_threshold
@@ -34,6 +35,10 @@ def check_call(x: np.ndarray, threshold, value, semantics: str) -> None:
         raise TypeError(f"{semantics}: threshold does not support dtype {x.dtype}; supported: {', '.join(allowed)}")
     if x.ndim > MAX_RANK:
         raise ValueError(f"{semantics}: rank {x.ndim} exceeds {MAX_RANK}")
+    for scalar, what in ((threshold, "threshold"), (value, "value")):
+        message = scalar_overflow(scalar, what, x.dtype.name)
+        if message is not None:  # an integer x's scalar must fit x's dtype (aclnnThreshold: 161002)
+            raise ValueError(f"{semantics}: {message}")
 
 
 def threshold(x: np.ndarray, threshold, value, semantics: str) -> np.ndarray:

@@ -8,10 +8,12 @@
 out = self where self > threshold, else value (NaN self stays). Phase 1, upstream's order:
 executor (561101, no device); self, out, threshold, value present (161001); self's dtype in the
 SoC's list, and before arch35 out's dtype castable from self's (161002); self rank <= 8 and out
-of exactly self's shape, no broadcasting (161002); an empty self succeeds with workspace 0 and
+of exactly self's shape, no broadcasting (161002); for an integer self, threshold then value
+representable in self's dtype (161002, checks.check_scalar_fits: 300 for uint8 would wrap to 44,
+as torch refuses; self's dtype even where the 910B computes int16 in int32); an empty self succeeds with workspace 0 and
 nothing to run. Then Contiguous(self), before arch35 int16 -> int32 (the 910B kernel has no
 int16), l0 ThresholdV2, Cast to out's dtype, ViewCopy into out. Scalar dtypes are never checked:
-they are converted to the tensor's dtype (scalar_to_tensor.py). The inplace API is the
+they are converted to the tensor's dtype (scalar_to_tensor.py), their values only as above. The inplace API is the
 same body with out = self_ref. (The C API's null workspaceSize/executor check has no Python
 counterpart: they are returned.)"""
 from __future__ import annotations
@@ -56,6 +58,8 @@ def _plan(executor: Executor, self, threshold, value, out) -> None:
 
     checks.check_max_dim(self, "self")
     checks.check_shape(out, "out", self.view_dims, "the shape of self")
+    checks.check_scalar_fits(threshold, "threshold", self.dtype_name)
+    checks.check_scalar_fits(value, "value", self.dtype_name)
 
     if self.numel == 0:
         return  # nothing to launch, workspace 0

@@ -72,6 +72,24 @@ def int_convert(v, dtype: np.dtype) -> int:
     return v
 
 
+def scalar_fits(v, dtype) -> bool:
+    """Whether aclnnThreshold (and opsnn.threshold's ascend semantics) takes scalar v for an x of
+    dtype: any scalar for a float x; for an integer x, an integer in the dtype's range or a finite
+    float whose truncation is (else 161002 / ValueError: it would wrap or be undefined)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "iu":
+        return True
+    v = _number(v)
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            return False
+        v = math.trunc(v)
+    nbits = dtype.itemsize * 8
+    if dtype.kind == "i":
+        return -(1 << (nbits - 1)) <= v < 1 << (nbits - 1)
+    return 0 <= v < 1 << nbits
+
+
 def scalar_as(v, dtype: np.dtype):
     """The host conversion of a Python scalar to a 0-d array of dtype (bits exact)."""
     v = _number(v)

@@ -31,7 +31,11 @@ def test_every_dtype_against_the_oracle(any_dev, dtype):
     for t, v in SCALARS:
         x = o.edge_values(dtype, 257, rng, around=[t])
         xt, out = dev.tensor(x), dev.empty(x.shape, dtype)
-        assert dev.threshold(xt, scalar(dev, t), scalar(dev, v), out) == 0, aclnn.get_recent_err_msg()
+        ret = dev.threshold(xt, scalar(dev, t), scalar(dev, v), out)
+        if not (o.scalar_fits(t, dtype) and o.scalar_fits(v, dtype)):  # would wrap: refused
+            assert ret == aclnn.ACLNN_ERR_PARAM_INVALID and "without overflow" in aclnn.get_recent_err_msg(), (t, v)
+            continue
+        assert ret == 0, aclnn.get_recent_err_msg()
         np.testing.assert_array_equal(o.bits(dev.read(out)), o.bits(SOC_ORACLE[soc](x, t, v)),
                                       err_msg=f"{soc} {dtype} threshold={t!r} value={v!r}")
 
@@ -145,9 +149,13 @@ def test_l0_sequence_arch35_int16_native_and_contiguous_first(dev950):
     assert names[0] == "Contiguous" and names[-2:] == ["Cast(float32->float64)", "ViewCopy"]
 
 
-def test_int16_value_beyond_range_wraps_on_both(any_dev):
+def test_int16_value_beyond_range_is_refused_on_both(any_dev):
+    """40000 would wrap to -25536: refused by self's dtype, though the 910B computes int16 in int32."""
     dev = any_dev
     x = np.array([1, 2, 3, -5], np.int16)
     out = dev.empty(x.shape, np.int16)
-    assert dev.threshold(dev.tensor(x), dev.scalar(2, acl.ACL_INT64), dev.scalar(40000, acl.ACL_INT64), out) == 0
-    np.testing.assert_array_equal(dev.read(out), np.array([-25536, -25536, 3, -25536], np.int16))
+    assert dev.threshold(dev.tensor(x), dev.scalar(2, acl.ACL_INT64), dev.scalar(40000, acl.ACL_INT64),
+                         out) == aclnn.ACLNN_ERR_PARAM_INVALID
+    assert "value 40000 cannot be converted to int16 without overflow" in aclnn.get_recent_err_msg()
+    assert dev.threshold(dev.tensor(x), dev.scalar(2, acl.ACL_INT64), dev.scalar(-32768, acl.ACL_INT64), out) == 0
+    np.testing.assert_array_equal(dev.read(out), np.array([-32768, -32768, 3, -32768], np.int16))

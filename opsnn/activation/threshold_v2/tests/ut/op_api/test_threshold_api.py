@@ -21,6 +21,11 @@ def test_fast_and_reference_match_the_oracle(semantics, dtype):
     rng = np.random.default_rng(1)
     for t, v in SCALARS:
         x = o.edge_values(dtype, 200, rng, around=[t] if not isinstance(t, bool) else [])
+        if not (o.scalar_fits(t, dtype) and o.scalar_fits(v, dtype)):
+            for backend in ("auto", "fast", "reference"):
+                with pytest.raises(ValueError, match="without overflow"):
+                    opsnn.threshold(x, t, v, semantics=semantics, backend=backend)
+            continue
         expected = o.bits(ORACLE[semantics](x, t, v))
         for backend in ("auto", "fast", "reference"):
             got = opsnn.threshold(x, t, v, semantics=semantics, backend=backend)
@@ -34,6 +39,10 @@ def test_emulator_backend_matches_the_oracle(semantics, dtype):
     rng = np.random.default_rng(2)
     for t, v in SCALARS[:6]:
         x = o.edge_values(dtype, 300, rng, around=[t]).reshape(3, 10, 10)
+        if not (o.scalar_fits(t, dtype) and o.scalar_fits(v, dtype)):  # aclnnThreshold's 161002
+            with pytest.raises(ValueError, match="without overflow"):
+                opsnn.threshold(x, t, v, semantics=semantics, backend="emulator")
+            continue
         got = opsnn.threshold(x, t, v, semantics=semantics, backend="emulator")
         np.testing.assert_array_equal(o.bits(got), o.bits(ORACLE[semantics](x, t, v)), err_msg=f"t={t!r} v={v!r}")
 
@@ -98,13 +107,25 @@ def test_unknown_semantics_backend_and_torch_on_the_emulator():
         opsnn.threshold(x, 1, 0, backend="emulator")
 
 
-def test_out_of_range_float_scalars_follow_the_x86_host():
+def test_scalars_an_integer_x_cannot_hold_are_refused():
+    """What C++'s static_cast would wrap (300 -> 44 in int8) or leave undefined (1e10, NaN into an
+    integer: x86's "integer indefinite") is a ValueError on every backend, as aclnnThreshold's 161002;
+    a float in range truncates toward zero, as the conversion does."""
     x = np.array([-128, 0, 127], np.int8)
-    # 300.7 truncates to 300, which wraps to 44 in int8
-    assert opsnn.threshold(x, 300.7, -1, semantics="ascend950").tolist() == [-1, -1, 127]
-    # 1e10 has no int32: the "integer indefinite" INT32_MIN, whose low byte is 0
-    assert opsnn.threshold(x, 0.0, 1e10, semantics="ascend950").tolist() == [0, 0, 127]
-    assert opsnn.threshold(np.array([5], np.int64), 9.0, math.nan, semantics="ascend950").tolist() == [-(2**63)]
+    for semantics in SEMANTICS:
+        for backend in ("fast", "reference", "emulator"):
+            for t, v, what in ((300.7, -1, "threshold 300.7"), (128, 0, "threshold 128"),
+                               (0.0, 1e10, "value 10000000000.0"), (9.0, math.nan, "value nan"),
+                               (0, -math.inf, "value -inf"), (-129, 0, "threshold -129")):
+                with pytest.raises(ValueError, match=f"{what} cannot be converted to int8 without overflow"):
+                    opsnn.threshold(x, t, v, semantics=semantics, backend=backend)
+            assert opsnn.threshold(x, -0.9, 127.9, semantics=semantics, backend=backend).tolist() == [127, 127, 127]
+            assert opsnn.threshold(x, -128, -128.99, semantics=semantics, backend=backend).tolist() == [-128, 0, 127]
+    u = np.array([0, 255], np.uint8)
+    with pytest.raises(ValueError, match="value -1 cannot be converted to uint8"):  # torch would wrap -1 to 255
+        opsnn.threshold(u, 0, -1, semantics="ascend910b")
+    with pytest.raises(ValueError, match="threshold 300 cannot be converted to uint8"):
+        opsnn.threshold(u, 300, 0, semantics="ascend910b")
 
 
 hypothesis = pytest.importorskip("hypothesis")
@@ -118,5 +139,9 @@ _scalars = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers
 def test_random_calls_match_the_oracle(dtype, seed, t, v, semantics):
     x = o.edge_values(dtype, 24, np.random.default_rng(seed), around=[t] if isinstance(t, int) or
                       math.isfinite(t) else [])
+    if not (o.scalar_fits(t, dtype) and o.scalar_fits(v, dtype)):
+        with pytest.raises(ValueError, match="without overflow"):
+            opsnn.threshold(x, t, v, semantics=semantics)
+        return
     got = opsnn.threshold(x, t, v, semantics=semantics)
     np.testing.assert_array_equal(o.bits(got), o.bits(ORACLE[semantics](x, t, v)))
