@@ -99,8 +99,12 @@ struct Float16Storage {
 using half = opsnn_kt::Float16Storage<opsnn_kt::FloatToHalfBits, opsnn_kt::HalfBitsToFloat>;
 using bfloat16_t = opsnn_kt::Float16Storage<opsnn_kt::FloatToBf16Bits, opsnn_kt::Bf16BitsToFloat>;
 static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, "16-bit float storage");
-/* the sized names newer AscendC code spells the float types with */
+/* the sized names newer AscendC code spells the float types with (unless a build defines them) */
+#ifndef float16_t
 using float16_t = half;
+#endif
+#ifndef float32_t
 using float32_t = float;
+#endif
 
 #endif  // OPSNN_KT_TYPES_H_
