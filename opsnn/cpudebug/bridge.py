@@ -151,6 +151,7 @@ class Session:
         self.failures = 0
         self.calls = 0
         self._enums = _enum_types()
+        self._sources: dict[tuple[str, int], str] = {}
         self._structs = _structs()
 
     @classmethod
@@ -279,7 +280,10 @@ class Session:
         if core is None and name != "GetTilingData":
             raise EmulatorError(f"{name} at {file}:{line} runs outside a kernel launch")
         if core is not None:
-            core.ctx.log.source = f"{os.path.basename(file)}:{line}"
+            where = self._sources.get((file, line))
+            if where is None:  # one string per call site, made once (an instruction call is ~15 us)
+                where = self._sources[(file, line)] = f"{os.path.basename(file)}:{line}"
+            core.ctx.log.source = where
         args = [self._decode(a, core) for a in raw_args]
         special = _SPECIAL.get(name)
         if special is not None:

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <unistd.h>
 
 #include "opsnn_kt/abi.h"
@@ -118,6 +119,18 @@ PyObject *ArgTuple(const OpsnnKtArg &a) {
                          static_cast<long long>(a.b), a.s, ints);
 }
 
+/* The instruction names and source files are string literals of the program: one Python string
+ * each, made on first use (the calls are many; the literals few). */
+PyObject *Str(const char *text) {
+    static std::unordered_map<const char *, PyObject *> cache;
+    auto it = cache.find(text);
+    if (it != cache.end()) return it->second;
+    PyObject *s = PyUnicode_InternFromString(text);
+    if (s == nullptr) Die("cannot make a Python string");
+    cache.emplace(text, s);
+    return s;
+}
+
 struct Closure {
     void (*body)(void *);
     void *closure;
@@ -163,7 +176,7 @@ void opsnn_kt_call(const char *name, const OpsnnKtArg *args, int nargs, const ch
     Start();
     PyObject *tuple = PyTuple_New(nargs);
     for (int i = 0; i < nargs; ++i) PyTuple_SET_ITEM(tuple, i, ArgTuple(args[i]));
-    PyObject *r = PyObject_CallFunction(g_call, "sNsi", name, tuple, file ? file : "?", line);
+    PyObject *r = PyObject_CallFunction(g_call, "ONOi", Str(name), tuple, Str(file ? file : "?"), line);
     Checked(r, name);
     if (result != nullptr && r != Py_None) {
         long long v = PyLong_AsLongLong(r);
