@@ -56,6 +56,8 @@ def _learn(memo: dict, key, dtype: np.dtype, planner, planner_args: tuple, array
 
 def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semantics: str, out):
     """opsnn.threshold_backward for numpy arrays, or None where the general way must answer."""
+    if type(grad) is not np.ndarray or type(feature) is not np.ndarray:
+        return None
     try:  # free unless it raises: an unhashable argument (a list, an array) is not for the lane
         lane = _BACKWARD.get(key := (semantics, grad.dtype, type(threshold), threshold))
     except TypeError:
@@ -81,6 +83,8 @@ def threshold(x: np.ndarray, threshold, value, semantics: str, out):
     """opsnn.threshold for a numpy array, or None where the general way must answer. Torch
     semantics plan a key's first call here; the ascend ones are learnt after the general way
     answered (learn_ascend)."""
+    if type(x) is not np.ndarray:
+        return None
     key = _forward_key(semantics, x, threshold, value)
     try:  # free unless it raises: an unhashable argument is not for the lane
         lane = key is not None and _FORWARD.get(key)

@@ -32,16 +32,16 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from typing import Literal
+from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from opsnn.dtypes import bfloat16, float_layout
 from opsnn.engine import keys, lanes, modes
+from opsnn.op_common import elementwise as ew
 from opsnn.op_common import torch_promotion
-from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
-from opsnn.op_common.operands import broadcast_shape, fold_rank, operand
+from opsnn.op_common.api_args import deliver, real_scalar
+from opsnn.op_common.operands import broadcast_shape
 from opsnn.op_common.torch_loops import TORCH_GRAIN_SIZE, TORCH_STEP_BYTES, torch_scalar_runs
 
 from . import functional_models as fm
@@ -228,16 +228,18 @@ def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape,
         result = lanes.run(lane, grad, x, dtype, out)
         if result is not None:
             return result
-    xc = x.astype(dtype, copy=False)  # TensorIterator's common dtype first
-    xw = xc.astype(_F32) if dtype in _HALVES else xc  # then the float32 opmath of the reduced types
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):  # a signalling NaN widened; big ints to half
+        xc = x.astype(dtype, copy=False)  # TensorIterator's common dtype first
+        xw = xc.astype(_F32) if dtype in _HALVES else xc  # then the float32 opmath of the reduced types
         zero = np.less_equal(xw, lo)
         zero |= np.greater_equal(xw, hi)
     bound_nan = bool(np.isnan(lo) or np.isnan(hi))
     if bound_nan or (xw.size and np.isnan(xw.min())):  # torch's vectorised body gives 0 there, its scalar body grad
         vector = fm.torch_vector_lanes(grad.shape, x.shape, dtype.itemsize)
         zero = np.broadcast_to(zero, shape) | (vector if bound_nan else vector & np.broadcast_to(np.isnan(xw), shape))
-    return _zero_where(zero, grad.astype(dtype, copy=False), shape, out)
+    with np.errstate(invalid="ignore", over="ignore"):  # as x's conversion above
+        g = grad.astype(dtype, copy=False)
+    return _zero_where(zero, g, shape, out)
 
 
 def _fast_arch35(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, out) -> np.ndarray:
@@ -272,48 +274,55 @@ def _fast_910b(grad: np.ndarray, x: np.ndarray, lo: np.float32, hi: np.float32, 
     return deliver(result, out)
 
 
-def hardtanh_backward(grad: npt.ArrayLike, x: npt.ArrayLike, min_val=-1.0, max_val=1.0, *,
-                      semantics: Literal["torch", "ascend910b", "ascend950"] = "torch",
-                      backend: Literal["auto", "fast", "reference", "emulator"] = "auto",
-                      out: np.ndarray | None = None) -> np.ndarray:
-    """out = grad where min_val < x < max_val (or x is NaN), else 0, under `semantics` (see the
-    module doc). grad, x: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16). min_val,
-    max_val: real numbers (Python or numpy scalars, or 0-d arrays)."""
-    if backend == "auto":  # a call like one answered before: its lane, no checks (lanes.express)
-        result = lanes.express(_EXPRESS, semantics, grad, x, out, min_val, max_val)
-        if result is not None:
-            return result
-    check_names(semantics, backend, BACKENDS)
-    lo, hi = _real(min_val, "min_val"), _real(max_val, "max_val")
-    grad, x = operand(grad, "grad"), operand(x, "x")
-    if semantics == "torch":
-        if backend == "emulator":
-            raise ValueError('backend="emulator" runs the ascend semantics only')
-        if (wide := fold_rank((grad, x), out)) is not None:
-            (grad, x), folded_out, shape = wide
-            result = hardtanh_backward(grad, x, lo, hi, semantics=semantics, backend=backend, out=folded_out)
-            return out if out is not None else result.reshape(shape)
-        dtype = torch_result_dtype(grad, x)
-        shape = broadcast_shape(grad.shape, x.shape)
-        lo_t, hi_t = torch_bound(lo, dtype, "min_val"), torch_bound(hi, dtype, "max_val")
-        check_out(out, dtype, shape)
-        if backend == "reference":
-            result = fm.hardtanh_backward_torch(grad.astype(dtype, copy=False), x.astype(dtype, copy=False), lo_t, hi_t)
-            return deliver(result, out)
-        express_key = lanes.memo_key("torch", grad, x, min_val, max_val) if backend == "auto" else None
-        return _fast_torch(grad, x, lo_t, hi_t, dtype, shape, out, express_key)
-    _check_ascend(grad, x, semantics)
-    check_out(out, x.dtype, x.shape)
-    if backend == "emulator":
+class _TorchPlan(NamedTuple):
+    dtype: np.dtype
+    shape: tuple
+    lo: np.floating
+    hi: np.floating
+
+
+def _torch_plan(call) -> _TorchPlan:
+    (grad, x), (lo, hi) = call.tensors, call.scalars
+    dtype = torch_result_dtype(grad, x)
+    shape = broadcast_shape(grad.shape, x.shape)
+    return _TorchPlan(dtype, shape, torch_bound(lo, dtype, "min_val"), torch_bound(hi, dtype, "max_val"))
+
+
+def _torch_run(call, plan):
+    (grad, x), p = call.tensors, plan
+    if call.backend == "reference":
+        result = fm.hardtanh_backward_torch(grad.astype(p.dtype, copy=False), x.astype(p.dtype, copy=False), p.lo, p.hi)
+        return call.deliver(result)
+    return _fast_torch(grad, x, p.lo, p.hi, p.dtype, p.shape, call.out, call.memo_key())
+
+
+def _ascend_plan(call):
+    grad, x = call.tensors
+    _check_ascend(grad, x, call.semantics)
+    return x
+
+
+def _ascend_run(call, plan):
+    (grad, x), (lo, hi), semantics, out = call.tensors, call.scalars, call.semantics, call.out
+    if call.backend == "emulator":
         from . import device_run
-        return deliver(device_run.hardtanh_backward(grad, x, lo, hi, semantics), out)
+        return call.deliver(device_run.hardtanh_backward(grad, x, lo, hi, semantics))
     lo32, hi32 = ascend_bound(lo), ascend_bound(hi)
-    if backend in ("auto", "fast"):
+    if call.backend in ("auto", "fast"):
         lane = _lane(x.dtype, lo32, hi32, modes.PLAIN if semantics == "ascend950" else modes.RELU, True)
         result = None if lane is None else lane(grad, x, out)  # one dtype and shape: checked above
         if result is not None:
-            if backend == "auto" and (key := lanes.memo_key(semantics, grad, x, min_val, max_val)) is not None:
-                lanes.remember(_EXPRESS, key, lane)
+            call.remember(lane)
             return result
         return (_fast_arch35 if semantics == "ascend950" else _fast_910b)(grad, x, lo32, hi32, out)
-    return deliver(fm.hardtanh_backward_ascend(grad, x, lo32, hi32, semantics), out)
+    return call.deliver(fm.hardtanh_backward_ascend(grad, x, lo32, hi32, semantics))
+
+
+hardtanh_backward = ew.build(ew.Elementwise(
+    name="hardtanh_backward", tensors=("grad", "x"),
+    scalars=(ew.Scalar("min_val", -1.0, _real), ew.Scalar("max_val", 1.0, _real)),
+    torch=ew.Rule(_torch_plan, _torch_run), ascend=ew.Rule(_ascend_plan, _ascend_run, emulator=True, fold=False),
+    backends=BACKENDS, memo=_EXPRESS,
+    doc="""out = grad where min_val < x < max_val (or x is NaN), else 0, under `semantics` (see the
+    module doc). grad, x: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16). min_val,
+    max_val: real numbers (Python or numpy scalars, or 0-d arrays)."""))

@@ -7,28 +7,16 @@ import numbers
 from typing import Literal, TypeAlias
 
 import numpy as np
-import numpy.typing as npt
 
 from opsnn.dtypes import bfloat16, float_layout
 from opsnn.engine import keys, lanes, modes
-from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
-from opsnn.op_common.operands import fold_rank, operand
+from opsnn.op_common import elementwise as ew
+from opsnn.op_common.api_args import deliver, real_scalar
 
 from . import ascend_semantics, torch_semantics
 from . import functional_models as fm
 
-BACKENDS = ("auto", "fast", "emulator", "reference")
-CHUNK = 1 << 16  # elements per step of the fast path: temporaries stay in cache
-
-Semantics: TypeAlias = Literal["torch", "ascend910b", "ascend950"]
-Backend: TypeAlias = Literal["auto", "fast", "emulator", "reference"]
-Scalar: TypeAlias = "int | float | bool | np.number | np.bool_"
-
-
-def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: Scalar = 0.0,
-                        self_is_result: bool = False, *, semantics: Semantics = "torch", backend: Backend = "auto",
-                        out: np.ndarray | None = None) -> np.ndarray:
-    """out = grad where x > 0, else grad * negative_slope, grad and x broadcast together.
+__DOC__ = """out = grad where x > 0, else grad * negative_slope, grad and x broadcast together.
 
     grad, x: anything np.asarray takes (bfloat16 as ml_dtypes.bfloat16, opsnn.dtypes.bfloat16).
     negative_slope: a real number (Python or numpy scalar, or a 0-d array). self_is_result: x
@@ -56,45 +44,50 @@ def leaky_relu_backward(grad: npt.ArrayLike, x: npt.ArrayLike, negative_slope: S
     TypeError for dtypes (and non-real slopes), ValueError for shapes and slope values; inputs are
     never written (unless passed as out). NaN results are NaN under every backend; their payload
     bits follow docs/nan-payloads.md's multiply rule (not torch's, which varies with its loops)."""
-    if backend == "auto":  # a call like one answered before: its lane, no checks (lanes.express)
-        result = lanes.express(_EXPRESS, semantics, grad, x, out, negative_slope, self_is_result)
+CHUNK = 1 << 16  # elements per step of the fast path: temporaries stay in cache
+
+Semantics: TypeAlias = Literal["torch", "ascend910b", "ascend950"]
+Backend: TypeAlias = Literal["auto", "fast", "emulator", "reference"]
+Scalar: TypeAlias = "int | float | bool | np.number | np.bool_"
+
+
+def _torch_plan(call):
+    """torch's checks and plan (torch_semantics.plan); a huge long-double slope refused first, as
+    threshold's and hardtanh's are (no silent inf from a finite 1e4000)."""
+    (grad, x), (slope, flag) = call.tensors, call.scalars
+    if isinstance(slope, np.longdouble):
+        slope = real_scalar(slope, "negative_slope")
+    return torch_semantics.plan(grad, x, slope, flag)
+
+
+def _torch_run(call, plan):
+    (grad, x), tp, out, backend = call.tensors, plan, call.out, call.backend
+    if tp.dtype == bfloat16 and backend != "reference":  # the engine, then NaNs by torch's loop split
+        result = _torch_bfloat16(grad, x, tp, out, call.memo_key())
         if result is not None:
             return result
-    check_names(semantics, backend, BACKENDS)
-    slope = _real_scalar(negative_slope)
-    flag = _flag(self_is_result)
-    grad, x = operand(grad, "grad"), operand(x, "x")
-    if semantics == "torch":
-        if backend == "emulator":
-            raise ValueError('backend="emulator" runs the ascend semantics only')
-        if isinstance(slope, np.longdouble):  # as threshold and hardtanh: no silent inf from a finite 1e4000
-            slope = real_scalar(slope, "negative_slope")
-        if (wide := fold_rank((grad, x), out)) is not None:
-            (grad, x), folded_out, shape = wide
-            result = leaky_relu_backward(grad, x, slope, flag, semantics=semantics, backend=backend, out=folded_out)
-            return out if out is not None else result.reshape(shape)
-        tp = torch_semantics.plan(grad, x, slope, flag)
-        check_out(out, tp.dtype, tp.shape)
-        if tp.dtype == bfloat16 and backend != "reference":  # the engine, then NaNs by torch's loop split
-            result = _torch_bfloat16(grad, x, tp, out, _express_key(backend, semantics, grad, x, negative_slope,
-                                                                    self_is_result))
-            if result is not None:
-                return result
-        if backend == "reference" or tp.dtype == bfloat16:
-            return deliver(torch_semantics.compute(grad, x, tp), out)
-        return _fast(grad, x, tp.dtype, tp.slope, fm.F64 if tp.dtype == fm.F64 else fm.F32, out,
-                     torch_semantics.host_multiply, _express_key(backend, semantics, grad, x, negative_slope,
-                                                                 self_is_result))
-    ap = ascend_semantics.plan(grad, x, slope, flag, semantics)
-    check_out(out, ap.dtype, ap.shape)
-    if backend == "emulator":
+    if backend == "reference" or tp.dtype == bfloat16:
+        return call.deliver(torch_semantics.compute(grad, x, tp))
+    return _fast(grad, x, tp.dtype, tp.slope, fm.F64 if tp.dtype == fm.F64 else fm.F32, out,
+                 torch_semantics.host_multiply, call.memo_key())
+
+
+def _ascend_plan(call):
+    (grad, x), (slope, flag) = call.tensors, call.scalars
+    return ascend_semantics.plan(grad, x, slope, flag, call.semantics)
+
+
+def _ascend_run(call, plan):
+    (grad, x), ap, out, semantics = call.tensors, plan, call.out, call.semantics
+    if call.backend == "emulator":
         from . import emulator
-        return deliver(emulator.leaky_relu_backward(grad, x, slope, ap.slope_dtype, flag, semantics, ap.dtype), out)
-    if backend == "reference" or ap.empty or 0 in ap.shape:
-        return deliver(ascend_semantics.compute(grad, x, ap), out)
+        slope, flag = call.scalars
+        return call.deliver(emulator.leaky_relu_backward(grad, x, slope, ap.slope_dtype, flag, semantics, ap.dtype))
+    if call.backend == "reference" or ap.empty or 0 in ap.shape:
+        return call.deliver(ascend_semantics.compute(grad, x, ap))
     wide = fm.F64 if ap.dtype == fm.F64 else fm.F32
     return _fast(grad, x, ap.dtype, fm.kernel_slope(ap.dtype, ap.slope, semantics), wide, out,
-                 memo_key=_express_key(backend, semantics, grad, x, negative_slope, self_is_result))
+                 memo_key=call.memo_key())
 
 
 _EXPRESS: dict = {}  # lanes.memo_key -> the Lane that answered such a call
@@ -223,9 +216,9 @@ def _real_scalar(value):
     return value
 
 
-def _flag(value) -> bool:
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, bool | np.bool_) or (isinstance(value, numbers.Integral) and int(value) in (0, 1)):
-        return bool(value)
-    raise TypeError(f"self_is_result must be a bool, not {type(value).__name__} {value!r}")
+leaky_relu_backward = ew.build(ew.Elementwise(
+    name="leaky_relu_backward", tensors=("grad", "x"),
+    scalars=(ew.Scalar("negative_slope", 0.0, lambda v, _: _real_scalar(v)),
+             ew.Scalar("self_is_result", False, ew.read_flag, "bool")),
+    torch=ew.Rule(_torch_plan, _torch_run), ascend=ew.Rule(_ascend_plan, _ascend_run, emulator=True, fold=False),
+    memo=_EXPRESS, doc=__DOC__))

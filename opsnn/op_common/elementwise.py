@@ -1,0 +1,347 @@
+"""One builder for every elementwise operator's numpy function (opsnn.<name>): the operator
+declares its tensors, its scalars and, per semantics, its rule; the builder writes the function.
+
+    leaky_relu_backward = build(Elementwise(
+        name="leaky_relu_backward", tensors=("grad", "x"),
+        scalars=(Scalar("negative_slope", 0.0, read_slope), Scalar("self_is_result", False, read_flag)),
+        torch=Rule(plan=torch_plan, run=torch_run),
+        ascend=Rule(plan=ascend_plan, run=ascend_run, emulator=True),
+        doc=__doc__))
+
+What every generated function does, in this order (and so what no operator writes):
+  1. backend="auto": the express entry, no checks (`express`: the engine's memo of Lanes by
+     semantics, dtypes and Python scalars, lanes.express; or the operator's own hook)
+  2. the semantics and backend names (check_names: TypeError / ValueError)
+  3. each scalar read by its reader (default: api_args.real_scalar), then each tensor
+     (operands.operand: native byte order, opsnn's ValueError where numpy cannot read it)
+  4. backend="emulator" refused where the semantics' rule has none
+  5. torch semantics: calls of rank above numpy's 32 folded (operands.fold_rank) and answered
+     by the same function on the folded operands
+  6. rule.plan(call) -> anything with .dtype and .shape (the result's); the operator's checks
+  7. out= checked against them (api_args.check_out: dtype TypeError, shape/read-only ValueError)
+  8. rule.run(call, plan) -> the result (in `out` where given). `call.remember(answer)` teaches the
+     express entry (only where the call may: backend "auto", operands of one dtype and shape,
+     scalars that make a memo key); `call.deliver(result)` copies into out.
+
+Rules for the common case need no plan or run of their own: `TorchRule` (torch's promotion,
+its kernel dtypes, scalars as torch's opmath type, broadcasting, the vectorised/scalar loop
+split) and `AscendRule` (an aclnn API's dtype list per SoC, promotion or one dtype, broadcast
+or one shape, rank <= 8, scalars as aclScalar::ToFloat) take an element rule
+`compute(call, *tensors_cast, *scalars_converted) -> array` and, optionally, the engine's
+`lane(call) -> Lane | None`. docs/operators.md §"The numpy function" has the whole API.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from opsnn.dtypes import bfloat16
+from opsnn.engine import lanes
+from opsnn.op_common import torch_promotion
+from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
+from opsnn.op_common.operands import broadcast_shape, fold_rank, operand
+
+BACKENDS = ("auto", "fast", "emulator", "reference")
+REQUIRED = object()  # a Scalar without a default
+EMULATOR_TORCH = 'backend="emulator" runs the ascend semantics only'
+MAX_RANK = 8  # aclnn's tensors
+_F16, _F32, _F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+FLOATS = (_F16, bfloat16, _F32, _F64)
+
+
+read_real = real_scalar  # the default scalar reader (value, name): a real number (a 0-d array: its element)
+
+
+def read_flag(value, name: str) -> bool:
+    """A bool attribute: bool, numpy bool, or the integers 0 / 1 (a 0-d array: its element)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool | np.bool_) or (isinstance(value, numbers.Integral) and int(value) in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool, not {type(value).__name__} {value!r}")
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A scalar parameter: its name, default (REQUIRED: none) and reader (value, name) -> value,
+    raising TypeError / ValueError for what the operator refuses; `annotation` for the signature."""
+    name: str
+    default: Any = REQUIRED
+    read: Callable = read_real
+    annotation: str = "Scalar"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One semantics' part of an operator: plan(call) -> .dtype/.shape, run(call, plan) -> result.
+    emulator: whether backend="emulator" runs it (run sees call.backend == "emulator");
+    fold: torch's rank folding (operands of rank above 32 folded to their size>1 axes)."""
+    plan: Callable
+    run: Callable
+    emulator: bool = False
+    fold: bool = True
+
+
+class Call(NamedTuple):
+    """One call on the general way, as plan and run read it (built by the generated function)."""
+    semantics: str
+    backend: str
+    tensors: tuple  # the operands as arrays (operands.operand), in declaration order
+    scalars: tuple  # the scalars as their readers returned them
+    raw: tuple      # the scalars as passed (the express entry's key is made of these)
+    out: np.ndarray | None
+    spec: Any       # the Elementwise declaration
+    memo: dict | None  # the express entry's memo (express="memo"), else None
+
+    def memo_key(self):
+        """The express entry's key for this call, or None where it may not teach it: not
+        backend "auto", no memo, operands of several dtypes or shapes, a scalar that makes no key."""
+        if self.backend != "auto" or self.memo is None or len(self.tensors) != 2:
+            return None
+        a, b = self.tensors
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return None
+        return lanes.memo_key(self.semantics, a, b, *self.raw)
+
+    def remember(self, answer, key=None) -> None:
+        """Teach the express entry: `answer(*tensors, out)` answers the next call like this one
+        (a Lane, or a callable returning None where it declines)."""
+        key = key if key is not None else self.memo_key()
+        if key is not None and answer is not None:
+            lanes.remember(self.memo, key, answer)
+
+    def deliver(self, result: np.ndarray) -> np.ndarray:
+        """The result, or out with the result copied into it."""
+        return deliver(result, self.out)
+
+
+@dataclass(frozen=True)
+class Elementwise:
+    """An operator's numpy function, declared. express: "memo" (lanes.express on a memo of this
+    operator: two tensors of one shape), None (no express entry), or a hook called as
+    hook(*tensors, *scalars, semantics, out) -> result or None (it checks its operands' types).
+    keywords: the keyword-only parameters' order in the signature."""
+    name: str
+    tensors: tuple[str, ...]
+    scalars: tuple[Scalar, ...]
+    torch: Rule
+    ascend: Rule
+    doc: str = ""
+    backends: tuple[str, ...] = BACKENDS
+    express: Any = "memo"
+    keywords: tuple[str, ...] = ("semantics", "backend", "out")
+    module: str | None = None  # __module__ of the function (default: the caller's)
+    memo: dict = field(default_factory=dict, compare=False)  # the express entry's memo (express="memo")
+
+
+_KEYWORD_DEFAULTS = {"semantics": '"torch"', "backend": '"auto"', "out": "None"}
+_KEYWORD_ANNOTATIONS = {"semantics": "Semantics", "backend": "Backend", "out": "np.ndarray | None"}
+
+
+def build(spec: Elementwise) -> Callable:
+    """The numpy function of `spec`: generated Python (as dataclasses writes __init__), so that
+    it costs what a hand-written function does: no loops over the parameters at call time."""
+    tensors, scalars = spec.tensors, tuple(s.name for s in spec.scalars)
+    if len(set(tensors + scalars + spec.keywords)) != len(tensors + scalars + spec.keywords) or not all(
+            n.isidentifier() and not n.startswith("_") for n in tensors + scalars):
+        raise ValueError(f"{spec.name}: parameter names must be distinct identifiers not starting with _")
+    params, namespace = list(tensors), {}
+    for i, s in enumerate(spec.scalars):
+        namespace[f"_r{i}"] = s.read
+        if s.default is REQUIRED:
+            params.append(s.name)
+        else:
+            namespace[f"_d{i}"] = s.default
+            params.append(f"{s.name}=_d{i}")
+    params.append("*")
+    params += [f"{k}={_KEYWORD_DEFAULTS[k]}" for k in spec.keywords]
+    t, a = ", ".join(tensors), ", ".join((*tensors, *scalars))
+    lines = [f"def {spec.name}({', '.join(params)}):"]
+    if spec.express is not None:
+        call = f"_express(_memo, semantics, {t}, out, {', '.join(scalars)})" if spec.express == "memo" else \
+            f"_express({a}, semantics, out)"
+        lines += ["    if backend == 'auto':", f"        result = {call}", "        if result is not None:",
+                  "            return result"]
+    lines.append(f"    return _general(semantics, backend, out, {a})")
+    # the general way (steps 2-8 of the module doc)
+    lines += [f"def _general(semantics, backend, out, {a}):",
+              "    _check_names(semantics, backend, _backends)",
+              f"    raw = ({', '.join(scalars)},)"]
+    lines += [f"    {n} = _r{i}({n}, {n!r})" for i, n in enumerate(scalars)]
+    lines += [f"    {n} = _operand({n}, {n!r})" for n in tensors]
+    lines += ["    rule = _torch if semantics == 'torch' else _ascend",
+              "    if backend == 'emulator' and not rule.emulator:",
+              "        raise ValueError(_EMULATOR_TORCH)",
+              f"    if semantics == 'torch' and rule.fold and (wide := _fold_rank(({t},), out)) is not None:",
+              "        folded, folded_out, shape = wide",
+              f"        result = {spec.name}(*folded, {', '.join(scalars)}, semantics=semantics, backend=backend, "
+              "out=folded_out)",
+              "        return out if out is not None else result.reshape(shape)",
+              f"    call = _new(_Call, (semantics, backend, ({t},), ({', '.join(scalars)},), raw, out, _spec, _memo))",
+              "    plan = rule.plan(call)",
+              "    _check_out(out, plan.dtype, plan.shape)",
+              "    return rule.run(call, plan)"]
+    namespace.update(_express=lanes.express if spec.express == "memo" else spec.express, _backends=spec.backends,
+                     _memo=spec.memo if spec.express == "memo" else None, _torch=spec.torch, _ascend=spec.ascend,
+                     _spec=spec, _check_names=check_names, _operand=operand, _fold_rank=fold_rank, _Call=Call,
+                     _check_out=check_out, _EMULATOR_TORCH=EMULATOR_TORCH, _new=tuple.__new__)
+    exec("\n".join(lines), namespace)  # noqa: S102 - our own source, from identifiers checked above
+    function = namespace[spec.name]
+    function.__doc__ = spec.doc
+    function.__module__ = spec.module or sys._getframe(1).f_globals.get("__name__", __name__)
+    function.__annotations__ = {**{n: "npt.ArrayLike" for n in tensors},
+                                **{s.name: s.annotation for s in spec.scalars},
+                                **{k: _KEYWORD_ANNOTATIONS[k] for k in spec.keywords}, "return": "np.ndarray"}
+    function.spec = spec
+    return function
+
+
+# -- the common rules: torch's CPU kernel, an aclnn API -----------------------------------------
+
+class Plan(NamedTuple):
+    dtype: np.dtype  # the result's; the operands are cast to it
+    shape: tuple     # the broadcast shape
+    scalars: tuple = ()  # the scalars as the kernel sees them
+
+
+def torch_scalar(value, dtype: np.dtype, name: str):
+    """torch's Scalar.to<opmath_t>() for a floating kernel: float64 for float64, else float32
+    (c10's checked conversion: a finite value beyond float32's range is a ValueError)."""
+    if isinstance(value, numbers.Integral | np.bool_) and not isinstance(value, np.floating):
+        v = int(value)
+        if not -(2**63) <= v < 2**64:
+            raise ValueError(f"{name} {v} does not fit a 64-bit integer")
+        return np.array(v, np.int64 if v < 2**63 else np.uint64).astype(_F64 if dtype == _F64 else _F32)[()]
+    v = float(value)
+    if dtype == _F64:
+        return np.float64(v)
+    if math.isfinite(v) and abs(v) > float(np.finfo(np.float32).max):
+        raise ValueError(f"{name} {v!r} cannot be converted to float32 without overflow")
+    return np.float32(v)
+
+
+def acl_to_float(value) -> np.float32:
+    """aclScalar::ToFloat: a C++ conversion to float (nearest even; beyond range +-inf)."""
+    if isinstance(value, numbers.Integral | np.bool_) and not isinstance(value, np.floating):
+        v = int(value)
+        return np.array(v, np.int64 if v < 2**63 else np.uint64).astype(_F32)[()]
+    with np.errstate(over="ignore"):
+        return np.float32(float(value))
+
+
+def _cast(call: Call, dtype: np.dtype) -> tuple:
+    with np.errstate(over="ignore", invalid="ignore"):  # a promotion's overflow is inf, as torch's
+        return tuple(a.astype(dtype, copy=False) for a in call.tensors)
+
+
+def _compute(rule, call: Call, plan: Plan) -> np.ndarray:
+    if rule.lane is not None and call.backend != "reference" and lanes.compiled() is not None:
+        lane = rule.lane(call, plan)
+        if lane is not None:
+            result = lanes.run(lane, *call.tensors, plan.dtype, call.out)
+            if result is not None:
+                call.remember(lane)
+                return result
+    arrays = _cast(call, plan.dtype)
+    if any(a.shape != plan.shape for a in arrays):
+        arrays = np.broadcast_arrays(*arrays)
+    with np.errstate(all="ignore"):
+        result = np.asarray(rule.compute(call, *arrays, *plan.scalars))
+    return call.deliver(result)
+
+
+@dataclass(frozen=True)
+class TorchRule:
+    """torch's CPU kernel for `op` (its aten name): the operands' common dtype (torch.result_type),
+    which must be one of `dtypes`; the broadcast shape; each scalar as the opmath type
+    (torch_scalar); compute(call, *cast, *scalars) -> the result (halves: compute widens and
+    rounds once, as torch's opmath does). scalar_compute: the scalar body where torch's two
+    loops differ (applied to the elements torch_loops says run scalar: C-contiguous operands of
+    one dtype). lane(call): the engine's Lane for the plan, or None."""
+    op: str
+    compute: Callable
+    dtypes: tuple = FLOATS
+    lane: Callable | None = None
+    scalar_compute: Callable | None = None
+    emulator: bool = False
+    fold: bool = True
+
+    def plan(self, call: Call) -> Plan:
+        for a in call.tensors:
+            if a.dtype not in torch_promotion.KNOWN:
+                raise TypeError(f"{self.op} does not support dtype {a.dtype}")
+        dtype = torch_promotion.result_type(*call.tensors)
+        shape = broadcast_shape(*(a.shape for a in call.tensors))
+        if dtype not in self.dtypes:
+            raise TypeError(f"{self.op} is not implemented for {dtype} (torch: "
+                            f"{', '.join(str(d) for d in self.dtypes)} only)")
+        names = (s.name for s in call.spec.scalars)
+        return Plan(dtype, shape, tuple(torch_scalar(v, dtype, n) for v, n in zip(call.scalars, names, strict=True)))
+
+    def run(self, call: Call, plan: Plan) -> np.ndarray:
+        result = _compute(self, call, plan)
+        if self.scalar_compute is not None and result.size:
+            from opsnn.op_common.torch_loops import torch_vector_lanes
+            a = call.tensors
+            if all(t.dtype == plan.dtype and t.flags.c_contiguous for t in a) and len(a) == 2:
+                vector = torch_vector_lanes(a[0].shape, a[1].shape, plan.dtype.itemsize)
+                arrays = np.broadcast_arrays(*_cast(call, plan.dtype))
+                with np.errstate(all="ignore"):
+                    scalar = np.asarray(self.scalar_compute(call, *arrays, *plan.scalars))
+                np.copyto(result, scalar, where=~vector)
+        return result
+
+
+@dataclass(frozen=True)
+class AscendRule:
+    """An aclnn API on an Ascend SoC: every tensor's dtype in dtypes(semantics) (names, as the
+    API's list), promoted together (promote=True: torch.promote_types) or required equal; shapes
+    broadcast (broadcast=True) or required equal; rank <= 8; each scalar as aclScalar::ToFloat;
+    compute(call, *cast, *scalars) -> the kernel's result. emulator(call) -> the result computed
+    by the aclnn API on the emulated device (None: backend="emulator" is refused)."""
+    api: str
+    compute: Callable
+    dtypes: Callable  # semantics -> tuple of dtype names
+    promote: bool = True
+    broadcast: bool = True
+    lane: Callable | None = None
+    emulator_run: Callable | None = None
+    fold: bool = False
+
+    @property
+    def emulator(self) -> bool:
+        return self.emulator_run is not None
+
+    def plan(self, call: Call) -> Plan:
+        family, arrays = call.semantics, call.tensors
+        allowed = self.dtypes(family)
+        for name, a in zip(call.spec.tensors, arrays, strict=True):
+            if a.dtype.name not in allowed:
+                raise TypeError(f"{family}: {name} dtype {a.dtype} is not in {self.api}'s list [{', '.join(allowed)}]")
+        if not self.promote and len({a.dtype for a in arrays}) > 1:
+            raise TypeError(f"{family}: {self.api} takes operands of one dtype, not "
+                            f"{' and '.join(str(a.dtype) for a in arrays)}")
+        for name, a in zip(call.spec.tensors, arrays, strict=True):
+            if a.ndim > MAX_RANK:
+                raise ValueError(f"{family}: {name} has rank {a.ndim}, more than {MAX_RANK}")
+        if not self.broadcast and len({a.shape for a in arrays}) > 1:
+            raise ValueError(f"{family}: {self.api} takes operands of one shape, not "
+                             f"{' and '.join(str(a.shape) for a in arrays)}")
+        shape = broadcast_shape(*(a.shape for a in arrays))
+        dtype = arrays[0].dtype
+        for a in arrays[1:]:
+            dtype = torch_promotion.promote_types(dtype, a.dtype)
+        return Plan(dtype, shape, tuple(acl_to_float(v) for v in call.scalars))
+
+    def run(self, call: Call, plan: Plan) -> np.ndarray:
+        if call.backend == "emulator":
+            return call.deliver(np.asarray(self.emulator_run(call, plan)))
+        return _compute(self, call, plan)
+
+
