@@ -17,7 +17,8 @@ MAX_IDS = 1_000_000  # --cases names at most this many ids
 
 # ATK dtype names (and the long names) -> numpy dtype; the short name is the one reports use
 _SHORT = {"fp32": np.float32, "fp16": np.float16, "bf16": bfloat16, "fp64": np.float64, "int32": np.int32,
-          "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int64": np.int64, "bool": np.bool_}
+          "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int64": np.int64, "bool": np.bool_,
+          "complex64": np.complex64, "complex128": np.complex128}
 _ALIASES = {"float32": "fp32", "float": "fp32", "float16": "fp16", "half": "fp16", "bfloat16": "bf16",
             "float64": "fp64", "double": "fp64", "bool_": "bool"}
 DTYPES: dict[str, np.dtype] = {k: np.dtype(v) for k, v in _SHORT.items()}
@@ -56,6 +57,7 @@ class Case:
     torch_name: str  # the case's `name` ("" when absent)
     api: AclnnApi
     inputs: tuple[Input, ...]
+    accuracy: str = ""  # the case's `standard` `acc` name (e.g. "single_bm"); "" when it has none
 
     @property
     def tensors(self) -> tuple[Input, ...]:
@@ -191,7 +193,15 @@ def _parse_case(raw, index: int, apis: dict[str, AclnnApi]) -> Case:
                       f"({', '.join(p.name for p in params)}), the case gives {len(inputs)}")
     return Case(cid, api.name, torch_name, api,
                 tuple(_parse_input(item, param, f"{where}: inputs[{k}]") for k, (item, param)
-                      in enumerate(zip(inputs, params, strict=True))))
+                      in enumerate(zip(inputs, params, strict=True))), _accuracy(raw.get("standard")))
+
+
+def _accuracy(standard) -> str:
+    """`"standard": {"acc": "single_bm"}` or `{"acc": {"single_bm": {...}}}` -> "single_bm"."""
+    acc = standard.get("acc") if isinstance(standard, dict) else None
+    if isinstance(acc, dict) and len(acc) == 1:
+        acc = next(iter(acc))
+    return acc if isinstance(acc, str) else ""
 
 
 def _parse_input(item, param: Param, where: str) -> Input:

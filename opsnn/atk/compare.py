@@ -42,6 +42,8 @@ def call(fn, args, kwargs=None, convert=np.asarray) -> Outcome:
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "c":  # NaN parts compare by their bits too
+        return a.view(np.dtype(f"V{a.dtype.itemsize}"))
     if floating(a):
         return a.view(np.dtype(f"u{a.dtype.itemsize}"))
     return a
@@ -97,6 +99,42 @@ class Bitwise(Standard):
 BITWISE = Bitwise()
 LOOSE_NAN = Bitwise(loose_nan=True)
 
+# ATK's single-benchmark thresholds (atk/configs/single_benchmark_config.py, SingleBenchmarkCompareStandard):
+# float16 2^-10, bfloat16 2^-7, float32 2^-13; ATK names none for float64 / complex: float32's here.
+SINGLE_BM_THRESHOLDS = {"fp16": 2.0**-10, "bf16": 2.0**-7, "fp32": 2.0**-13}
+
+
+@dataclass(frozen=True)
+class SingleBenchmark(Standard):
+    """An accuracy standard (a case's `"acc": "single_bm"`), against torch only: NaN where torch
+    has NaN and nowhere else, the same infinities, and every finite element within
+    |ours - torch| <= threshold * max(|torch|, 1) (relative, absolute below 1: opsnn's reading of
+    ATK's small-value rule), the threshold by dtype (SINGLE_BM_THRESHOLDS); complex dtypes judge
+    the real and imaginary parts so. Other dtypes: bitwise."""
+    name = "single_bm"
+
+    def judge(self, a: np.ndarray, b: np.ndarray, what: str) -> Verdict:
+        if not (floating(a) or a.dtype.kind == "c"):
+            return BITWISE.judge(a, b, what)
+        thd = SINGLE_BM_THRESHOLDS.get(dtype_name(a.dtype) if a.dtype.kind != "c" else "", 2.0**-13)
+        parts = [(a.real, b.real), (a.imag, b.imag)] if a.dtype.kind == "c" else [(a, b)]
+        bad = np.zeros(a.shape, bool)
+        with np.errstate(all="ignore"):
+            for x, y in parts:
+                x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+                finite = np.isfinite(y)
+                bad |= np.isnan(x) != np.isnan(y)
+                bad |= np.isinf(y) & (x != y)
+                bad |= finite & ~(np.abs(x - y) <= thd * np.maximum(np.abs(y), 1.0))
+        if not bad.any():
+            return Verdict("equal")
+        first = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad.reshape(-1))), a.shape))
+        return Verdict("mismatch", f"{int(bad.sum())} of {a.size} elements beyond single_bm (threshold {thd!r}) "
+                                   f"from {what}; first at {list(first)}: opsnn {a[first]!r}, {what} {b[first]!r}")
+
+
+SINGLE_BM = SingleBenchmark()
+
 
 def standard_for(case: Case, against: str, loose_nan: bool = False) -> Standard:
     """The standard `case`'s result is held to against `against` ("reference" or "torch").
@@ -104,7 +142,9 @@ def standard_for(case: Case, against: str, loose_nan: bool = False) -> Standard:
     Against the reference: bit for bit, always (the same semantics computed another way). Against
     torch: bit for bit, or any NaN for any NaN with --loose-nan. This is the one place that
     chooses: accuracy standards for arithmetic operators (a case's `standard` field, e.g.
-    {"acc": "single_bm"}, judged against torch only) are to be another Standard returned here."""
+    {"acc": "single_bm"}) are judged against torch only, by SingleBenchmark."""
+    if against == "torch" and case.accuracy == "single_bm":
+        return SINGLE_BM
     if against == "torch" and loose_nan:
         return LOOSE_NAN
     return BITWISE

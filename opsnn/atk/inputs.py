@@ -70,6 +70,8 @@ def make_tensor(inp: Input, rng: np.random.Generator) -> np.ndarray:
             chunk = rng.integers(a, b, size=stop - start, endpoint=True, dtype=np.int64)
         else:  # uniform in [lo, hi), drawn in float64, then cast to the dtype
             chunk = rng.uniform(lo, hi, size=stop - start)
+            if dt.kind == "c":  # complex: the imaginary part drawn the same way, after the real one
+                chunk = chunk + 1j * rng.uniform(lo, hi, size=stop - start)
             if info is not None:  # fractional bounds on an integer dtype: truncated as C casts
                 chunk = np.clip(np.trunc(chunk), info.min, info.max)
         if dt.kind == "b":

@@ -7,8 +7,9 @@ emulator's (opsnn.ascendc: IEEE float32, host-independent NaNs), so the kernels'
   sigmoid_grad_aicpu    the AICPU kernel aclnn picks for float64 / complex: (dy * (1 - y)) * y,
                         complex: conj((1 - y) * y) * dy (numpy on the host: AICPU's NaN bits
                         are not modelled)
-  sigmoid_backward_torch  torch's CPU kernel: (dy * (1 - y)) * y in the dtype (float16 / bfloat16
-                        through float32), complex: dy * conj((1 - y) * y)
+  sigmoid_backward_torch  torch's CPU kernel (2.13, measured): (dy * (1 - y)) * y in the dtype,
+                        each op rounded (float16 too); bfloat16 through float32, rounded once;
+                        complex: dy * conj((1 - y) * y)
 
 float16 / bfloat16 are widened exactly and the float32 result narrowed once, nearest even."""
 from __future__ import annotations
@@ -20,6 +21,7 @@ from opsnn.ascendc.binary import mul_values as mul_a2
 from opsnn.ascendc.binary import sub_values
 from opsnn.ascendc.cast import cast_values
 from opsnn.ascendc.mul_arch35 import mul_values as mul_950
+from opsnn.dtypes import bfloat16
 
 F32 = np.dtype(np.float32)
 KERNEL_DTYPES = ("float16", "bfloat16", "float32")  # the AI Core's; aclnn sends the others to AICPU
@@ -68,7 +70,7 @@ def sigmoid_backward_torch(dy: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         if dtype.kind == "c":
             return dy * np.conj((1 - y) * y)
-        if dtype.itemsize == 2:  # float16 / bfloat16: opmath float32
+        if dtype == bfloat16:  # opmath float32, rounded once (float16 goes op by op in half)
             a, b = dy.astype(F32), y.astype(F32)
             return (a * (F32.type(1) - b) * b).astype(dtype)
         return dy * (dtype.type(1) - y) * y
