@@ -162,9 +162,10 @@ def build(spec: Elementwise) -> Callable:
     params.append("*")
     params += [f"{k}={_KEYWORD_DEFAULTS[k]}" for k in spec.keywords]
     t, a = ", ".join(tensors), ", ".join((*tensors, *scalars))
+    sc = "".join(f"{n}, " for n in scalars)  # the scalars as leading items of a tuple or an argument list
     lines = [f"def {spec.name}({', '.join(params)}):"]
     if spec.express is not None:
-        call = f"_express(_memo, semantics, {t}, out, {', '.join(scalars)})" if spec.express == "memo" else \
+        call = f"_express(_memo, semantics, {t}, out, {sc})" if spec.express == "memo" else \
             f"_express({a}, semantics, out)"
         lines += ["    if backend == 'auto':", f"        result = {call}", "        if result is not None:",
                   "            return result"]
@@ -172,7 +173,7 @@ def build(spec: Elementwise) -> Callable:
     # the general way (steps 2-8 of the module doc)
     lines += [f"def _general(semantics, backend, out, {a}):",
               "    _check_names(semantics, backend, _backends)",
-              f"    raw = ({', '.join(scalars)},)"]
+              f"    raw = ({sc})"]
     lines += [f"    {n} = _r{i}({n}, {n!r})" for i, n in enumerate(scalars)]
     lines += [f"    {n} = _operand({n}, {n!r})" for n in tensors]
     lines += ["    rule = _torch if semantics == 'torch' else _ascend",
@@ -180,10 +181,10 @@ def build(spec: Elementwise) -> Callable:
               "        raise ValueError(_EMULATOR_TORCH)",
               f"    if semantics == 'torch' and rule.fold and (wide := _fold_rank(({t},), out)) is not None:",
               "        folded, folded_out, shape = wide",
-              f"        result = {spec.name}(*folded, {', '.join(scalars)}, semantics=semantics, backend=backend, "
+              f"        result = {spec.name}(*folded, {sc}semantics=semantics, backend=backend, "
               "out=folded_out)",
               "        return out if out is not None else result.reshape(shape)",
-              f"    call = _new(_Call, (semantics, backend, ({t},), ({', '.join(scalars)},), raw, out, _spec, _memo))",
+              f"    call = _new(_Call, (semantics, backend, ({t},), ({sc}), raw, out, _spec, _memo))",
               "    plan = rule.plan(call)",
               "    _check_out(out, plan.dtype, plan.shape)",
               "    return rule.run(call, plan)"]
