@@ -168,13 +168,23 @@ def test_large_tiled_and_threaded():
     check(rng.standard_normal(n).astype(np.float32), rng.standard_normal(n), 0.25)  # promotion, staged
 
 
-@pytest.mark.parametrize("bad", [np.ones(3, np.complex64), np.ones(3, np.uint16), np.ones(3, np.uint32),
-                                 np.ones(3, np.uint64), np.ones(3, np.longdouble), np.array(["a", "b", "c"])])
+@pytest.mark.parametrize("bad", [np.ones(3, np.complex64), np.ones(3, np.longdouble), np.array(["a", "b", "c"])])
 def test_refused_dtypes(bad):
     with pytest.raises(TypeError):
         opsnn.threshold_backward(bad, np.ones(3, np.float32), 1.0)
     with pytest.raises(TypeError):
         opsnn.threshold_backward(np.ones(3, np.float32), bad, 1.0)
+
+
+@pytest.mark.parametrize("unsigned", [np.uint16, np.uint32, np.uint64])
+def test_wide_unsigned_promote_only_with_floats(unsigned):
+    """torch promotes uint16/32/64 with a floating type (to it) and refuses them with an integer
+    or alone (issue 27; tests/test_torch_semantics_bits.py compares the bits with torch)."""
+    u = np.ones(3, unsigned)
+    assert opsnn.threshold_backward(u, np.ones(3, np.float32), 0.5).dtype == np.float32
+    for other in (np.ones(3, np.int32), np.ones(3, np.uint8), u):
+        with pytest.raises(TypeError):
+            opsnn.threshold_backward(u, other, 1.0)
 
 
 def test_bool_pair_and_complex_threshold_refused():

@@ -4,7 +4,7 @@ Three things torch decides before it computes anything:
 - the common dtype of (grad, feature): `torch.result_type` with its zero-dim rule
   (a 0-d operand only lifts the result into a higher *category*: bool < integer < float);
 - which dtypes the kernel runs on (AT_DISPATCH_ALL_TYPES + half + bfloat16: no bool, no complex,
-  no uint16/32/64);
+  uint16/32/64 only promoted to a floating common dtype);
 - how a Python scalar becomes the kernel's scalar (c10 `checked_convert`): range checks that raise,
   truncation toward zero for integers, two's-complement wrap of negative ints into uint8.
 """
@@ -26,6 +26,7 @@ _F16, _F32, _F64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
 # Promotion inputs torch knows of (bool included: it promotes, though the kernel refuses it).
 _KNOWN = (_BOOL, _U8, _I8, _I16, _I32, _I64, _F16, bfloat16, _F32, _F64)
 KERNEL_DTYPES = frozenset(_KNOWN[1:])
+_WIDE_UNSIGNED = tuple(np.dtype(t) for t in (np.uint16, np.uint32, np.uint64))  # promote to a float only
 REDUCED_FLOATS = frozenset((_F16, bfloat16))
 FLOATS = frozenset((_F16, bfloat16, _F32, _F64))
 
@@ -34,7 +35,7 @@ FLOATS = frozenset((_F16, bfloat16, _F32, _F64))
 def check_known(dt: np.dtype) -> None:
     if dt.kind == "c":
         raise TypeError(f"complex dtype {dt} is not supported (torch: threshold_cpu not implemented)")
-    if dt not in _KNOWN:
+    if dt not in _KNOWN and dt not in _WIDE_UNSIGNED:
         raise TypeError(f"dtype {dt} is not supported by torch's threshold kernel")
 
 
@@ -48,6 +49,8 @@ def result_dtype(grad: np.ndarray, feature: np.ndarray) -> np.dtype:
     dt = result_type(grad, feature)
     if dt == _BOOL:
         raise TypeError("threshold_backward is not implemented for bool (torch: threshold_cpu for 'Bool')")
+    if dt in _WIDE_UNSIGNED:
+        raise TypeError(f"threshold_backward is not implemented for {dt} (torch: threshold_cpu for 'UInt16')")
     return dt
 
 

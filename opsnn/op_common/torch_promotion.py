@@ -13,8 +13,12 @@ BOOL = np.dtype(np.bool_)
 _U8, _I8, _I16, _I32, _I64 = (np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64))
 _F16, _F32, _F64 = (np.dtype(t) for t in (np.float16, np.float32, np.float64))
 INTEGERS = frozenset((_U8, _I8, _I16, _I32, _I64))
+# torch's "shell" unsigned types: they promote only with themselves and with a floating type (to
+# it: uint16 with float16 is float16); with bool or another integer torch raises. No kernel here
+# takes them, so they reach a kernel only converted to a floating common dtype.
+WIDE_UNSIGNED = frozenset(np.dtype(t) for t in (np.uint16, np.uint32, np.uint64))
 FLOATS = frozenset((_F16, bfloat16, _F32, _F64))
-KNOWN = frozenset((BOOL, *INTEGERS, *FLOATS))
+KNOWN = frozenset((BOOL, *INTEGERS, *WIDE_UNSIGNED, *FLOATS))
 _INT_RANK = {_U8: 0, _I8: 0, _I16: 1, _I32: 2, _I64: 3}
 _SIGNED_BY_RANK = (_I8, _I16, _I32, _I64)
 _FLOAT_RANK = {_F16: 0, bfloat16: 0, _F32: 1, _F64: 2}
@@ -26,15 +30,21 @@ def category(dt: np.dtype) -> int:
         return 0
     if dt in FLOATS:
         return 2
-    if dt in INTEGERS:
+    if dt in INTEGERS or dt in WIDE_UNSIGNED:
         return 1
     raise KeyError(f"{dt} is not one of torch's real dtypes here")
 
 
 def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
-    """torch.promote_types."""
+    """torch.promote_types; TypeError where torch refuses (uint16/32/64 with bool or an integer)."""
     if a == b:
         return a
+    if a in WIDE_UNSIGNED or b in WIDE_UNSIGNED:
+        other = b if a in WIDE_UNSIGNED else a
+        if other in FLOATS:
+            return other
+        raise TypeError(f"torch does not promote {a} with {b} (uint16, uint32 and uint64 promote only with "
+                        "themselves and floating types)")
     if a == BOOL:
         return b
     if b == BOOL:

@@ -14,8 +14,8 @@ In torch's order:
      with this CPU's multiply (torch runs the same instruction): inf * 0 is the CPU's default NaN
      (x86: negative, 0xFFC00000), a NaN operand comes out quieted
   7. bfloat16 NaN results depend on which loop computed the element (op_common/torch_loops
-     reproduces the split): the vectorised body writes 0xFFFF for any NaN, the
-     scalar one 0x7FC0 for a NaN product and the grad's own bits where it keeps the grad
+     reproduces the split): the vectorised body writes 0xFFFF for any NaN, the scalar one 0x7FC0
+     for any NaN (a kept NaN grad included: the element goes through float and c10's rounding)
 Errors come out as numpy's conventions want them: TypeError for dtypes, ValueError for shapes and
 values (the slope)."""
 from __future__ import annotations
@@ -35,7 +35,7 @@ _BOOL = np.dtype(np.bool_)
 _U8, _I8, _I16, _I32, _I64 = (np.dtype(t) for t in (np.uint8, np.int8, np.int16, np.int32, np.int64))
 F16, F32, F64 = fm.F16, fm.F32, fm.F64
 FLOATS = (F16, bfloat16, F32, F64)
-_KNOWN = (_BOOL, _U8, _I8, _I16, _I32, _I64, *FLOATS)
+_KNOWN = (*torch_promotion.KNOWN,)  # uint16/32/64 included: torch promotes them with a floating type
 _FLT_MAX = float(np.finfo(np.float32).max)
 
 
@@ -122,7 +122,7 @@ def bfloat16_nans(grad, x, g, f, result) -> np.ndarray:
         return result
     same = grad.dtype == x.dtype == bfloat16 and grad.flags.c_contiguous and x.flags.c_contiguous
     lanes = torch_vector_lanes(grad.shape, x.shape, 2) if same else np.zeros(result.shape, bool)
-    g_bits, kept = np.broadcast_arrays(g.view(np.uint16), fm.positive(f))
-    scalar = np.where(kept, g_bits, np.uint16(0x7FC0))
-    bits[nan] = np.where(lanes, np.uint16(0xFFFF), scalar)[nan]
+    # the scalar loop computes in float and rounds back with c10's BFloat16 conversion, which writes
+    # every NaN as 0x7FC0: a kept NaN grad too (its own bits do not survive; issue 27)
+    bits[nan] = np.where(lanes, np.uint16(0xFFFF), np.uint16(0x7FC0))[nan]
     return result

@@ -77,7 +77,8 @@ def sigmoid_backward(grad: npt.ArrayLike, y: npt.ArrayLike, *,
         from .op_api.aclnn_signature import APIS
         return deliver(run_declared(APIS[0], api, (grad, y), out_shape=shape, out_dtype=dtype,
                                     soc=SEMANTICS_SOC[semantics]), out)
-    g, o = (np.ascontiguousarray(np.broadcast_to(a.astype(dtype, copy=False), shape)) for a in (grad, y))
+    with np.errstate(invalid="ignore", over="ignore"):  # a signalling NaN widened, big ints to half: torch's bits
+        g, o = (np.ascontiguousarray(np.broadcast_to(a.astype(dtype, copy=False), shape)) for a in (grad, y))
     if semantics == "torch":
         return deliver(np.asarray(fm.sigmoid_backward_torch(g, o), dtype), out)
     return deliver(fm.sigmoid_grad(o, g, semantics), out)
