@@ -2,6 +2,7 @@
 entry points are generated from (opsnn/capi). No aten op: nn.SELU's backward is aten's
 elu_backward with SELU's constants, which takes other arguments."""
 from opsnn.aclnn.signature import OUT, TENSOR, AclnnApi, Param
+from opsnn.atk.compare import ARITHMETIC_APIS
 
 from .aclnn_selu_backward import supported_dtypes
 
@@ -14,3 +15,4 @@ APIS = (
                      Param("result", TENSOR, _DTYPES, doc="the forward's output; gradOutput's shape and dtype"),
                      Param("gradInput", OUT, _DTYPES, doc="gradOutput's shape and dtype"))),
 )
+ARITHMETIC_APIS.add("aclnnSeluBackward")  # its ATK accuracy standard applies

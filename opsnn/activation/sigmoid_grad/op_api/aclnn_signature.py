@@ -1,6 +1,7 @@
 """aclnnSigmoidBackward's C signature: the one declaration its C header
 aclnnop/aclnn_sigmoid_backward.h and C entry points are generated from (opsnn/capi)."""
 from opsnn.aclnn.signature import OUT, TENSOR, AclnnApi, Param
+from opsnn.atk.compare import ARITHMETIC_APIS
 
 from .aclnn_sigmoid_backward import supported_dtypes
 
@@ -14,3 +15,4 @@ APIS = (
                      Param("output", TENSOR, _DTYPES, doc="the forward output sigmoid(x)"),
                      Param("gradInput", OUT, _DTYPES, doc="the broadcast shape; the promoted dtype cast to it"))),
 )
+ARITHMETIC_APIS.add("aclnnSigmoidBackward")  # its ATK accuracy standard applies
