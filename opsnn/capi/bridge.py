@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 import threading
 import warnings
@@ -475,7 +476,7 @@ def _api_pair(index: int, api: sig.AclnnApi, declared: dict):
 
     def phase1(args: tuple) -> tuple[int, int, int]:
         objects = tuple(c(a) for c, a in zip(converters, args, strict=True))
-        quick = _mode == "fast" and fast.available
+        quick = _mode == "fast" and fast.usable()
         if quick and (executor := MEMO.get((index, args), objects)) is not None:
             return aclnn.ACLNN_SUCCESS, executor.workspace_size, HANDLES.add(executor)  # its plan's capi_touched
         size, executor, status = first(*objects)
@@ -505,10 +506,53 @@ def _api_pair(index: int, api: sig.AclnnApi, declared: dict):
     return phase1, phase2
 
 
-def apis(names: tuple[str, ...]) -> list:
-    """(phase1, phase2) for each API name the library was generated with; None for one no
-    operator declares any more (its calls then fail with 561000)."""
-    from opsnn.aclnn.declarations import all_apis
+def _declaration(name: str) -> tuple[sig.AclnnApi | None, dict]:
+    """The declaration of the API `name` and its neighbours by name. The operator that registers
+    its Python function by upstream's naming (aclnnFooBar: foo_bar) is asked first, so a call
+    imports its own operator's op_api only; every operator's declarations where that fails."""
+    from opsnn.aclnn.declarations import all_apis, operator_apis
 
+    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", name.removeprefix("aclnn")).lower()
+    for op in registry.discover().values():
+        if snake in op.aclnn_functions:
+            declared = {a.name: a for a in operator_apis(op)}
+            if name in declared:
+                return declared[name], declared
     declared = {a.name: a for a in all_apis()}
-    return [_api_pair(i, declared[n], declared) if n in declared else None for i, n in enumerate(names)]
+    return declared.get(name), declared
+
+
+def _lazy_pair(index: int, name: str) -> tuple:
+    """(phase1, phase2) of the API `name`, found at its first call: importing every operator's
+    op_api when the library starts cost the first result ~45 ms. An API no operator declares any
+    more fails each call with 561000."""
+    pair: list = []
+
+    def resolve() -> list:
+        if not pair:
+            api, declared = _declaration(name)
+            found = _api_pair(index, api, declared) if api is not None else None
+            pair[:] = found if found is not None else (None, None)
+        return pair
+
+    def phase1(args: tuple) -> tuple[int, int, int]:
+        first = (pair or resolve())[0]
+        if first is None:
+            _fail(f"opsnn: {name} is declared but no operator provides it")
+            return aclnn.ACLNN_ERR_INNER, 0, 0
+        return first(args)
+
+    def phase2(workspace: int, size: int, handle: int, stream: int) -> int:
+        second = (pair or resolve())[1]
+        if second is None:
+            _fail(f"opsnn: {name} is declared but no operator provides it")
+            return aclnn.ACLNN_ERR_INNER
+        return second(workspace, size, handle, stream)
+
+    return phase1, phase2
+
+
+def apis(names: tuple[str, ...]) -> list:
+    """(phase1, phase2) for each API name the library was generated with, each resolved at its
+    first call (_lazy_pair); one no operator declares any more fails with 561000."""
+    return [_lazy_pair(i, n) for i, n in enumerate(names)]

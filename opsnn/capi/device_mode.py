@@ -67,14 +67,20 @@ class FastApi:
     """One API's fast launch and phase-1 memo."""
 
     def __init__(self, api: sig.AclnnApi, declared: dict[str, sig.AclnnApi]):
-        found = _numpy_function(api, declared)
-        self.function, self.in_place = found if found is not None and found[0] is not None else (None, False)
+        self._api, self._declared = api, declared
         self.kinds = tuple(p.kind for p in api.params)
         self.out_index = next((i for i, k in enumerate(self.kinds) if k in (sig.OUT, sig.REF)), None)
+        self.available: bool | None = None  # found by usable(): importing a numpy API costs time
+        self.function, self.in_place = None, False
 
-    @property
-    def available(self) -> bool:
-        return self.function is not None and self.out_index is not None
+    def usable(self) -> bool:
+        """Whether the API has a fast launch; its numpy API is found (imported) at the first ask."""
+        if self.available is None:
+            found = _numpy_function(self._api, self._declared)
+            if found is not None and found[0] is not None:
+                self.function, self.in_place = found
+            self.available = self.function is not None and self.out_index is not None
+        return self.available
 
     def launcher(self, executor: Executor, objects: tuple, memory_epoch):
         """What phase 2 runs instead of the kernel: the numpy API into the output's memory; the

@@ -129,3 +129,30 @@ def test_an_integer_scalar_past_the_tensor_dtype_is_refused(lib):
     finally:
         acl.rt.reset_device(0)
         acl.finalize()
+
+
+def test_an_api_is_resolved_at_its_first_call_and_imports_only_its_operator():
+    """The library's start imports no operator's op_api; a call imports its own (the first result
+    does not wait for every operator); an API nothing declares fails each call with 561000."""
+    import subprocess
+    import sys
+    code = """
+import sys
+from opsnn.capi import bridge
+from opsnn import acl
+assert bridge.init() == 0 and bridge.set_device(0) == 0
+pairs = bridge.apis(("aclnnThresholdBackward", "aclnnNoSuchOp"))
+loaded = lambda: sorted(m for m in sys.modules if m.endswith(".op_api"))
+print(loaded())
+status, size, executor = pairs[0][0]((0, 0, 0, 0))
+print(status, loaded())
+for _ in range(2):
+    print(pairs[1][0]((0,)), bridge.take_message(), pairs[1][1](0, 0, 0, 0), bridge.take_message())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0] == "[]"
+    status, loaded = out[1].split(" ", 1)
+    assert int(status) == aclnn.ACLNN_ERR_PARAM_NULLPTR
+    assert "opsnn.activation.threshold_grad_v2_d.op_api" in loaded and "hardtanh_grad" not in loaded
+    missing = "opsnn: aclnnNoSuchOp is declared but no operator provides it"
+    assert out[2] == out[3] == f"(561000, 0, 0) {missing} 561000 {missing}"
