@@ -15,7 +15,9 @@ split over 3 threads and written with streaming stores, which the small random c
 otherwise never reach) and runs each case on `auto`, `fast`, `reference` and, for the ascend
 semantics at small sizes, `emulator`: all must agree with the reference, or all raise the same
 exception type. A fifth of the cases also go through opsnn.dask, chunked at random (fuzz_dask.py):
-the numpy API's bits on the whole arrays, or its exception type at graph build. A failure prints
+the numpy API's bits on the whole arrays, or its exception type at graph build; a fifth through
+opsnn.torch (fuzz_torch.py: torch.ops.opsnn.*, npu_semantics, and torch's own op as the oracle
+for semantics "torch", the documented departures counted apart as "known"). A failure prints
 the case and its seed and exits 1. Workers turn numpy's
 RuntimeWarnings into errors: a warning reaching a user is a defect too.
 
@@ -36,6 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # fuzz_dask beside this file, whether run as a script or imported
 import fuzz_dask  # noqa: E402
+import fuzz_torch  # noqa: E402
 
 ENGINES = ("auto", "c", "c-small-crossovers", "numpy")
 # the C engine threaded and streaming from (nearly) the first element: the paths big calls take
@@ -44,6 +47,9 @@ DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat
 SEMANTICS = ("torch", "ascend910b", "ascend950")
 EMULATED_MAX = 2048  # elements: the emulator runs Python per instruction
 DASK_SHARE = 0.2  # of the cases also run through opsnn.dask (tests/robustness/fuzz_dask.py)
+# The other surfaces a case also runs through: (name, share of the cases, check(case, rng) -> None,
+# a problem, or a label starting "known:" for a documented departure, counted apart). Add one here.
+SURFACES = [("dask", DASK_SHARE, fuzz_dask.check), ("torch", 0.2, fuzz_torch.check)]
 
 
 def _dtype(name):
@@ -295,7 +301,7 @@ def worker(seed: int, seconds: float, engine: str) -> int:
     import numpy as np
     warnings.simplefilter("error", RuntimeWarning)  # a numpy warning reaching a user is a defect too
     deadline = time.monotonic() + seconds
-    cases = 0
+    cases, known = 0, {}
     apis = declared_apis()
     for index in itertools.count():
         if time.monotonic() >= deadline:
@@ -305,16 +311,21 @@ def worker(seed: int, seconds: float, engine: str) -> int:
             else make_case(rng)
         try:
             problem = check_case(case, emulate=rng.random() < 0.3)
-            if problem is None and rng.random() < DASK_SHARE:  # the dask surface (fuzz_dask.py)
-                problem = fuzz_dask.check(case, rng)
+            for _, share, check in SURFACES:  # the other surfaces (dask, torch...)
+                if problem is None and rng.random() < share:
+                    problem = check(case, rng)
+                    if problem is not None and problem.startswith(fuzz_torch.KNOWN):
+                        label = problem[len(fuzz_torch.KNOWN):]
+                        known[label] = known.get(label, 0) + 1
+                        problem = None
         except Exception:  # noqa: BLE001 (the fuzz itself must not hide a crash)
             problem = traceback.format_exc()
         cases += 1
         if problem:
             print(f"FAIL seed={seed} index={index} engine={engine}: {describe(case)}\n  {problem}", file=sys.stderr)
-            print(json.dumps({"engine": engine, "seed": seed, "cases": cases, "failed": index}))
+            print(json.dumps({"engine": engine, "seed": seed, "cases": cases, "known": known, "failed": index}))
             return 1
-    print(json.dumps({"engine": engine, "seed": seed, "cases": cases, "failed": None}))
+    print(json.dumps({"engine": engine, "seed": seed, "cases": cases, "known": known, "failed": None}))
     return 0
 
 

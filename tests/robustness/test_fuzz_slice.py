@@ -60,3 +60,31 @@ def test_the_fuzz_engines_are_the_fast_paths_engines():
 def test_small_crossovers_are_a_valid_tuning():
     from opsnn.engine import machine
     assert machine.parse_override(fuzz.CROSSOVERS_AT_LEAST) == {"parallel_min": 64, "stream_min": 0, "threads": 3}
+
+
+def test_the_fuzz_has_a_torch_surface_that_sees_a_departure(monkeypatch):
+    """fuzz_torch: torch's own op is the oracle for semantics "torch"; one flipped bit is reported,
+    a documented NaN departure is counted apart ("known:"), never as agreement."""
+    pytest.importorskip("torch")
+    import fuzz_torch
+
+    import opsnn
+    assert "torch" in [name for name, _, _ in fuzz.SURFACES]
+    rng = np.random.default_rng(5)
+    case = {"forward": False, "semantics": "torch", "layout": "same", "out": "none", "threshold": 0.5,
+            "grad": rng.normal(size=100).astype(np.float32), "feature": rng.normal(size=100).astype(np.float32)}
+    assert fuzz_torch.check(case, rng) is None
+    real = opsnn.threshold_backward
+
+    def broken(*args, **kw):
+        result = real(*args, **kw)
+        result.reshape(-1).view(np.uint8)[0] ^= 1
+        return result
+
+    monkeypatch.setattr(opsnn, "threshold_backward", broken)
+    problem = fuzz_torch.check(case, rng)  # torch.ops.opsnn's bits differ from it first
+    assert problem is not None and not problem.startswith(fuzz_torch.KNOWN)
+    monkeypatch.setattr(opsnn, "threshold_backward", real)
+    snan = np.full(64, 0x7C01, np.uint16).view(np.float16)  # torch's vectorised loop quiets it
+    case.update(grad=snan, feature=np.ones(64, np.float16))
+    assert fuzz_torch.check(case, rng).startswith(fuzz_torch.KNOWN)
