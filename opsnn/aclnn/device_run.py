@@ -42,7 +42,7 @@ def _raise_for_aclnn(ret: int) -> None:
     kind = error.kind if error else None
     if kind == st.KIND_DTYPE:
         raise TypeError(message)
-    if kind in (st.KIND_SHAPE, st.KIND_VALUE):
+    if kind in (st.KIND_SHAPE, st.KIND_VALUE, st.KIND_ATTR):
         raise ValueError(message)
     raise RuntimeError(message)
 

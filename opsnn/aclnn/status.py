@@ -34,6 +34,7 @@ KIND_NULLPTR = "nullptr"
 KIND_DTYPE = "dtype"
 KIND_SHAPE = "shape"
 KIND_VALUE = "value"  # a value out of its range (an integer scalar past its dtype): ValueError
+KIND_ATTR = "attr"  # an attribute or scalar value the API refuses (upstream's lambd < 0): ValueError
 KIND_TILING = "tiling"
 KIND_RUNTIME = "runtime"
 KIND_INNER = "inner"

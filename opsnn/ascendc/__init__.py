@@ -4,9 +4,9 @@ instructions an elementwise kernel needs, multi-core launch and a sanitizer (doc
 It knows nothing about any operator: a kernel is a Python callable written the way an AscendC
 author writes one, receiving its CoreContext, its GM_ADDR arguments and its tiling bytes."""
 from .arith import Duplicate
-from .binary import Add, And, Div, Max, Min, Mul, Or, Sub
+from .binary import Add, And, Div, Max, Min, Mul, Or, Sub, add_values, div_values, mul_values, sub_values
 from .broadcast import Broadcast
-from .cast import ALLOWED_CASTS, Cast
+from .cast import ALLOWED_CASTS, Cast, cast_values
 from .cmpmask import GetCmpMask, SetCmpMask
 from .compare import CMPMODE, Compares, CompareScalar
 from .compare_tensor import Compare
@@ -18,7 +18,7 @@ from .findings import ERROR, EXPECTED, KINDS, Finding
 from .global_tensor import GlobalTensor, GmPtr
 from .gm import GlobalMemory, GMError
 from .launch import KernelArg, LaunchReport, Padding, launch
-from .local_tensor import LocalTensor
+from .local_tensor import LocalTensor, close_local, mark_undefined, open_local, read_local, write_local
 from .pipe import QuePosition, TBuf, TPipe, TQue
 from .que_bind import TQueBind
 from .reduce import (
@@ -37,7 +37,7 @@ from .rounding import RoundMode
 from .scalar_ops import Adds, LeakyRelu, Maxs, Mins, Muls, ShiftLeft, ShiftRight
 from .select import SELMODE, Select
 from .select_tensor import SelectTensors
-from .unary import Abs, Exp, Ln, Not, Reciprocal, Relu, Rsqrt, Sqrt
+from .unary import Abs, Exp, Ln, Not, Reciprocal, Relu, Rsqrt, Sqrt, abs_values
 
 __all__ = [
     "ALLOWED_CASTS", "CMPMODE", "ERROR", "EXPECTED", "KINDS", "SELMODE", "Cast", "CompareScalar", "Compares",
@@ -56,4 +56,8 @@ __all__ = [
     # Atlas A2 arithmetic (binary.py, scalar_ops.py, unary.py): count and mask/repeat forms
     "Abs", "Add", "Adds", "Div", "Exp", "LeakyRelu", "Ln", "Max", "Maxs", "Min", "Mins", "Muls", "Not",
     "Reciprocal", "Relu", "Rsqrt", "ShiftLeft", "ShiftRight", "Sqrt", "Sub",
+    # for an operator's own instruction: a LocalTensor's elements read, written in place, marked undefined
+    "close_local", "mark_undefined", "open_local", "read_local", "write_local",
+    # for functional models: the instructions' arithmetic on numpy arrays, rounded as the device rounds
+    "abs_values", "add_values", "cast_values", "div_values", "mul_values", "sub_values",
 ]

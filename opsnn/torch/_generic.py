@@ -9,6 +9,8 @@ threshold_backward and threshold keep their hand-written ops (_ops.py: out= and 
 variants); the generic ones are the functional form, which is what npu_semantics needs."""
 from __future__ import annotations
 
+import keyword
+
 import numpy as np
 import torch
 
@@ -25,7 +27,8 @@ _ATTR_SCHEMA = {"bool": "bool", "int64_t": "int", "double": "float", "float": "f
 
 def _snake(name: str) -> str:
     out = "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
-    return "self_" if out == "self" else out  # `self` is not a schema argument name torch accepts
+    # `self` is not a schema argument name torch accepts, nor a Python keyword (upstream's `lambda`)
+    return f"{out}_" if out == "self" or keyword.iskeyword(out) else out
 
 
 def _schema(api: sig.AclnnApi) -> str:

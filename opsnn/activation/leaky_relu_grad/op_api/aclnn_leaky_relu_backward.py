@@ -96,7 +96,7 @@ def _plan(executor: Executor, grad_output, self, negative_slope, self_is_result,
     checks.check_shape(out, "out", shape, "the broadcast shape of gradOutput and self")
 
     if self_is_result and scalar_to_double(negative_slope) < 0:
-        raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_SHAPE,  # a value error, not a dtype one
+        raise s.AclnnError(s.ACLNN_ERR_PARAM_INVALID, s.KIND_ATTR,  # a refused attribute value
                            f"negativeSlope {scalar_to_double(negative_slope)} should not be negative when "
                            "selfIsResult is true")
 
