@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from opsnn import acl
+from opsnn.acl.args import UINT64_MAX as _UINT64_MAX
 from opsnn.acl.args import is_uint64
 from opsnn.ascendc.gm import GMError
 
@@ -114,10 +115,12 @@ def _owner(executor):
 
 def _check_arguments(workspace, workspace_size, executor: Executor) -> None:
     """What the C signature's types would guarantee, then the size phase 1 asked for."""
-    if not is_uint64(workspace_size):
+    plain = type(workspace_size) is int and 0 <= workspace_size <= _UINT64_MAX and (
+        workspace is None or (type(workspace) is int and 0 <= workspace <= _UINT64_MAX))  # the C ABI's: quick
+    if not plain and not is_uint64(workspace_size):
         raise _Refused(s.ACLNN_ERR_PARAM_INVALID, s.KIND_RUNTIME,
                        f"workspace_size must be an unsigned 64-bit integer, got {workspace_size!r}")
-    if workspace is not None and not is_uint64(workspace):
+    if not plain and workspace is not None and not is_uint64(workspace):
         raise _Refused(s.ACLNN_ERR_PARAM_INVALID, s.KIND_RUNTIME,
                        f"workspace must be a device pointer (an unsigned 64-bit integer) or None, got {workspace!r}")
     if workspace_size < executor.workspace_size:

@@ -137,28 +137,30 @@ class Memo:
         entry = self._plans.get(key)
         if entry is None:
             return None
-        plan, kept = entry
-        if plan.context is not acl_context.current() or not plan.context.runtime.initialized \
-                or plan.context.epoch != plan.context.runtime.epoch:
+        plan, kept, fields = entry
+        context = plan.context
+        if context is not acl_context.current() or not context.runtime.initialized \
+                or context.epoch != context.runtime.epoch:
             return None
-        for obj, was in zip(objects, kept, strict=True):  # plain values: the key holds them
-            if isinstance(was, (AclTensor, AclScalar)) and (obj is not was or obj.destroyed):
+        for i, was in kept:  # plain values: the key holds them
+            if objects[i] is not was or was.destroyed:
                 return None
         fresh = object.__new__(Executor)
-        fresh.__dict__.update(plan.__dict__)
+        fresh.__dict__.update(fields)
         fresh._lock = threading.Lock()
-        fresh._consumed = False
         return fresh
 
     def put(self, key: tuple, executor: Executor, objects: tuple) -> None:
         if not all(isinstance(o, (AclTensor, AclScalar, int, float, bool, tuple, list, type(None)))
                    for o in objects):
             return  # an array handle or a dangling one: plan each time
+        kept = tuple((i, o) for i, o in enumerate(objects) if isinstance(o, (AclTensor, AclScalar)))
+        fields = {**executor.__dict__, "_consumed": False}  # as planned, before any run
         with self._lock:
             if len(self._plans) >= _MEMO_SIZE:
                 for old in list(self._plans)[:_MEMO_SIZE // 2]:
                     del self._plans[old]
-            self._plans[key] = (executor, objects)
+            self._plans[key] = (executor, kept, fields)
 
     def clear(self) -> None:
         with self._lock:
