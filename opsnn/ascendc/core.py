@@ -74,6 +74,9 @@ class CoreContext:
         Bytes moved and instructions issued (``opsnn sanitize --stats``).
     vector_mask : MaskState
         The mask mode and register the mask/repeat ("level 0") instructions read (repeat.py).
+    undefined_inputs : list of tuple
+        Sanitizer: the undefined elements the running instruction read, for its write to mark
+        (local_tensor: undefined values are tracked valgrind-style).
     """
     block_idx: int
     block_num: int
