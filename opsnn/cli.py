@@ -323,6 +323,9 @@ def _kernel_cpp_example(op: registry.Operator) -> int:
     tests = op.kernel_cpp_tests()
     if not tests:
         with_one = [n for n, o in registry.discover().items() if o.kernel_cpp_tests()]
+        if op.kernel_cpp_sources():
+            raise UsageError(f"operator {op.name}'s C++ kernel is installed, its op_kernel UT is not (a wheel ships "
+                             "no tests): run it from a source checkout")
         raise UsageError(f"operator {op.name} has no C++ kernel; those with one: {', '.join(with_one) or 'none'}")
     status = 0
     for test in tests:

@@ -97,6 +97,11 @@ class Operator:
         spec = importlib.util.find_spec(self.package)
         return Path(next(iter(spec.submodule_search_locations))) / "examples" / self.example
 
+    def kernel_cpp_sources(self) -> list[Path]:
+        """The operator's AscendC C++ kernel sources (op_kernel/*.cpp in its folder); [] when it has none."""
+        spec = importlib.util.find_spec(self.package)
+        return sorted((Path(next(iter(spec.submodule_search_locations))) / "op_kernel").glob("*.cpp"))
+
     def kernel_cpp_tests(self) -> list[Path]:
         """The op_kernel UTs of the operator's AscendC C++ kernel (tests/ut/op_kernel/test_*.cpp in
         its folder), which `opsnn ut` runs; [] when it has no C++ kernel."""

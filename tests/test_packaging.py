@@ -72,7 +72,12 @@ def test_wheel_contents(wheel):
               "opsnn/capi/cmake/opsnnConfig.cmake", "opsnn/capi/pkgconfig/opsnn.pc",
               # the upstream-style C++ example programs, beside the Python ones
               "opsnn/activation/threshold_grad_v2_d/examples/test_aclnn_threshold_backward.cpp",
-              "opsnn/activation/threshold_v2/examples/test_aclnn_threshold.cpp"):
+              "opsnn/activation/threshold_v2/examples/test_aclnn_threshold.cpp",
+              # the CPU-debug runtime's headers and C side (opsnn ut), and an operator's C++ kernel
+              "opsnn/cpudebug/include/kernel_operator.h", "opsnn/cpudebug/include/tikicpulib.h",
+              "opsnn/cpudebug/include/opsnn_kt/instructions.h", "opsnn/cpudebug/src/runtime.cpp",
+              "opsnn/activation/threshold_grad_v2_d/op_kernel/threshold_grad_v2_d.cpp",
+              "opsnn/activation/threshold_grad_v2_d/op_kernel/threshold_grad_v2_d.h"):
         assert f in names, f
     assert not any("/tests/" in n for n in names)
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
