@@ -79,6 +79,10 @@ class AclnnApi:
     # registers torch.ops.opsnn.<numpy_api> for it and npu_semantics intercepts aten.<aten> ("": none).
     # An aten name ending in "_backward" is an elementwise backward, linear in its first tensor.
     aten: str = ""
+    # True where the result is computed and rounds (SigmoidBackward: dy*y*(1-y)), so an ATK case's
+    # accuracy standard ("acc": "single_bm") applies against torch; False for a selection operator
+    # (ThresholdBackward), held to torch's bits whatever its case file says
+    arithmetic: bool = False
 
     def __post_init__(self):
         if not self.name.startswith("aclnn") or not _IDENT.match(self.name):

@@ -134,21 +134,16 @@ class SingleBenchmark(Standard):
 
 
 SINGLE_BM = SingleBenchmark()
-# aclnn APIs whose operator is arithmetic (its result rounds): only their cases' accuracy standards
-# apply; a selection operator (ThresholdBackward, ...) stays bitwise whatever its file says. An
-# operator's aclnn_signature.py adds its API's name.
-ARITHMETIC_APIS: set[str] = set()
-
-
 def standard_for(case: Case, against: str, loose_nan: bool = False) -> Standard:
     """The standard `case`'s result is held to against `against` ("reference" or "torch").
 
     Against the reference: bit for bit, always (the same semantics computed another way). Against
     torch: bit for bit, or any NaN for any NaN with --loose-nan. This is the one place that
     chooses: accuracy standards for arithmetic operators (a case's `standard` field, e.g.
-    {"acc": "single_bm"}) are judged against torch only, by SingleBenchmark, for the APIs in
-    ARITHMETIC_APIS."""
-    if against == "torch" and case.accuracy == "single_bm" and case.api.name in ARITHMETIC_APIS:
+    {"acc": "single_bm"}) are judged against torch only, by SingleBenchmark, for the APIs whose
+    declaration says they are arithmetic (AclnnApi.arithmetic: the result rounds); a selection
+    operator stays bitwise whatever its file says."""
+    if against == "torch" and case.accuracy == "single_bm" and case.api.arithmetic:
         return SINGLE_BM
     if against == "torch" and loose_nan:
         return LOOSE_NAN

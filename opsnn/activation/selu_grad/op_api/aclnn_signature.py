@@ -2,17 +2,16 @@
 entry points are generated from (opsnn/capi). No aten op: nn.SELU's backward is aten's
 elu_backward with SELU's constants, which takes other arguments."""
 from opsnn.aclnn.signature import OUT, TENSOR, AclnnApi, Param
-from opsnn.atk.compare import ARITHMETIC_APIS
 
 from .aclnn_selu_backward import supported_dtypes
 
 _DTYPES = supported_dtypes("ascend910b")
 
 APIS = (
-    AclnnApi("aclnnSeluBackward", header="aclnn_selu_backward", python="selu_backward", numpy_api="selu_backward",
+    AclnnApi("aclnnSeluBackward", arithmetic=True, header="aclnn_selu_backward", python="selu_backward",
+             numpy_api="selu_backward",
              summary="gradInput = gradOutput * (result > 0 ? scale : result + scale * alpha)",
              params=(Param("gradOutput", TENSOR, _DTYPES, doc="the incoming gradient"),
                      Param("result", TENSOR, _DTYPES, doc="the forward's output; gradOutput's shape and dtype"),
                      Param("gradInput", OUT, _DTYPES, doc="gradOutput's shape and dtype"))),
 )
-ARITHMETIC_APIS.add("aclnnSeluBackward")  # its ATK accuracy standard applies
