@@ -8,8 +8,10 @@ from types import MappingProxyType
 import numpy as np
 
 from . import findings as fk
+from .compare_repeat import repeat_params, write_bits
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, read_local, write_local
+from .repeat import BinaryRepeatParams, UnaryRepeatParams, active_elements, element_offsets, gather, per_repeat
 
 COMPARE_UNIT = 256  # bytes: the vector unit compares whole 256-byte repeats
 
@@ -90,7 +92,6 @@ def Compares(dst: LocalTensor, src: LocalTensor, scalar: float | np.generic, cmp
     """
     count = _count_or_repeat("Compares", rest)
     if count is None:
-        from .compare_repeat import compares_repeat  # that module builds on this one
         compares_repeat(dst, src, scalar, cmp_mode, *rest)
         return
     t = src.dtype
@@ -132,3 +133,33 @@ def compare_a2(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, cmp_mode:
 
 
 CompareScalar = Compares
+
+
+def compares_repeat(dst: LocalTensor, src: LocalTensor, scalar, cmp_mode: CMPMODE, mask, repeat_times: int,
+                    params) -> None:
+    """Compares(dst, src, scalar, cmpMode, mask, repeatTimes, UnaryRepeatParams)."""
+    t = src.dtype
+    check_a2_compare("Compares", t, cmp_mode)
+    strides = repeat_params("Compares", params, UnaryRepeatParams)
+    r, j = active_elements(t, mask, repeat_times, src.ctx)
+    if r.size == 0:
+        return
+    values = gather(src, element_offsets(t, r, j, *strides[1]), "Compares")
+    bits = compare_scalar_bits(values, np.asarray(scalar, dtype=t), cmp_mode)
+    write_bits("Compares", dst, r * per_repeat(t) + j, bits)
+
+
+def compare_repeat(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, cmp_mode: CMPMODE, mask,
+                   repeat_times: int, params) -> None:
+    """Compare(dst, src0, src1, cmpMode, mask, repeatTimes, BinaryRepeatParams) on Atlas A2."""
+    t = src0.dtype
+    check_a2_compare("Compare", t, cmp_mode)
+    if not isinstance(src1, LocalTensor) or src1.dtype != t:
+        raise EmulatorError(f"Compare takes src1 as a LocalTensor of src0's type {t}")
+    strides = repeat_params("Compare", params, BinaryRepeatParams)
+    r, j = active_elements(t, mask, repeat_times, src0.ctx)
+    if r.size == 0:
+        return
+    a = gather(src0, element_offsets(t, r, j, *strides[1]), "Compare")
+    b = gather(src1, element_offsets(t, r, j, *strides[2]), "Compare")
+    write_bits("Compare", dst, r * per_repeat(t) + j, compare_scalar_bits(a, b, cmp_mode))

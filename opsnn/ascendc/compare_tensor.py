@@ -16,8 +16,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .compare import CMPMODE, _count_or_repeat, compare_a2, compare_scalar_bits
-from .compare_repeat import compare_repeat
+from .compare import CMPMODE, _count_or_repeat, compare_a2, compare_repeat, compare_scalar_bits
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, read_local, write_local
 

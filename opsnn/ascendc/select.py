@@ -18,8 +18,10 @@ from enum import Enum
 import numpy as np
 
 from .cmpmask import CMPMASK_BYTES, cmpmask, set_cmpmask_bytes
+from .compare_repeat import read_bits, repeat_params
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
+from .repeat import BinaryRepeatParams, active_elements, element_offsets, gather, per_repeat, scatter
 
 _FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
 _MASK_TYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
@@ -88,7 +90,6 @@ def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1,  # 
         (compare_repeat.select_repeat).
     """
     if len(rest) == 3:
-        from .compare_repeat import select_repeat  # that module builds on this one
         select_repeat(dst, sel_mask, src0, src1, sel_mode, *rest)
         return
     if len(rest) != 1:
@@ -125,3 +126,33 @@ def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1,  # 
     out, direct = open_local(dst.ReinterpretCast(as_int), count, "Select")
     blend(bits, src, other, out)
     close_local(dst, out, direct, "Select")
+
+
+def select_repeat(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1, sel_mode: SELMODE, mask,
+                  repeat_times: int, params) -> None:
+    """Select(dst, selMask, src0, src1, selMode, mask, repeatTimes, BinaryRepeatParams)."""
+    _check(dst, sel_mask, src0, src1, sel_mode)
+    t = src0.dtype
+    ctx = src0.ctx
+    as_int = _UINT[t.itemsize]
+    strides = repeat_params("Select", params, BinaryRepeatParams)
+    n = per_repeat(t)
+    if sel_mode is SELMODE.VSEL_CMPMASK_SPR:
+        set_cmpmask_bytes(ctx, read_local(sel_mask.ReinterpretCast(np.uint8), CMPMASK_BYTES, "Select"))
+    r, j = active_elements(t, mask, repeat_times, ctx)
+    if r.size == 0:
+        return
+    if sel_mode is SELMODE.VSEL_CMPMASK_SPR:
+        bits = unpack_mask(cmpmask(ctx), n)[j]
+    else:
+        bits = read_bits("Select", sel_mask, r * n + j)
+    a = gather(src0, element_offsets(t, r, j, *strides[1]), "Select").view(as_int)
+    if sel_mode is SELMODE.VSEL_TENSOR_SCALAR_MODE:
+        b = np.asarray(src1, dtype=t).view(as_int)
+        set_cmpmask_bytes(ctx, b.reshape(1))
+    else:
+        b = gather(src1, element_offsets(t, r, j, *strides[2]), "Select").view(as_int)
+        if sel_mode is SELMODE.VSEL_TENSOR_TENSOR_MODE:
+            set_cmpmask_bytes(ctx, np.array([sel_mask.ub_addr] * 4, dtype=np.uint32))
+    out = np.where(bits, a, b).astype(as_int, copy=False)
+    scatter(dst, element_offsets(t, r, j, *strides[0]), out.view(t), "Select")
