@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opsnn.op_common.surface_checks import check_surfaces
+from opsnn.atk.surfaces import check_surfaces
 
 G, X = np.float32([1, -2, 3, 4]), np.float32([0.5, -1, 2, np.nan])
 

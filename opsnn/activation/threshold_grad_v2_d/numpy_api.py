@@ -1,14 +1,15 @@
 """opsnn.threshold_backward: torch's threshold_backward, and what aclnnThresholdBackward returns on
 each SoC, on numpy arrays; built by opsnn.op_common.elementwise from this declaration and its
 rules (the threshold as each semantics reads it, the kept set as one range of the feature's bits:
-opsnn/backends)."""
+backends/)."""
 from __future__ import annotations
 
 import numpy as np
 
-from opsnn.backends import express, fast
-from opsnn.backends.plan import plan_backward
 from opsnn.op_common import elementwise as ew
+
+from .backends import express, fast
+from .backends.plan import plan_backward
 
 
 def _plan(call):
@@ -21,9 +22,9 @@ def _run(call, plan):
     if call.backend in ("auto", "fast"):
         return fast.threshold_backward(grad, feature, plan, call.out)
     if call.backend == "reference":
-        from opsnn.backends import reference
+        from .backends import reference
         return call.deliver(reference.threshold_backward(grad, feature, plan))
-    from opsnn.backends.emulator import threshold_backward as emulated
+    from .backends.emulator import threshold_backward as emulated
     return call.deliver(np.asarray(emulated(grad, feature, call.scalars[0], call.semantics)))
 
 

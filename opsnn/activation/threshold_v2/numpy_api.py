@@ -1,12 +1,12 @@
 """opsnn.threshold: torch.nn.functional.threshold, and what aclnnThreshold returns on each SoC, on
 numpy arrays; built by opsnn.op_common.elementwise from this declaration and its rules (torch's:
-opsnn/backends' kept range; the ascend ones: ascend_semantics.py, on the engine where it is built)."""
+threshold_grad_v2_d/backends' kept range; the ascend ones: ascend_semantics.py, on the engine where it is built)."""
 from __future__ import annotations
 
 import numpy as np
 
-from opsnn.backends import express
-from opsnn.backends.plan import plan_forward
+from opsnn.activation.threshold_grad_v2_d.backends import express
+from opsnn.activation.threshold_grad_v2_d.backends.plan import plan_forward
 from opsnn.op_common import elementwise as ew
 
 
@@ -18,9 +18,9 @@ def _torch_plan(call):
 def _torch_run(call, plan):
     (x,) = call.tensors
     if call.backend == "reference":
-        from opsnn.backends import reference
+        from opsnn.activation.threshold_grad_v2_d.backends import reference
         return call.deliver(reference.threshold(x, plan))
-    from opsnn.backends import fast
+    from opsnn.activation.threshold_grad_v2_d.backends import fast
     return fast.threshold(x, plan, call.out)
 
 
@@ -35,10 +35,10 @@ def _ascend_run(call, plan):
     from . import ascend_semantics
     (x,), (threshold, value), semantics, out = call.tensors, call.scalars, call.semantics, call.out
     if call.backend == "emulator":
-        from opsnn.backends.emulator import threshold as emulated
+        from opsnn.activation.threshold_grad_v2_d.backends.emulator import threshold as emulated
         return call.deliver(np.asarray(emulated(x, threshold, value, semantics)))
     if call.backend in ("auto", "fast"):
-        from opsnn.backends import fast
+        from opsnn.activation.threshold_grad_v2_d.backends import fast
         result = fast.threshold_ascend(x, threshold, value, semantics, out)
         if result is not None:
             if call.backend == "auto":

@@ -18,10 +18,11 @@ import math
 
 import numpy as np
 
-from opsnn.backends import ascend_rules, fast
-from opsnn.backends.keep_range import selection
-from opsnn.backends.plan import MEMO_SCALAR_TYPES, memo_store, plan_backward, plan_forward
 from opsnn.engine import lanes
+
+from . import ascend_rules, fast
+from .keep_range import selection
+from .plan import MEMO_SCALAR_TYPES, memo_store, plan_backward, plan_forward
 
 # The memos also remember the engine (fast.compiled_lane(), resolved once per process): whoever
 # re-resolves it (tests) must give the lane fresh memos too.

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.backends import ascend_rules, keep_range, numpy_engine, pool, tiles
-from opsnn.backends.keep_range import Selection, selection
-from opsnn.backends.plan import Plan, memo_store
 from opsnn.engine import lanes, machine
+from opsnn.op_common import pool, tiles
+
+from . import ascend_rules, keep_range, numpy_engine
+from .keep_range import Selection, selection
+from .plan import Plan, memo_store
 
 # The C engine's crossovers (threads, parallel_min, stream_min) and the numpy engine's tiles come
 # from machine.tuning(): this machine's caches, a calibration (`opsnn tune`) or OPSNN_TUNING.

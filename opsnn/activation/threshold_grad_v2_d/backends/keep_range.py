@@ -16,9 +16,10 @@ from typing import NamedTuple
 import numpy as np
 
 from opsnn import dtypes
-from opsnn.backends.plan import Plan
 from opsnn.dtypes import bfloat16
 from opsnn.engine.keys import EMPTY_RANGE, NOTHING_KEPT, float_key
+
+from .plan import Plan
 
 _FLOATS = (np.dtype(np.float16), bfloat16, np.dtype(np.float32), np.dtype(np.float64))
 _I32 = np.dtype(np.int32)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.backends.keep_range import Selection
 from opsnn.dtypes import bfloat16
+
+from .keep_range import Selection
 
 _I32, _F32, _F64 = np.dtype(np.int32), np.dtype(np.float32), np.dtype(np.float64)
 _INT32_MAX = np.float64(2**31 - 1)

@@ -10,8 +10,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from opsnn.backends import SEMANTICS, ascend_rules, torch_rules
 from opsnn.op_common import operands
+from opsnn.op_common.api_args import SEMANTICS
+
+from . import ascend_rules, torch_rules
 
 _F32 = np.dtype(np.float32)
 _tuple_new = tuple.__new__  # builds a Plan without NamedTuple.__new__'s Python frame (memo hits)

@@ -10,8 +10,9 @@ import numpy as np
 
 from opsnn.activation.relu_grad.functional_models import relu_grad
 from opsnn.activation.threshold_grad_v2_d.functional_models import a2_threshold_grad, arch35_threshold_grad
-from opsnn.backends.plan import Plan
 from opsnn.dtypes import bfloat16
+
+from .plan import Plan
 
 _F32 = np.dtype(np.float32)
 _HALVES = (np.dtype(np.float16), bfloat16)
