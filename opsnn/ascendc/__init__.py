@@ -10,6 +10,7 @@ from .cast import ALLOWED_CASTS, Cast, cast_values
 from .cmpmask import GetCmpMask, SetCmpMask
 from .compare import CMPMODE, Compares, CompareScalar
 from .compare_tensor import Compare
+from .copy import Copy, CopyRepeatParams
 from .core import CoreContext, GetBlockIdx, GetBlockNum
 from .datacopy import DataCopy
 from .datacopy_pad import DataCopyNd, DataCopyPad, GetValue
@@ -37,6 +38,7 @@ from .rounding import RoundMode
 from .scalar_ops import Adds, LeakyRelu, Maxs, Mins, Muls, ShiftLeft, ShiftRight
 from .select import SELMODE, Select
 from .select_tensor import SelectTensors
+from .trans_data_5hd import TransDataTo5HD, TransDataTo5HDParams, local_at
 from .unary import Abs, Exp, Ln, Not, Reciprocal, Relu, Rsqrt, Sqrt, abs_values
 
 __all__ = [
@@ -53,6 +55,8 @@ __all__ = [
     # reductions and the block broadcast (reduce.py)
     "BlockReduceMax", "BlockReduceMin", "BlockReduceSum", "Brcb", "BrcbRepeatParams", "ReduceOrder",
     "WholeReduceMax", "WholeReduceMin", "WholeReduceSum",
+    # UB -> UB moves: Copy (copy.py) and the NCHW -> NC1HWC0 block transpose (trans_data_5hd.py)
+    "Copy", "CopyRepeatParams", "TransDataTo5HD", "TransDataTo5HDParams", "local_at",
     # Atlas A2 arithmetic (binary.py, scalar_ops.py, unary.py): count and mask/repeat forms
     "Abs", "Add", "Adds", "Div", "Exp", "LeakyRelu", "Ln", "Max", "Maxs", "Min", "Mins", "Muls", "Not",
     "Reciprocal", "Relu", "Rsqrt", "ShiftLeft", "ShiftRight", "Sqrt", "Sub",
