@@ -147,3 +147,12 @@ def test_declaration_errors():
     with pytest.raises(ValueError, match="distinct identifiers"):
         ew.build(ew.Elementwise(name="bad", tensors=("x", "x"), scalars=(), torch=TOY.spec.torch,
                                 ascend=TOY.spec.ascend))
+
+
+def test_scalar_body_reads_the_operands_before_out_is_written():
+    rule = ew.TorchRule("split2", lambda call, g, x: g * 0, scalar_compute=lambda call, g, x: g + x)
+    split = ew.build(ew.Elementwise(name="split2", tensors=("grad", "x"), scalars=(), torch=rule,
+                                    ascend=ew.AscendRule("aclnnSplit2", rule.compute, lambda s: ("float32",))))
+    g, x = np.ones(37, np.float32), np.full(37, 2.0, np.float32)
+    assert split(g, x, out=g) is g
+    assert g[:32].tolist() == [0.0] * 32 and g[32:].tolist() == [3.0] * 5  # 1 + 2, not 0 + 2

@@ -241,7 +241,22 @@ def _cast(call: Call, dtype: np.dtype) -> tuple:
         return tuple(a.astype(dtype, copy=False) for a in call.tensors)
 
 
+def _apply(compute, call: Call, plan: Plan) -> np.ndarray:
+    """compute(call, *operands, *scalars) on the operands cast to plan.dtype and broadcast: a
+    fresh array (out is written only afterwards: it may be an operand)."""
+    arrays = _cast(call, plan.dtype)
+    if any(a.shape != plan.shape for a in arrays):
+        arrays = np.broadcast_arrays(*arrays)
+    with np.errstate(all="ignore"):
+        result = np.asarray(compute(call, *arrays, *plan.scalars), dtype=plan.dtype)
+    if result.shape != plan.shape:
+        return np.broadcast_to(result, plan.shape).copy()
+    return result.copy() if any(np.may_share_memory(result, t) for t in call.tensors) else result
+
+
 def _compute(rule, call: Call, plan: Plan) -> np.ndarray:
+    """The rule's lane where it has one and the engine answers (the express entry learns it), else
+    its compute; delivered into out."""
     if rule.lane is not None and call.backend != "reference" and lanes.compiled() is not None:
         lane = rule.lane(call, plan)
         if lane is not None:
@@ -249,12 +264,7 @@ def _compute(rule, call: Call, plan: Plan) -> np.ndarray:
             if result is not None:
                 call.remember(lane)
                 return result
-    arrays = _cast(call, plan.dtype)
-    if any(a.shape != plan.shape for a in arrays):
-        arrays = np.broadcast_arrays(*arrays)
-    with np.errstate(all="ignore"):
-        result = np.asarray(rule.compute(call, *arrays, *plan.scalars))
-    return call.deliver(result)
+    return call.deliver(_apply(rule.compute, call, plan))
 
 
 @dataclass(frozen=True)
@@ -286,30 +296,32 @@ class TorchRule:
         return Plan(dtype, shape, tuple(torch_scalar(v, dtype, n) for v, n in zip(call.scalars, names, strict=True)))
 
     def run(self, call: Call, plan: Plan) -> np.ndarray:
-        result = _compute(self, call, plan)
-        if self.scalar_compute is not None and result.size:
-            from opsnn.op_common.torch_loops import torch_vector_lanes
-            a = call.tensors
-            if all(t.dtype == plan.dtype and t.flags.c_contiguous for t in a) and len(a) == 2:
-                vector = torch_vector_lanes(a[0].shape, a[1].shape, plan.dtype.itemsize)
-                arrays = np.broadcast_arrays(*_cast(call, plan.dtype))
-                with np.errstate(all="ignore"):
-                    scalar = np.asarray(self.scalar_compute(call, *arrays, *plan.scalars))
-                np.copyto(result, scalar, where=~vector)
-        return result
+        a = call.tensors
+        if self.scalar_compute is None or not (
+                len(a) == 2 and all(t.dtype == plan.dtype and t.flags.c_contiguous for t in a)):
+            return _compute(self, call, plan)
+        # both bodies from the operands before out (which may be one of them) is written
+        from opsnn.op_common.torch_loops import torch_vector_lanes
+        result = _apply(self.compute, call, plan)
+        if result.size:
+            scalar = _apply(self.scalar_compute, call, plan)
+            np.copyto(result, scalar, where=~torch_vector_lanes(a[0].shape, a[1].shape, plan.dtype.itemsize))
+        return call.deliver(result)
 
 
 @dataclass(frozen=True)
 class AscendRule:
     """An aclnn API on an Ascend SoC: every tensor's dtype in dtypes(semantics) (names, as the
-    API's list), promoted together (promote=True: torch.promote_types) or required equal; shapes
+    API's list), promoted together (promote=True: torch.promote_types; a callable (a, b) -> dtype:
+    the API's own, e.g. op::PromoteType with complex) or required equal, the promoted dtype in the
+    list too (TypeError); shapes
     broadcast (broadcast=True) or required equal; rank <= 8; each scalar as aclScalar::ToFloat;
     compute(call, *cast, *scalars) -> the kernel's result. emulator(call) -> the result computed
     by the aclnn API on the emulated device (None: backend="emulator" is refused)."""
     api: str
     compute: Callable
     dtypes: Callable  # semantics -> tuple of dtype names
-    promote: bool = True
+    promote: bool | Callable = True
     broadcast: bool = True
     lane: Callable | None = None
     emulator_run: Callable | None = None
@@ -335,9 +347,11 @@ class AscendRule:
             raise ValueError(f"{family}: {self.api} takes operands of one shape, not "
                              f"{' and '.join(str(a.shape) for a in arrays)}")
         shape = broadcast_shape(*(a.shape for a in arrays))
-        dtype = arrays[0].dtype
+        dtype, promote = arrays[0].dtype, self.promote if callable(self.promote) else torch_promotion.promote_types
         for a in arrays[1:]:
-            dtype = torch_promotion.promote_types(dtype, a.dtype)
+            dtype = promote(dtype, a.dtype)
+        if dtype.name not in allowed:
+            raise TypeError(f"{family}: {self.api} promotes the operands to {dtype}, which is not in its list")
         return Plan(dtype, shape, tuple(acl_to_float(v) for v in call.scalars))
 
     def run(self, call: Call, plan: Plan) -> np.ndarray:
