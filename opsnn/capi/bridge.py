@@ -158,12 +158,49 @@ def init() -> int:
         _sanitize = flag in ("1", "on", "true")
         _mode = "emulator" if _sanitize else mode
         MEMO.clear()
+        _log_info(f"aclInit: SoC {acl.rt.get_soc_name()}, device mode {_mode} ({_mode_reason(mode)})")
     return status
 
 
 def device_mode_name() -> str:
     """What an aclnn launch runs on now: "fast" or "emulator" (OPSNN_SANITIZE=1 forces it)."""
     return _mode
+
+
+def device_mode_query() -> str | None:
+    """opsnnGetDeviceMode: the mode of the last aclInit; None (and why) before one."""
+    if not acl.rt.DEFAULT_RUNTIME.initialized:
+        _fail("opsnnGetDeviceMode: aclInit has not been called")
+        return None
+    return _mode
+
+
+def _mode_reason(asked: str) -> str:
+    if _sanitize:
+        return f"{SANITIZE_ENV}=1 runs the emulated AscendC kernels"
+    if asked == "emulator":
+        return f"{device_mode.MODE_VARIABLE}=emulator: the emulated AscendC kernels"
+    return f"opsnn's fast engine, bit for bit the kernels'; {device_mode.MODE_VARIABLE}=emulator runs the kernels"
+
+
+# CANN's switches for its logs on the screen: ASCEND_SLOG_PRINT_TO_STDOUT=1, and ASCEND_GLOBAL_LOG_LEVEL
+# 0 (debug) or 1 (info) for more than errors. A CANN user looks there for what the runtime chose.
+LOG_TO_STDOUT_ENV, LOG_LEVEL_ENV = "ASCEND_SLOG_PRINT_TO_STDOUT", "ASCEND_GLOBAL_LOG_LEVEL"
+
+
+def _log_info(message: str) -> None:
+    """An INFO line on stdout, in the shape of CANN's log lines, when those switches ask for one."""
+    level = os.environ.get(LOG_LEVEL_ENV, "").strip()
+    if os.environ.get(LOG_TO_STDOUT_ENV, "").strip() != "1" or level not in ("0", "1"):
+        return
+    import datetime
+    try:
+        program = os.path.basename(os.readlink("/proc/self/exe"))
+    except OSError:
+        program = "?"
+    now = datetime.datetime.now()
+    stamp = now.strftime("%Y-%m-%d-%H:%M:%S") + f".{now.microsecond // 1000:03d}.{now.microsecond % 1000:03d}"
+    print(f"[INFO] OPSNN({os.getpid()},{program}):{stamp} {message}", flush=True)
 
 
 def finalize() -> int:

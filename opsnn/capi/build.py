@@ -29,7 +29,7 @@ from . import DIR_VARIABLE, LIBRARY, PACKAGE_DIR, build_root, codegen
 ALIASES = ("libnnopbase.so", "libopapi_nn.so", "libopapi_math.so", "libopapi.so", "libacl_rt.so")
 _SOURCES = ("src/capi.cpp", "src/capi_internal.h")
 _STATIC_HEADERS = ("acl/acl.h", "acl/acl_rt.h", "acl/acl_base.h", "acl/acl_base_rt.h", "aclnn/acl_meta.h",
-                   "aclnn/aclnn_base.h", "aclnnop/aclnn_util.h")
+                   "aclnn/aclnn_base.h", "aclnnop/aclnn_util.h", "opsnn/opsnn_capi.h")
 _SHIPPED = ("cmake/opsnnConfig.cmake", "cmake/opsnnConfigVersion.cmake", "pkgconfig/opsnn.pc")
 _STAMP = ".build-stamp"
 

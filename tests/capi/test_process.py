@@ -4,6 +4,7 @@ never be dropped, misuse refused in C words; and the two device modes agreeing b
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 import numpy as np
@@ -22,6 +23,7 @@ def process(compiled):
         done = subprocess.run([str(program), *argv], capture_output=True, text=True, timeout=120,
                               env={**os.environ, "OPSNN_SANITIZE": "", **(env or {})})
         return values(done.stdout), done.stderr
+    run.argv = [str(program)]
     return run
 
 
@@ -63,6 +65,29 @@ def test_misuse_is_refused_in_c_words(process):
 def test_an_unknown_device_mode_fails_aclinit(process):
     facts, _ = process("stderr", env={"OPSNN_DEVICE_MODE": "turbo"})
     assert facts == {"init": str(acl.ACL_ERROR_INVALID_PARAM)}
+
+
+@pytest.mark.parametrize("env, mode", [({}, "fast"), ({"OPSNN_DEVICE_MODE": "emulator"}, "emulator"),
+                                       ({"OPSNN_SANITIZE": "1"}, "emulator")])
+def test_the_device_mode_is_shown_where_a_cann_user_looks(process, env, mode):
+    """aclrtGetSocName is the SoC's name, unchanged; opsnnGetDeviceMode (opsnn/opsnn_capi.h) says
+    the mode (NULL before aclInit); CANN's log switches on the screen at INFO show aclInit's
+    choice as a log line; without them nothing is printed."""
+    facts, err = process("diag", env=env)
+    assert facts == {"mode_before": "(null)", "mode_before_msg": "opsnnGetDeviceMode: aclInit has not been called",
+                     "init": "0", "mode": mode, "soc": "Ascend910B2"}, err
+    done = subprocess.run([*process.argv, "diag"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "OPSNN_SANITIZE": "", "ASCEND_SLOG_PRINT_TO_STDOUT": "1",
+                               "ASCEND_GLOBAL_LOG_LEVEL": "1", **env})
+    (line,) = [x for x in done.stdout.splitlines() if x.startswith("[INFO]")]
+    assert re.fullmatch(r"\[INFO\] OPSNN\(\d+,process[^)]*\):\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3} "
+                        rf"aclInit: SoC Ascend910B2, device mode {mode} \(.+\)", line), line
+    assert done.stdout.splitlines().index(line) == 2  # printed by aclInit: after the lines before it
+    for quiet in ({"ASCEND_GLOBAL_LOG_LEVEL": "3"}, {"ASCEND_SLOG_PRINT_TO_STDOUT": "0"}):
+        done = subprocess.run([*process.argv, "diag"], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "OPSNN_SANITIZE": "", "ASCEND_SLOG_PRINT_TO_STDOUT": "1",
+                                   "ASCEND_GLOBAL_LOG_LEVEL": "1", **env, **quiet})
+        assert "[INFO]" not in done.stdout
 
 
 def test_threads_compute_in_both_modes(process):

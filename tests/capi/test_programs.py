@@ -140,7 +140,7 @@ def test_every_exported_function_is_declared(capi_built):
         pytest.skip("no nm")
     exported = {line.split()[-1] for line in nm.stdout.splitlines() if " T " in line}
     headers = "".join(p.read_text() for p in (lib_dir().parent / "include").rglob("*.h"))
-    declared = set(re.findall(r"\b(acl\w+)\(", headers))
+    declared = set(re.findall(r"\b((?:acl|opsnn)\w+)\(", headers))
     assert exported == declared
 
 

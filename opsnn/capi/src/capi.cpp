@@ -47,12 +47,13 @@ enum Fn {
     F_INIT, F_FINALIZE, F_SET_DEVICE, F_RESET_DEVICE, F_DEVICE_COUNT, F_SOC_NAME, F_CREATE_STREAM,
     F_DESTROY_STREAM, F_SYNC_STREAM, F_MALLOC, F_FREE, F_MEMCPY, F_MEMSET, F_CREATE_TENSOR, F_INIT_TENSOR,
     F_CREATE_SCALAR, F_CREATE_ARRAY, F_DESTROY, F_TENSOR_INFO, F_DESTROY_EXECUTOR, F_TAKE_MESSAGE, F_APIS,
-    F_COUNT
+    F_DEVICE_MODE, F_COUNT
 };
 const char *const kFnNames[F_COUNT] = {
     "init", "finalize", "set_device", "reset_device", "device_count", "soc_name", "create_stream",
     "destroy_stream", "synchronize_stream", "malloc", "free", "memcpy", "memset", "create_tensor", "init_tensor",
-    "create_scalar", "create_array", "destroy", "tensor_info", "destroy_executor", "take_message", "apis"};
+    "create_scalar", "create_array", "destroy", "tensor_info", "destroy_executor", "take_message", "apis",
+    "device_mode_query"};
 
 const int kAclnnInner = 561000;
 const int kAclnnNullptr = 161001;
@@ -624,6 +625,22 @@ EXPORT aclError aclrtGetDeviceCount(uint32_t *count) {
                               "aclrtGetDeviceCount", &n);
     if (status == 0) *count = static_cast<uint32_t>(n);
     return status;
+}
+
+/* opsnn_capi.h: "fast" or "emulator" (static strings), NULL before aclInit. */
+EXPORT const char *opsnnGetDeviceMode(void) {
+    if (!Start()) return nullptr;
+    Gil gil;
+    PyObject *r = Call(F_DEVICE_MODE, "opsnnGetDeviceMode", "()");
+    if (r == nullptr) return nullptr;
+    const char *utf8 = PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : nullptr;
+    const char *mode = nullptr;
+    if (utf8 != nullptr && std::strcmp(utf8, "fast") == 0) mode = "fast";
+    if (utf8 != nullptr && std::strcmp(utf8, "emulator") == 0) mode = "emulator";
+    if (mode == nullptr) TakeBridgeMessage();
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_DECREF(r);
+    return mode;
 }
 
 EXPORT const char *aclrtGetSocName(void) {

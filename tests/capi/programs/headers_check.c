@@ -6,6 +6,7 @@
 #include "aclnn_threshold.h"               /* the bare name one upstream example uses */
 #include "aclnnop/aclnn_threshold.h"
 #include "aclnnop/aclnn_threshold_backward.h"
+#include "opsnn/opsnn_capi.h"
 
 #ifdef __cplusplus
 #define CHECK(cond) static_assert(cond, #cond)
@@ -34,6 +35,7 @@ aclScalar *(*const scalar_fn)(void *, aclDataType) = aclCreateScalar;
 aclTensorList *(*const list_fn)(const aclTensor *const *, uint64_t) = aclCreateTensorList;
 aclnnStatus (*const shape_fn)(const aclTensor *, int64_t **, uint64_t *) = aclGetViewShape;
 const char *(*const msg_fn)(void) = aclGetRecentErrMsg;
+const char *(*const mode_fn)(void) = opsnnGetDeviceMode;
 aclnnStatus (*const tb1)(const aclTensor *, const aclTensor *, const aclScalar *, aclTensor *, uint64_t *,
                          aclOpExecutor **) = aclnnThresholdBackwardGetWorkspaceSize;
 aclnnStatus (*const tb2)(void *, uint64_t, aclOpExecutor *, aclrtStream) = aclnnThresholdBackward;

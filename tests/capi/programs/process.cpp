@@ -6,6 +6,8 @@
 //   misuse      launching a destroyed executor; aclrtFree(NULL); aclrtDestroyStream(NULL)
 //   bench N R   GetWorkspaceSize + launch + sync of N float32 elements, R times: ns per call
 //   threads T N R  T threads, each R calls of N elements on its own stream: total seconds
+//   diag        what a program can learn of the device: the SoC name, opsnnGetDeviceMode before
+//               and after aclInit (and the INFO line aclInit prints under CANN's log switches)
 // Prints key=value lines.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +23,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_threshold_backward.h"
+#include "opsnn/opsnn_capi.h"
 
 namespace {
 
@@ -213,6 +216,18 @@ int Threads(int count, int n, int rounds) {
     return 0;
 }
 
+int Diag() {
+    const char *before = opsnnGetDeviceMode();
+    printf("mode_before=%s\n", before ? before : "(null)");
+    printf("mode_before_msg=%s\n", Msg());
+    fflush(stdout);  // aclInit's INFO line, where asked for, comes after these
+    printf("init=%d\n", aclInit(nullptr));
+    const char *mode = opsnnGetDeviceMode();
+    printf("mode=%s\n", mode ? mode : "(null)");
+    printf("soc=%s\n", aclrtGetSocName());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -223,6 +238,7 @@ int main(int argc, char **argv) {
     if (mode == "queued") code = Queued();
     if (mode == "misuse") code = Misuse();
     if (mode == "bench" && argc > 3) code = Bench(atoi(argv[2]), atoi(argv[3]));
+    if (mode == "diag") code = Diag();
     if (mode == "threads" && argc > 4) code = Threads(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
     fflush(stdout);
     _exit(code);  // no aclFinalize: the modes test what comes before it
