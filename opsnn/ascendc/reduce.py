@@ -32,7 +32,7 @@ from enum import Enum
 import numpy as np
 
 from .errors import EmulatorError
-from .local_tensor import LocalTensor, read_local
+from .local_tensor import LocalTensor
 from .repeat import (
     BLOCK_BYTES,
     MAX_REPEAT_TIMES,
@@ -201,11 +201,18 @@ def Brcb(dst: LocalTensor, src: LocalTensor, repeat_times: int, params: BrcbRepe
         raise EmulatorError(f"Brcb strides must be >= 0, got dstBlkStride {blk}, dstRepStride {rep}")
     if repeat_times == 0:
         return
-    values = read_local(src, repeat_times * BLOCKS_PER_REPEAT, "Brcb").view(_INDEX[t.itemsize])
     per_block = BLOCK_BYTES // t.itemsize
     r = np.arange(repeat_times, dtype=np.int64)[:, None, None]
     k = np.arange(BLOCKS_PER_REPEAT, dtype=np.int64)[None, :, None]
     j = np.arange(per_block, dtype=np.int64)[None, None, :]
     offsets = (r * rep + k * blk) * per_block + j
+    pending = src.ctx.undefined_inputs
+    first = len(pending)
+    values = gather(src.ReinterpretCast(_INDEX[t.itemsize]), np.arange(repeat_times * BLOCKS_PER_REPEAT), "Brcb")
+    # an undefined source element makes only the block it fills undefined (dst position p comes from
+    # source element p // per_block), not the whole result
+    for n, entry in enumerate(pending[first:]):
+        positions = (np.asarray(entry[1])[:, None] * per_block + np.arange(per_block)).ravel()
+        pending[first + n] = (entry[0], positions, None, entry[3], offsets.size)
     out = np.broadcast_to(values.reshape(repeat_times, BLOCKS_PER_REPEAT, 1), offsets.shape)
     scatter(dst.ReinterpretCast(_INDEX[t.itemsize]), offsets.reshape(-1), out.reshape(-1), "Brcb")

@@ -59,7 +59,8 @@ def _enum_types() -> dict:
 def _structs() -> dict:
     out = {"DataCopyParams": DataCopyParams, "DataCopyExtParams": DataCopyExtParams,
            "DataCopyPadExtParams": DataCopyPadExtParams}
-    for name in ("BinaryRepeatParams", "UnaryRepeatParams", "BrcbRepeatParams"):
+    for name in ("BinaryRepeatParams", "UnaryRepeatParams", "BrcbRepeatParams", "CopyRepeatParams",
+                 "TransDataTo5HDParams"):
         cls = getattr(ascendc, name, None)
         if cls is not None:
             out[name] = cls
@@ -335,6 +336,8 @@ class Session:
         if kind == INTS:
             if s == "MaskPair":  # C++'s uint64_t mask[2]: [low word, high word], as repeat.py takes it
                 return [ints[1] & 0xFFFF_FFFF_FFFF_FFFF, ints[0] & 0xFFFF_FFFF_FFFF_FFFF]
+            if s == "UbAddrList":  # TransDataTo5HD's uint64_t list[16] of GetPhyAddr values
+                return _UbAddrList(tuple(v & 0xFFFF_FFFF_FFFF_FFFF for v in ints))
             cls = self._structs.get(s)
             if cls is None:
                 raise EmulatorError(f"{s} is not modelled by opsnn's emulator")
@@ -343,6 +346,8 @@ class Session:
             return a
         if s == "isSetMask":
             return _IsSetMask(bool(a))
+        if s == "dtype":
+            return _DTYPES[dtype]
         raise EmulatorError(f"an operand of kind {kind} ({s}) the bridge does not know")
 
     def _global(self, core: CoreState | None, host: int, origin: int, dtype) -> GlobalTensor:
@@ -366,6 +371,11 @@ class Session:
 @dataclass(frozen=True)
 class _IsSetMask:
     value: bool
+
+
+@dataclass(frozen=True)
+class _UbAddrList:
+    addresses: tuple
 
 
 # ---- the calls that are not plain opsnn.ascendc instructions ----
@@ -486,6 +496,11 @@ def _data_copy_pad(session, core, dst, src, params, pad=None):
         ascendc.DataCopyPad(dst, src, params)
 
 
+def _trans_data_to_5hd(session, core, dst: _UbAddrList, src: _UbAddrList, params, dtype):
+    """TransDataTo5HD's address-list form: the addresses are the core's UB (GetPhyAddr)."""
+    ascendc.TransDataTo5HD(dst.addresses, src.addresses, params, dtype=dtype, ctx=core.ctx)
+
+
 def _with_ctx(name):
     def call(session, core, *args):
         fn = getattr(ascendc, name, None)
@@ -505,7 +520,7 @@ _SPECIAL = {
     "LocalTensor.GetSize": lambda s, c, t: t.GetSize(), "LocalTensor.GetPhyAddr": lambda s, c, t: t.ub_addr,
     "GlobalTensor.GetValue": _global_get, "GlobalTensor.SetValue": _global_set,
     "SetFlag": _set_flag, "WaitFlag": _wait_flag, "GetTilingData": _tiling,
-    "DataCopy": _data_copy, "DataCopyPad": _data_copy_pad,
+    "DataCopy": _data_copy, "DataCopyPad": _data_copy_pad, "TransDataTo5HD": _trans_data_to_5hd,
     "SetMaskCount": _with_ctx("SetMaskCount"), "SetMaskNorm": _with_ctx("SetMaskNorm"),
     "SetVectorMask": _with_ctx("SetVectorMask"), "ResetMask": _with_ctx("ResetMask"),
 }

@@ -64,6 +64,22 @@ struct BrcbRepeatParams {
     __aicore__ BrcbRepeatParams() = default;
     __aicore__ BrcbRepeatParams(uint16_t d, uint16_t r) : dstBlkStride(d), dstRepStride(r) {}
 };
+struct CopyRepeatParams {
+    uint16_t dstStride = 1, srcStride = 1;
+    uint16_t dstRepeatSize = 8, srcRepeatSize = 8;
+    __aicore__ CopyRepeatParams() = default;
+    __aicore__ CopyRepeatParams(uint16_t d, uint16_t s, uint16_t dr, uint16_t sr)
+        : dstStride(d), srcStride(s), dstRepeatSize(dr), srcRepeatSize(sr) {}
+};
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+struct TransDataTo5HDParams {
+    bool dstHighHalf = false, srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0, srcRepStride = 0;
+    __aicore__ TransDataTo5HDParams() = default;
+    __aicore__ TransDataTo5HDParams(bool dh, bool sh, uint8_t r, uint16_t dr, uint16_t sr)
+        : dstHighHalf(dh), srcHighHalf(sh), repeatTimes(r), dstRepStride(dr), srcRepStride(sr) {}
+};
 struct DataCopyParams {
     uint16_t blockCount = 1, blockLen = 0, srcStride = 0, dstStride = 0;
     __aicore__ DataCopyParams() = default;
@@ -107,6 +123,24 @@ inline void Pack(Slot &s, const AscendC::UnaryRepeatParams &p) {
 inline void Pack(Slot &s, const AscendC::BrcbRepeatParams &p) {
     Pack(s, Fields{"BrcbRepeatParams", 2, {p.dstBlkStride, p.dstRepStride}});
 }
+inline void Pack(Slot &s, const AscendC::CopyRepeatParams &p) {
+    Pack(s, Fields{"CopyRepeatParams", 4, {p.dstStride, p.srcStride, p.dstRepeatSize, p.srcRepeatSize}});
+}
+inline void Pack(Slot &s, const AscendC::TransDataTo5HDParams &p) {
+    Pack(s, Fields{"TransDataTo5HDParams", 5,
+                   {p.dstHighHalf, p.srcHighHalf, p.repeatTimes, p.dstRepStride, p.srcRepStride}});
+}
+/* TransDataTo5HD's 16 UB addresses (GetPhyAddr values), read in place by the bridge */
+struct UbAddrList {
+    const uint64_t *addr;
+};
+inline void Pack(Slot &s, const UbAddrList &l) {
+    s.arg = {OPSNN_KT_INTS, nullptr, reinterpret_cast<int64_t>(l.addr), AscendC::NCHW_CONV_ADDR_LIST_SIZE,
+             "UbAddrList"};
+}
+/* an instruction's element type T where no operand carries it (the address-list forms) */
+template <typename T> struct TypeTag {};
+template <typename T> inline void Pack(Slot &s, TypeTag<T>) { s.arg = {OPSNN_KT_NONE, DTypeOf<T>(), 0, 0, "dtype"}; }
 inline void Pack(Slot &s, const AscendC::DataCopyParams &p) {
     Pack(s, Fields{"DataCopyParams", 4, {p.blockCount, p.blockLen, p.srcStride, p.dstStride}});
 }
@@ -198,6 +232,37 @@ template <typename T>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                                    OPSNN_KT_WHERE) {
     opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
+}
+
+/* UB -> UB: Copy (mask/repeat form only, as AscendC has it) and TransDataTo5HD */
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,
+                            const uint8_t repeatTimes, const CopyRepeatParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Copy", OPSNN_KT_AT, dst, src, mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],
+                            const uint8_t repeatTimes, const CopyRepeatParams &p, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Copy", OPSNN_KT_AT, dst, src, opsnn_kt::MaskPair{mask[0], mask[1]}, repeatTimes, p,
+                   opsnn_kt::SetMaskFlag{isSetMask});
+}
+template <typename T>
+__aicore__ inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                                      uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams &p,
+                                      OPSNN_KT_WHERE) {
+    opsnn_kt::Call("TransDataTo5HD", OPSNN_KT_AT, opsnn_kt::UbAddrList{dstList}, opsnn_kt::UbAddrList{srcList}, p,
+                   opsnn_kt::TypeTag<T>{});
+}
+template <typename T>
+__aicore__ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                                      const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
+                                      const TransDataTo5HDParams &p, OPSNN_KT_WHERE) {
+    uint64_t dst[NCHW_CONV_ADDR_LIST_SIZE], src[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+        dst[i] = dstList[i].GetPhyAddr(OPSNN_KT_AT);
+        src[i] = srcList[i].GetPhyAddr(OPSNN_KT_AT);
+    }
+    TransDataTo5HD<T>(dst, src, p, OPSNN_KT_AT);
 }
 
 /* ---- vector instructions: count forms and mask/repeat forms ---- */
