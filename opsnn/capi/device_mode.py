@@ -131,9 +131,10 @@ class Memo:
         self._lock = threading.Lock()
         self._plans: dict[tuple, tuple] = {}
 
-    def get(self, key: tuple, objects: tuple) -> Executor | None:
-        """A fresh executor copied from the plan remembered for `key`, if the objects are the same
-        live ones and this thread is on the same device context; else None."""
+    def get(self, key: tuple, args: tuple, resolve) -> Executor | None:
+        """A fresh executor copied from the plan remembered for `key`, if the C arguments `args`
+        still name (`resolve`: handle -> object) the same live tensors and scalars and this thread
+        is on the same device context; else None."""
         entry = self._plans.get(key)
         if entry is None:
             return None
@@ -143,7 +144,7 @@ class Memo:
                 or context.epoch != context.runtime.epoch:
             return None
         for i, was in kept:  # plain values: the key holds them
-            if objects[i] is not was or was.destroyed:
+            if resolve(args[i]) is not was or was.destroyed:
                 return None
         fresh = object.__new__(Executor)
         fresh.__dict__.update(fields)
