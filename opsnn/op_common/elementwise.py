@@ -314,8 +314,8 @@ class AscendRule:
     """An aclnn API on an Ascend SoC: every tensor's dtype in dtypes(semantics) (names, as the
     API's list), promoted together (promote=True: torch.promote_types; a callable (a, b) -> dtype:
     the API's own, e.g. op::PromoteType with complex) or required equal, the promoted dtype in the
-    list too (TypeError); shapes
-    broadcast (broadcast=True) or required equal; rank <= 8; each scalar as aclScalar::ToFloat;
+    list too (TypeError); shapes broadcast (broadcast=True) or required equal; rank <= 8; each
+    scalar as aclScalar::ToFloat;
     compute(call, *cast, *scalars) -> the kernel's result. emulator(call) -> the result computed
     by the aclnn API on the emulated device (None: backend="emulator" is refused)."""
     api: str

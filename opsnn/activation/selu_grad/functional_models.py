@@ -37,7 +37,7 @@ def selu_grad_910b(gradients: np.ndarray, outputs: np.ndarray) -> np.ndarray:
     g, o = _in(gradients), _in(outputs)
     with np.errstate(invalid="ignore"):
         factor = np.where(o < 0, add_values(o, SCALE_ALPHA), SCALE)
-    return _out(mul_a2(g, factor.astype(F32)), np.asarray(gradients).dtype)
+    return _out(mul_a2(g, factor.astype(F32)), np.asarray(gradients).dtype).reshape(np.shape(gradients))
 
 
 def selu_grad_arch35(gradients: np.ndarray, outputs: np.ndarray) -> np.ndarray:
@@ -47,7 +47,7 @@ def selu_grad_arch35(gradients: np.ndarray, outputs: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         keep = o <= 0
     r = np.where(keep, negative.view(np.uint32), positive.view(np.uint32)).view(F32)
-    return _out(r, np.asarray(gradients).dtype)
+    return _out(r, np.asarray(gradients).dtype).reshape(np.shape(gradients))  # 0-d stays 0-d
 
 
 KERNELS = {"ascend910b": selu_grad_910b, "ascend950": selu_grad_arch35}

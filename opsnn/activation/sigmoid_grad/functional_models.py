@@ -61,7 +61,7 @@ KERNELS = {"ascend910b": sigmoid_grad_910b, "ascend950": sigmoid_grad_arch35}
 def sigmoid_grad(y: np.ndarray, dy: np.ndarray, family: str) -> np.ndarray:
     """l0 SigmoidGrad on a SoC family: the AI Core kernel for its dtypes, else AICPU."""
     kernel = KERNELS[family] if y.dtype.name in KERNEL_DTYPES else sigmoid_grad_aicpu
-    return kernel(y, dy)
+    return kernel(y, dy).reshape(y.shape)  # the emulator's value arithmetic gives 0-d operands one element
 
 
 def sigmoid_backward_torch(dy: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 """opsnn.sigmoid_backward: the gradient of sigmoid from its output, for numpy arrays, under torch's
-semantics or an Ascend SoC's (docs/sigmoid-grad.md).
+semantics or an Ascend SoC's (docs/sigmoid-grad.md); the function is built by op_common.elementwise.
 
 semantics="torch" is torch.ops.aten.sigmoid_backward(grad_output, output) on CPU: torch's
 promotion of (grad, y) must be floating or complex (TypeError otherwise), shapes broadcast;
@@ -7,27 +7,26 @@ functional_models.sigmoid_backward_torch computes it.
 semantics="ascend910b" / "ascend950" is aclnnSigmoidBackward: each dtype in the SoC's list and
 their promotion too (TypeError), rank <= 8 and shapes that broadcast (ValueError); both cast to
 the promoted dtype, then the family's kernel (float16 / bfloat16 / float32) or AICPU (float64,
-complex). The result has the promoted dtype. backend "auto" / "fast" / "reference" compute the
-functional models (numpy); "emulator" runs the aclnn call on the emulated device."""
+complex). The result has the promoted dtype (0-d operands: a 0-d result, as aclnn's broadcast
+shape). backend "auto" / "fast" / "reference" compute the functional models (numpy); "emulator"
+runs the aclnn call on the emulated device."""
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
-import numpy.typing as npt
 
-from opsnn.dtypes import bfloat16
+from opsnn.dtypes import BY_NAME, bfloat16
+from opsnn.op_common import elementwise as ew
 from opsnn.op_common import torch_promotion
-from opsnn.op_common.api_args import check_names, check_out, deliver
-from opsnn.op_common.operands import broadcast_shape, operand
+from opsnn.op_common.emulated import declared_run
+from opsnn.op_common.operands import broadcast_shape
 
 from . import functional_models as fm
-from .op_api.aclnn_sigmoid_backward import MAX_DIM, promote, supported_dtypes
-
-BACKENDS = ("auto", "fast", "reference", "emulator")
+from .op_api.aclnn_sigmoid_backward import promote, supported_dtypes
 
 
 def torch_result_dtype(grad: np.ndarray, y: np.ndarray) -> np.dtype:
+    """torch's result dtype: its promotion, floating or complex (complex with bfloat16 or a
+    non-floating operand has no kernel); TypeError otherwise."""
     if grad.dtype.kind == "c" or y.dtype.kind == "c":
         if {grad.dtype.kind, y.dtype.kind} - set("fc") or bfloat16 in (grad.dtype, y.dtype):
             raise TypeError(f"sigmoid_backward: no kernel for {grad.dtype} with {y.dtype}")
@@ -41,44 +40,17 @@ def torch_result_dtype(grad: np.ndarray, y: np.ndarray) -> np.dtype:
     return dt
 
 
-def _ascend_dtype(grad: np.ndarray, y: np.ndarray, semantics: str) -> np.dtype:
-    allowed = supported_dtypes(semantics)
-    for name, a in (("grad", grad), ("y", y)):
-        if (bfloat16 if a.dtype == bfloat16 else a.dtype).name not in allowed:
-            raise TypeError(f"{semantics}: {name} dtype {a.dtype} is not supported; supported: {', '.join(allowed)}")
-        if a.ndim > MAX_DIM:
-            raise ValueError(f"{semantics}: {name} has rank {a.ndim}, more than {MAX_DIM}")
-    name = promote(grad.dtype.name if grad.dtype != bfloat16 else "bfloat16",
-                   y.dtype.name if y.dtype != bfloat16 else "bfloat16")
-    if name not in allowed:
-        raise TypeError(f"{semantics}: grad {grad.dtype} and y {y.dtype} promote to {name}, not supported")
-    return bfloat16 if name == "bfloat16" else np.dtype(name)
+def _torch_plan(call) -> ew.Plan:
+    shape = broadcast_shape(*(a.shape for a in call.tensors))  # first, as torch's TensorIterator
+    return ew.Plan(torch_result_dtype(*call.tensors), shape)
 
 
-def sigmoid_backward(grad: npt.ArrayLike, y: npt.ArrayLike, *,
-                     semantics: Literal["torch", "ascend910b", "ascend950"] = "torch",
-                     backend: Literal["auto", "fast", "reference", "emulator"] = "auto",
-                     out: np.ndarray | None = None) -> np.ndarray:
-    """grad * y * (1 - y) under `semantics` (module doc); y is the forward's output."""
-    check_names(semantics, backend, BACKENDS)
-    grad, y = operand(grad, "grad"), operand(y, "y")
-    if semantics == "torch":
-        if backend == "emulator":
-            raise ValueError('backend="emulator" runs the ascend semantics only')
-        dtype = torch_result_dtype(grad, y)
-    else:
-        dtype = _ascend_dtype(grad, y, semantics)
-    shape = broadcast_shape(grad.shape, y.shape)
-    check_out(out, dtype, shape)
-    if backend == "emulator":
-        from opsnn.aclnn.device_run import SEMANTICS_SOC, run_declared
+_TORCH = ew.TorchRule("sigmoid_backward", lambda call, dy, y: fm.sigmoid_backward_torch(dy, y))
 
-        from .op_api import aclnn_sigmoid_backward as api
-        from .op_api.aclnn_signature import APIS
-        return deliver(run_declared(APIS[0], api, (grad, y), out_shape=shape, out_dtype=dtype,
-                                    soc=SEMANTICS_SOC[semantics]), out)
-    with np.errstate(invalid="ignore", over="ignore"):  # a signalling NaN widened, big ints to half: torch's bits
-        g, o = (np.ascontiguousarray(np.broadcast_to(a.astype(dtype, copy=False), shape)) for a in (grad, y))
-    if semantics == "torch":
-        return deliver(np.asarray(fm.sigmoid_backward_torch(g, o), dtype), out)
-    return deliver(fm.sigmoid_grad(o, g, semantics), out)
+sigmoid_backward = ew.build(ew.Elementwise(
+    name="sigmoid_backward", tensors=("grad", "y"), scalars=(), express=None,
+    torch=ew.Rule(_torch_plan, _TORCH.run),
+    ascend=ew.AscendRule("aclnnSigmoidBackward", lambda call, dy, y: fm.sigmoid_grad(y, dy, call.semantics),
+                         supported_dtypes, promote=lambda a, b: BY_NAME[promote(a.name, b.name)],
+                         emulator_run=declared_run(__package__)),
+    doc="""grad * y * (1 - y) under `semantics` (module doc); y is the forward's output."""))
