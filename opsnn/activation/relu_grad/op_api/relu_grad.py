@@ -12,7 +12,6 @@ from opsnn.aclnn.l0_tensor import L0Tensor
 from opsnn.op_common.l0_launch import add_kernel_launch, find_kernel, run_tiling
 
 from ..op_host import RELU_GRAD, tiling
-from ..op_host.arch35 import tiling_arch35
 
 OP_TYPE = RELU_GRAD.op_type
 _KERNEL_MODULE = "opsnn.activation.relu_grad.op_kernel"
@@ -26,6 +25,7 @@ def relu_grad(executor: Executor, grad: L0Tensor, feature: L0Tensor) -> L0Tensor
     shape = tuple(np.broadcast_shapes(grad.shape, feature.shape))
     out = executor.new_tensor(grad.dtype_name, grad.dtype, shape, f"{OP_TYPE} output")
     if platform.family == "ascend950":
+        from ..op_host.arch35 import tiling_arch35  # the atvoss schedules: only for arch35
         arch35 = run_tiling(OP_TYPE, tiling_arch35, (grad.shape, feature.shape), grad.dtype_name, platform)
         add_kernel_launch(executor, OP_TYPE, find_kernel(OP_TYPE, platform.family, True, _ARCH35_KERNEL_MODULE),
                           block_dim=arch35.block_dim, tiling_data=arch35.tiling_data.to_bytes(),

@@ -10,7 +10,6 @@ from opsnn.aclnn.l0_tensor import L0Tensor
 from opsnn.op_common.l0_launch import add_kernel_launch, find_kernel, run_tiling
 
 from ..op_host import THRESHOLD_GRAD_V2D, infer_shape, padding, tiling
-from ..op_host.arch35 import infer_shape_arch35, tiling_arch35
 
 OP_TYPE = THRESHOLD_GRAD_V2D.op_type
 _KERNEL_MODULE = "opsnn.activation.threshold_grad_v2_d.op_kernel"
@@ -21,6 +20,8 @@ def threshold_grad_v2d(executor: Executor, grad: L0Tensor, feature: L0Tensor, th
     """Record ThresholdGradV2D on dense, same-shape, same-dtype grad and feature; returns the
     output, a dense tensor in a new workspace slot (the kernel never writes the caller's out)."""
     platform = executor.platform
+    if platform.family == "ascend950":  # the atvoss schedules: imported only for arch35
+        from ..op_host.arch35 import infer_shape_arch35, tiling_arch35
     infer = infer_shape_arch35 if platform.family == "ascend950" else infer_shape  # arch35: broadcast
     out = executor.new_tensor(grad.dtype_name, grad.dtype, infer(grad.shape, feature.shape), f"{OP_TYPE} output")
     if platform.family == "ascend950":
