@@ -53,7 +53,7 @@ TEST = r'''
 #include <cstdio>
 #include "gtest/gtest.h"
 #include "tikicpulib.h"
-#include "ascendc/host_api/tiling/template_argument.h"
+#include "opx_tiling_key.h"  // GET_TPL_TILING_KEY reads its declarations, as CANN's does
 extern "C" __global__ __aicore__ void opx(GM_ADDR x, GM_ADDR y, GM_ADDR tiling);
 static void RunOpx(uint64_t key, const char *out) {
     float *x = (float *)AscendC::GmAlloc(256), *y = (float *)AscendC::GmAlloc(256);
