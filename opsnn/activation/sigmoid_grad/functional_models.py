@@ -9,7 +9,8 @@ emulator's (opsnn.ascendc: IEEE float32, host-independent NaNs), so the kernels'
                         are not modelled)
   sigmoid_backward_torch  torch's CPU kernel (2.13, measured): (dy * (1 - y)) * y in the dtype,
                         each op rounded (float16 too); bfloat16 through float32, rounded once;
-                        complex: dy * conj((1 - y) * y)
+                        complex: dy * conj((1 - y) * y); torch's NaN bits (x86's NaN operand
+                        order; bfloat16: 0xFFFF from the vectorised body, 0x7FC0 from the scalar)
 
 float16 / bfloat16 are widened exactly and the float32 result narrowed once, nearest even."""
 from __future__ import annotations
@@ -64,13 +65,45 @@ def sigmoid_grad(y: np.ndarray, dy: np.ndarray, family: str) -> np.ndarray:
     return kernel(y, dy).reshape(y.shape)  # the emulator's value arithmetic gives 0-d operands one element
 
 
-def sigmoid_backward_torch(dy: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """dy and y already of torch's result dtype (broadcast together here)."""
+# torch's NaNs, per result dtype (measured, torch 2.13 x86): the operand whose NaN survives the
+# instructions' order (x86 returns an instruction's first NaN operand, quieted), the quiet bit, and
+# the NaN an invalid product (inf * 0) makes, the x86 default NaN narrowed.
+_NAN_FIRST = {np.dtype(np.float16): "dy", F32: "y", np.dtype(np.float64): "y"}
+_QUIET = {np.dtype(np.float16): 0x0200, F32: 0x0040_0000, np.dtype(np.float64): 0x0008_0000_0000_0000}
+_DEFAULT_NAN = {np.dtype(np.float16): 0xFE00, F32: 0xFFC0_0000, np.dtype(np.float64): 0xFFF8_0000_0000_0000}
+BF16_VECTOR_NAN, BF16_SCALAR_NAN = 0xFFFF, 0x7FC0  # every NaN of the two bodies' bfloat16 narrowing
+
+
+def _torch_nans(r: np.ndarray, dy: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """r with torch's NaN bits: the first-surviving operand's NaN quieted, then the other's, else
+    the default NaN (float16 / float32 / float64; bfloat16 is narrowed by the caller)."""
+    nan = np.isnan(r)
+    if not nan.any():
+        return r
+    u = np.dtype(f"u{r.dtype.itemsize}")
+    first, second = (dy, y) if _NAN_FIRST[r.dtype] == "dy" else (y, dy)
+    quiet = u.type(_QUIET[r.dtype])
+    bits = np.where(np.isnan(second), second.view(u) | quiet, u.type(_DEFAULT_NAN[r.dtype]))
+    bits = np.where(np.isnan(first), first.view(u) | quiet, bits)
+    out = r.view(u).copy()
+    out[nan] = np.broadcast_to(bits, r.shape)[nan]
+    return out.view(r.dtype)
+
+
+def sigmoid_backward_torch(dy: np.ndarray, y: np.ndarray, vector: np.ndarray | bool = True) -> np.ndarray:
+    """dy and y already of torch's result dtype and broadcast together. vector: where torch's
+    vectorised body computes (bfloat16's NaN is 0xFFFF there, 0x7FC0 in the scalar body; the other
+    dtypes' bodies agree)."""
     dtype = dy.dtype
     with np.errstate(all="ignore"):
         if dtype.kind == "c":
             return dy * np.conj((1 - y) * y)
         if dtype == bfloat16:  # opmath float32, rounded once (float16 goes op by op in half)
             a, b = dy.astype(F32), y.astype(F32)
-            return (a * (F32.type(1) - b) * b).astype(dtype)
-        return dy * (dtype.type(1) - y) * y
+            r = np.asarray((a * (F32.type(1) - b) * b).astype(dtype))
+            nan = np.isnan(r.astype(F32))
+            if nan.any():
+                bits = np.where(vector, np.uint16(BF16_VECTOR_NAN), np.uint16(BF16_SCALAR_NAN))
+                r.view(np.uint16)[nan] = np.broadcast_to(bits, r.shape)[nan]
+            return r
+        return _torch_nans(np.asarray(dy * (dtype.type(1) - y) * y), dy, y)
