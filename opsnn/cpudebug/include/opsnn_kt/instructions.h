@@ -163,6 +163,8 @@ __aicore__ inline int64_t GetBlockIdx() { return opsnn_kt_block_idx(); }
 __aicore__ inline int64_t GetBlockNum() { return opsnn_kt_block_num(); }
 __aicore__ inline int64_t GetSubBlockIdx() { return 0; }
 __aicore__ inline int64_t GetTaskRation() { return 1; }
+/* the core type a mixed kernel tests (g_coreType == AscendC::AIC): the emulator's cores are vector cores */
+enum CoreType : int32_t { AIC = 0, AIV = 1 };
 
 
 /* The emulator runs one instruction after another on each core: every barrier already holds. */
@@ -466,6 +468,9 @@ inline void KtAssert(bool ok, const char *text, const char *file, int line) {
 }
 
 }  // namespace AscendC
+
+/* g_coreType: the core a kernel runs on (a vector core: cube and mixed kernels are not modelled) */
+constexpr AscendC::CoreType g_coreType = AscendC::AIV;
 
 #ifndef ASSERT
 #define ASSERT(cond) ::AscendC::KtAssert(static_cast<bool>(cond), "ASSERT(" #cond ") failed", __FILE__, __LINE__)

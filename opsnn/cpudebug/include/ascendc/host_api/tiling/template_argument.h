@@ -31,6 +31,18 @@
 #define ASCENDC_TPL_UI_RANGE 0
 #define ASCENDC_TPL_UI_LIST 1
 #define ASCENDC_TPL_UI_MIX 2
+/* bit widths a declaration names its width by */
+#define ASCENDC_TPL_1_BW 1
+#define ASCENDC_TPL_2_BW 2
+#define ASCENDC_TPL_3_BW 3
+#define ASCENDC_TPL_4_BW 4
+#define ASCENDC_TPL_5_BW 5
+#define ASCENDC_TPL_6_BW 6
+#define ASCENDC_TPL_7_BW 7
+#define ASCENDC_TPL_8_BW 8
+#define ASCENDC_TPL_16_BW 16
+#define ASCENDC_TPL_32_BW 32
+#define ASCENDC_TPL_64_BW 64
 #define ASCENDC_TPL_INPUT_BIAS 0x10000u
 #define ASCENDC_TPL_INPUT(n) (ASCENDC_TPL_INPUT_BIAS + (n))  // "the dtype of input n": no key value
 
