@@ -30,7 +30,8 @@ def main(argv=None) -> int:
     p.add_argument("--pkgconfigdir", action="store_true", help="for PKG_CONFIG_PATH (pkg-config opsnn)")
     p.add_argument("--prefix", action="store_true", help="the build folder: include/, lib/, lib64/, cmake/, pkgconfig/")
     p.add_argument("--kernel-cflags", action="store_true",
-                   help="for AscendC kernels and their CPU-debug UTs (docs/cpp-kernels.md): -I, -std, -D__CCE_KT_TEST__")
+                   help="for AscendC kernels and their CPU-debug UTs (docs/cpp-kernels.md): -I, -std, "
+                        "-D__CCE_KT_TEST__")
     p.add_argument("--kernel-libs", action="store_true", help="the CPU-debug runtime: -L, an rpath, -lopsnn_kt")
     p.add_argument("--kernel-cmakedir", action="store_true",
                    help="for CMake: -Dopsnn_kernel_DIR=... (find_package(opsnn_kernel); target opsnn::kernel)")
