@@ -32,8 +32,10 @@ or one shape, rank <= 8, scalars as aclScalar::ToFloat) take an element rule
 """
 from __future__ import annotations
 
+import linecache
 import math
 import numbers
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -192,7 +194,10 @@ def build(spec: Elementwise) -> Callable:
                      _memo=spec.memo if spec.express == "memo" else None, _torch=spec.torch, _ascend=spec.ascend,
                      _spec=spec, _check_names=check_names, _operand=operand, _fold_rank=fold_rank, _Call=Call,
                      _check_out=check_out, _EMULATOR_TORCH=EMULATOR_TORCH, _new=tuple.__new__)
-    exec("\n".join(lines), namespace)  # noqa: S102 - our own source, from identifiers checked above
+    # a file name in this package (tracebacks name opsnn's code), its source in linecache (they show it)
+    source, filename = "\n".join(lines) + "\n", os.path.join(os.path.dirname(__file__), f"<elementwise {spec.name}>")
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source, from identifiers checked above
     function = namespace[spec.name]
     function.__doc__ = spec.doc
     function.__module__ = spec.module or sys._getframe(1).f_globals.get("__name__", __name__)
