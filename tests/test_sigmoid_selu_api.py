@@ -111,3 +111,84 @@ def test_sigmoid_backward_float16_broadcast_grad_nan_is_a_documented_departure()
     want = to_numpy(torch.ops.aten.sigmoid_backward(from_numpy(g), from_numpy(y))).view(np.uint16)
     got = opsnn.sigmoid_backward(g, y).view(np.uint16)
     assert (got == 0x7E00).all() and (want[:32] == 0xFE00).all() and (want[32:64] == 0x7E00).all()
+
+
+# -- SELU's torch surface ------------------------------------------------------------------------
+
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+@pytest.mark.parametrize("semantics", ["torch", "ascend910b", "ascend950"])
+@pytest.mark.parametrize("dtype", [np.float16, bfloat16, np.float32])
+def test_torch_ops_selu_backward_is_the_numpy_api(semantics, dtype):
+    import opsnn.torch as ot
+    rng = np.random.default_rng(3)
+    g, r = rng.normal(size=(4, 33)).astype(dtype), rng.uniform(-1.7, 2, (4, 33)).astype(dtype)
+    got = torch.ops.opsnn.selu_backward(ot.from_numpy(g), ot.from_numpy(r), semantics)
+    assert _bits(ot.to_numpy(got)) == _bits(opsnn.selu_backward(g, r, semantics=semantics))
+    assert _bits(ot.to_numpy(ot.selu_backward(ot.from_numpy(g), ot.from_numpy(r), semantics=semantics))) == \
+        _bits(ot.to_numpy(got))
+    torch.library.opcheck(torch.ops.opsnn.selu_backward.default, (ot.from_numpy(g), ot.from_numpy(r), semantics))
+
+
+def test_torch_ops_selu_backward_refusals_in_torchs_convention():
+    with pytest.raises(NotImplementedError):  # the numpy API's TypeError
+        torch.ops.opsnn.selu_backward(torch.ones(3), torch.ones(3, dtype=torch.float16), "ascend910b")
+    with pytest.raises(RuntimeError, match="one shape"):  # its ValueError
+        torch.ops.opsnn.selu_backward(torch.ones(3), torch.ones(4), "ascend950")
+
+
+@pytest.mark.parametrize("semantics", ["ascend910b", "ascend950"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_npu_semantics_gives_an_unchanged_nn_selu_the_npu_gradient(semantics, inplace):
+    """nn.SELU's backward is aten.elu_backward with SELU's constants (is_result False: the input,
+    True: in place, the result): intercepted, it is aclnnSeluBackward on the forward's result."""
+    import opsnn.torch as ot
+    x = torch.tensor([-3.0, -1.0, -0.0, 0.0, 1e-30, 0.5, 2.0, float("nan")] * 5)
+    grad = torch.linspace(-2, 2, x.numel())
+    leaf = x.clone().requires_grad_(True)
+    with ot.npu_semantics(semantics) as mode:
+        torch.nn.SELU(inplace=inplace)(leaf * 1).backward(grad)
+    want = opsnn.selu_backward(grad.numpy(), torch.selu(x).numpy(), semantics=semantics)
+    assert _bits(leaf.grad.numpy()) == _bits(want) and mode.calls == {"aten::elu_backward": 1}
+    plain = x.clone().requires_grad_(True)
+    torch.nn.SELU(inplace=inplace)(plain * 1).backward(grad)
+    assert _bits(plain.grad.numpy()) != _bits(want)  # the two semantics differ on these inputs
+
+
+def test_npu_semantics_leaves_other_elus_and_keeps_the_out_overload():
+    import opsnn.torch as ot
+    x = torch.linspace(-3, 3, 40, requires_grad=True)
+    with ot.npu_semantics("ascend910b") as mode:
+        torch.nn.ELU(alpha=0.5)(x).sum().backward()
+        torch.ops.aten.elu_backward(torch.ones(4), 1.0, 1.0, 1, True, torch.ones(4))  # F.elu's: torch's
+    assert mode.calls == {}
+    want = torch.where(x.detach() > 0, 1.0, 0.5 * torch.exp(x.detach()))
+    assert torch.equal(x.grad, want)
+    g, r = torch.linspace(-1, 1, 10), torch.linspace(-1.7, 1, 10)
+    out = torch.empty(10)
+    with ot.npu_semantics("ascend950") as mode:
+        returned = torch.ops.aten.elu_backward.grad_input(g, SELU_ALPHA, SELU_SCALE, 1, True, r, grad_input=out)
+    assert returned.data_ptr() == out.data_ptr() and mode.calls == {"aten::elu_backward.grad_input": 1}
+    assert _bits(out.numpy()) == _bits(opsnn.selu_backward(g.numpy(), r.numpy(), semantics="ascend950"))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, bfloat16, np.float32, np.float64])
+@pytest.mark.parametrize(("gshape", "rshape"), [((300,), (300,)), ((7, 300), (300,)), ((40_000,), (40_000,)),
+                                                ((5,), (5,))])
+def test_selu_backward_torch_bits_with_nans(dtype, gshape, rshape):
+    """torch's elu_backward(is_result) bit for bit but where grad and result are both NaN (the
+    documented departure): a NaN result is NaN in torch's vectorised body (its blend takes the
+    negative branch) and grad * scale in the scalar one; bfloat16's NaNs by body."""
+    from opsnn.torch._convert import from_numpy, to_numpy
+    rng = np.random.default_rng(gshape[-1] + len(gshape))
+    g, r = _nan_operands(rng, dtype, gshape), _nan_operands(rng, dtype, rshape)
+    want = to_numpy(torch.ops.aten.elu_backward(from_numpy(g.copy()), SELU_ALPHA, SELU_SCALE, 1, True,
+                                                from_numpy(r.copy())))
+    got = opsnn.selu_backward(g, r)
+    u = f"u{want.dtype.itemsize}"
+    with np.errstate(invalid="ignore"):
+        both = np.isnan(np.broadcast_to(g, want.shape).astype(np.float64)) & np.isnan(
+            np.broadcast_to(r, want.shape).astype(np.float64))
+    assert np.array_equal(got.view(u)[~both], want.view(u)[~both])
+    assert np.array_equal(np.isnan(got.astype(np.float64)), np.isnan(want.astype(np.float64)))

@@ -39,7 +39,7 @@ __all__ = ["NPU_SEMANTICS", "SEMANTICS", "NpuSemanticsBypassWarning", "from_nump
 
 
 def __getattr__(name: str):
-    """Every other operator's op (declared by its folder: AclnnApi.numpy_api and .aten), as
+    """Every other operator's op (declared by its folder: AclnnApi.numpy_api), as
     opsnn.torch.<name>(*inputs, semantics="torch") = torch.ops.opsnn.<name>."""
     generic = _generic.OPS.get(name)
     if generic is None:
@@ -50,7 +50,8 @@ def __getattr__(name: str):
         return op(*inputs, semantics)
 
     call.__name__ = call.__qualname__ = name
-    call.__doc__ = f"torch.ops.aten.{generic.api.aten} with opsnn's `semantics` ({generic.api.name}'s numpy API)"
+    call.__doc__ = f"torch.ops.opsnn.{name}: {generic.api.name}'s numpy API" + (
+        f" (torch.ops.aten.{generic.api.aten} with opsnn's `semantics`)" if generic.api.aten else "")
     return call
 
 

@@ -1,5 +1,6 @@
 """torch.ops.opsnn.<name> for every registered operator whose aclnn declaration names its numpy
-API and the aten op it mirrors (AclnnApi.numpy_api, AclnnApi.aten), with no code per operator:
+API (AclnnApi.numpy_api; the aten op it mirrors, AclnnApi.aten, where there is one: npu_semantics
+intercepts that op), with no code per operator:
 the schema comes from the declaration (tensors -> Tensor, scalars -> Scalar, attrs -> their C
 type), the real implementation calls the numpy API on zero-copy views, the fake one runs it on
 1-element stand-ins (dtype, shape and errors as eager), and an elementwise backward ("*_backward",
@@ -56,7 +57,7 @@ class GenericOp:
         library.define(f"{self.name}{_schema(api)}")
         library.impl(self.name, self._real, "CPU")
         torch.library.register_fake(f"opsnn::{self.name}", self._fake, lib=library)
-        if api.aten.endswith("_backward"):
+        if (api.aten or api.numpy_api).endswith("_backward"):
             torch.library.register_autograd(f"opsnn::{self.name}", self._backward, setup_context=self._setup,
                                             lib=library)
 
@@ -104,7 +105,7 @@ def register() -> dict[str, GenericOp]:
     ops = {}
     registry.discover()
     for api in all_apis():
-        if api.numpy_api and api.aten and api.numpy_api not in HAND_WRITTEN:
+        if api.numpy_api and api.numpy_api not in HAND_WRITTEN:  # no aten op (selu_backward) too
             ops[api.numpy_api] = GenericOp(api, library)
     _LIBRARIES.append(library)  # a Library unregisters its ops when collected
     return ops

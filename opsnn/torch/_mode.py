@@ -30,7 +30,10 @@ aten = torch.ops.aten
 NPU_SEMANTICS = ("ascend910b", "ascend950")
 # threshold's own overloads -> the npu_semantics method that answers each (the forward ones only
 # with forward=True)
-_BACKWARD = {aten.threshold_backward.default: "_backward", aten.threshold_backward.grad_input: "_backward_out"}
+_BACKWARD = {aten.threshold_backward.default: "_backward", aten.threshold_backward.grad_input: "_backward_out",
+             # nn.SELU's backward: elu_backward with SELU's constants (other ELUs: torch's, NotImplemented)
+             aten.elu_backward.default: "_selu_backward", aten.elu_backward.grad_input: "_selu_backward_out"}
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946  # torch's, as doubles
 _FORWARD = {aten.threshold.default: "_threshold", aten.threshold_.default: "_threshold_",
             aten.threshold.out: "_threshold_out"}
 
@@ -40,7 +43,7 @@ _local = threading.local()  # .open: this thread's open npu_semantics contexts, 
 def _generic_ops(forward: bool):
     """(aten overload, GenericOp) for every declared operator's aten op and its out= overload."""
     for generic in _generic.OPS.values():
-        packet = getattr(aten, generic.api.aten, None)
+        packet = getattr(aten, generic.api.aten, None) if generic.api.aten else None
         if packet is None or (not forward and not generic.api.aten.endswith("_backward")):
             continue
         for overload in packet.overloads():
@@ -67,8 +70,10 @@ def _kernel(func):
             mode = open_[-1]
             handler = mode._handlers.get(func)
             if handler is not None:
-                mode.calls[name] += 1
-                return handler(*args, **kwargs)
+                result = handler(*args, **kwargs)
+                if result is not NotImplemented:  # a call the handler leaves to torch (an ELU, not SELU)
+                    mode.calls[name] += 1
+                    return result
         return func.redispatch(keyset & _BELOW, *args, **kwargs)
 
     return kernel
@@ -114,7 +119,9 @@ def _intercepts(func) -> bool:
 
 class npu_semantics:  # noqa: N801 - a context manager, named like one
     """Under `with npu_semantics("ascend910b"):` (or "ascend950"), every CPU call of
-    aten.threshold_backward (the backward of ReLU, nn.Threshold, F.relu, F.threshold) and of
+    aten.threshold_backward (the backward of ReLU, nn.Threshold, F.relu, F.threshold), of
+    aten.elu_backward with SELU's constants (nn.SELU's backward), of each declared operator's aten
+    op (leaky_relu_backward, hardtanh_backward, sigmoid_backward...) and of
     aten.threshold / threshold_ (the forward of nn.Threshold, F.threshold) made by this thread runs
     through opsnn with that semantics, so an unchanged model's training step computes what the NPU
     kernels would. Other ops, other devices and other threads' calls are torch's.
@@ -178,6 +185,19 @@ class npu_semantics:  # noqa: N801 - a context manager, named like one
 
     def _backward_out(self, grad_output, self_, threshold, *, grad_input):
         return _ops.eager_threshold_backward_out(grad_output, self_, threshold, self.semantics, grad_input)
+
+    def _selu_backward(self, grad_output, alpha, scale, input_scale, is_result, self_or_result):
+        """aten.elu_backward with SELU's alpha, scale and input_scale 1 -> aclnnSeluBackward on the
+        forward's result: given (is_result, the in-place nn.SELU), else elu(x) recomputed by torch
+        as the forward computed it (nn.SELU saves its input); other ELUs: NotImplemented."""
+        if (alpha, scale, input_scale) != (SELU_ALPHA, SELU_SCALE, 1):
+            return NotImplemented
+        result = self_or_result if is_result else aten.elu.default(self_or_result, alpha, scale, input_scale)
+        return _generic.OPS["selu_backward"]._real(grad_output, result, self.semantics)
+
+    def _selu_backward_out(self, grad_output, alpha, scale, input_scale, is_result, self_or_result, *, grad_input):
+        result = self._selu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result)
+        return result if result is NotImplemented else grad_input.copy_(result)
 
     def _threshold(self, x, threshold, value):
         return _ops.eager_threshold(x, threshold, value, self.semantics)

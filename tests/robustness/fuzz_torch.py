@@ -31,8 +31,26 @@ MIXED_NAN = "threshold_backward, a NaN grad promoted to a wider float (f16->f32 
 SIGMOID_F16_BROADCAST_NAN = "grad broadcast along the last axis: vectorised body keeps y's NaN (docs/sigmoid-grad.md)"
 
 
+# docs/selu-grad.md: where grad and result are both NaN, which one torch's kernel keeps varies by
+# lane (float16 within a vector, float32 / float64 with a broadcast operand); opsnn keeps one rule
+BOTH_NAN = {"selu_backward": "grad and result both NaN: which NaN torch keeps varies by lane (docs/selu-grad.md)"}
+
+
+def _both_nan_where_differ(t, want, arrays) -> bool:
+    differ = (_bits(t) != _bits(want)).reshape(want.shape)
+    with np.errstate(invalid="ignore"):
+        a, b = (np.broadcast_to(np.asarray(x).astype(np.float64), want.shape) for x in arrays[:2])
+    return bool(np.all(np.isnan(a[differ]) & np.isnan(b[differ])))
+
+
 def _grad_broadcast_last(arrays, shape) -> bool:
     return bool(shape) and shape[-1] > 1 and np.shape(arrays[0])[-1:] in ((), (1,))
+
+
+# declared APIs with no aten op of their own: the aten call that computes them (torch's oracle, and
+# what npu_semantics intercepts): nn.SELU's backward is elu_backward with SELU's constants
+ATEN_CALLS = {"selu_backward": lambda torch: lambda g, r: torch.ops.aten.elu_backward(
+    g, 1.6732632423543772848170429916717, 1.0507009873554804934193349852946, 1, True, r)}
 
 
 def _torch():
@@ -84,11 +102,14 @@ def _calls(case):
         name = case["api"]
         arrays = [np.ascontiguousarray(a) if isinstance(a, np.ndarray) else _scalar(a) for a in case["args"]]
         from opsnn.torch import _generic
-        if name not in _generic.OPS:  # no aten op declared: no torch surface
+        if name not in _generic.OPS:  # no numpy API declared: no torch surface
             return None
         aten_name = _generic.OPS[name].api.aten
+        if not aten_name and name not in ATEN_CALLS:  # nothing of torch's to compare with or intercept
+            return None
+        aten_fn = ATEN_CALLS[name](torch) if not aten_name else getattr(torch.ops.aten, aten_name)
         return (name, lambda *a: getattr(opsnn, name)(*a, semantics=sem),
-                lambda *a: getattr(torch.ops.opsnn, name)(*a, sem), getattr(torch.ops.aten, aten_name), arrays)
+                lambda *a: getattr(torch.ops.opsnn, name)(*a, sem), aten_fn, arrays)
     if case["forward"]:
         arrays = [np.ascontiguousarray(case["grad"]), _scalar(case["threshold"]), _scalar(case["value"])]
         return ("threshold", lambda *a: opsnn.threshold(*a, semantics=sem),
@@ -147,6 +168,8 @@ def check(case, rng) -> str | None:
         if why is None and name == "sigmoid_backward" and want.dtype == np.float16 \
                 and _grad_broadcast_last(arrays, want.shape):
             why = SIGMOID_F16_BROADCAST_NAN
+        if why is None and name in BOTH_NAN and _both_nan_where_differ(t, want, arrays):
+            why = BOTH_NAN[name]
         if why is not None:
             return f"{KNOWN}{name} {want.dtype.name}: {why}"
     return f"aten.{name}: {int(np.count_nonzero(_bits(t) != _bits(want)))} elements differ from torch's"

@@ -6,7 +6,8 @@ bits follow; float16 / bfloat16 widen exactly and narrow once (nearest even).
   selu_grad_arch35   o <= 0 ? g * (o + SCALE*ALPHA) : g * SCALE           (two products, Select)
   selu_backward_torch  torch's elu_backward(g, alpha, scale, 1, is_result=True, o): o <= 0 ?
                      g * 1 * (o + alpha*scale) : g * scale, in the dtype (float16 / bfloat16
-                     in float32), alpha*scale and scale rounded to that opmath type first."""
+                     in float32), alpha*scale and scale rounded to that opmath type first; a NaN
+                     o is NaN in the vectorised body, g * scale in the scalar one (torch's blend)"""
 from __future__ import annotations
 
 import numpy as np
@@ -16,6 +17,8 @@ from opsnn.ascendc.binary import add_values
 from opsnn.ascendc.binary import mul_values as mul_a2
 from opsnn.ascendc.cast import cast_values
 from opsnn.ascendc.mul_arch35 import mul_values as mul_950
+from opsnn.dtypes import bfloat16
+from opsnn.op_common import torch_nans
 
 from .op_kernel.selu_grad import SCALE, SCALE_ALPHA
 
@@ -53,12 +56,18 @@ def selu_grad_arch35(gradients: np.ndarray, outputs: np.ndarray) -> np.ndarray:
 KERNELS = {"ascend910b": selu_grad_910b, "ascend950": selu_grad_arch35}
 
 
-def selu_backward_torch(g: np.ndarray, o: np.ndarray) -> np.ndarray:
-    """g, o of one floating dtype (broadcast together here)."""
+def selu_backward_torch(g: np.ndarray, o: np.ndarray, vector: np.ndarray | bool = True) -> np.ndarray:
+    """g, o of one floating dtype, broadcast together. vector: where torch's vectorised body
+    computes. That body blends on o > 0, so a NaN o takes the negative branch (a NaN), where the
+    scalar body's o <= 0 takes g * scale; the negative product keeps g's NaN first in float16,
+    o's in float32 / float64 (op_common.torch_nans); bfloat16's NaNs by body."""
     dtype = g.dtype
     op = np.dtype(np.float64) if dtype == np.float64 else F32
     neg, pos = op.type(op.type(ALPHA) * op.type(SCALE_D)), op.type(SCALE_D)
     a, b = g.astype(op), o.astype(op)
     with np.errstate(all="ignore"):
-        r = np.where(b <= 0, a * op.type(1) * (b + neg), a * pos)
-    return r.astype(dtype)
+        left, right = a * op.type(1), b + neg
+        negative = torch_nans.first_nan(left * right, *((left, right) if dtype == np.float16 else (right, left)))
+        positive = a * pos
+        r = np.where(vector, np.where(b > 0, positive, negative), np.where(b <= 0, negative, positive))
+        return torch_nans.to_bfloat16(r, vector) if dtype == bfloat16 else r.astype(dtype)

@@ -12,13 +12,22 @@ from __future__ import annotations
 
 from opsnn.op_common import elementwise as ew
 from opsnn.op_common.emulated import declared_run
+from opsnn.op_common.torch_loops import torch_vector_lanes
 
 from . import functional_models as fm
 from .op_host import KERNEL_DTYPES
 
+
+def _torch(call, g, r):
+    """torch's kernel, with where its vectorised body computes (elu_backward's AVX512 build: 128
+    bytes a step, hence half the itemsize for torch_loops' 64-byte step; C-contiguous operands)."""
+    vector = torch_vector_lanes(*(a.shape for a in call.tensors), max(g.dtype.itemsize // 2, 1))
+    return fm.selu_backward_torch(g, r, vector)
+
+
 selu_backward = ew.build(ew.Elementwise(
     name="selu_backward", tensors=("grad", "result"), scalars=(), express=None,
-    torch=ew.TorchRule("elu_backward", lambda call, g, r: fm.selu_backward_torch(g, r)),
+    torch=ew.TorchRule("elu_backward", _torch),
     ascend=ew.AscendRule("aclnnSeluBackward", lambda call, g, r: fm.KERNELS[call.semantics](g, r),
                          lambda semantics: KERNEL_DTYPES, promote=False, broadcast=False,
                          emulator_run=declared_run(__package__)),

@@ -23,6 +23,7 @@ from opsnn.ascendc.binary import sub_values
 from opsnn.ascendc.cast import cast_values
 from opsnn.ascendc.mul_arch35 import mul_values as mul_950
 from opsnn.dtypes import bfloat16
+from opsnn.op_common import torch_nans
 
 F32 = np.dtype(np.float32)
 KERNEL_DTYPES = ("float16", "bfloat16", "float32")  # the AI Core's; aclnn sends the others to AICPU
@@ -65,45 +66,16 @@ def sigmoid_grad(y: np.ndarray, dy: np.ndarray, family: str) -> np.ndarray:
     return kernel(y, dy).reshape(y.shape)  # the emulator's value arithmetic gives 0-d operands one element
 
 
-# torch's NaNs, per result dtype (measured, torch 2.13 x86): the operand whose NaN survives the
-# instructions' order (x86 returns an instruction's first NaN operand, quieted), the quiet bit, and
-# the NaN an invalid product (inf * 0) makes, the x86 default NaN narrowed.
-_NAN_FIRST = {np.dtype(np.float16): "dy", F32: "y", np.dtype(np.float64): "y"}
-_QUIET = {np.dtype(np.float16): 0x0200, F32: 0x0040_0000, np.dtype(np.float64): 0x0008_0000_0000_0000}
-_DEFAULT_NAN = {np.dtype(np.float16): 0xFE00, F32: 0xFFC0_0000, np.dtype(np.float64): 0xFFF8_0000_0000_0000}
-BF16_VECTOR_NAN, BF16_SCALAR_NAN = 0xFFFF, 0x7FC0  # every NaN of the two bodies' bfloat16 narrowing
-
-
-def _torch_nans(r: np.ndarray, dy: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """r with torch's NaN bits: the first-surviving operand's NaN quieted, then the other's, else
-    the default NaN (float16 / float32 / float64; bfloat16 is narrowed by the caller)."""
-    nan = np.isnan(r)
-    if not nan.any():
-        return r
-    u = np.dtype(f"u{r.dtype.itemsize}")
-    first, second = (dy, y) if _NAN_FIRST[r.dtype] == "dy" else (y, dy)
-    quiet = u.type(_QUIET[r.dtype])
-    bits = np.where(np.isnan(second), second.view(u) | quiet, u.type(_DEFAULT_NAN[r.dtype]))
-    bits = np.where(np.isnan(first), first.view(u) | quiet, bits)
-    out = r.view(u).copy()
-    out[nan] = np.broadcast_to(bits, r.shape)[nan]
-    return out.view(r.dtype)
-
-
 def sigmoid_backward_torch(dy: np.ndarray, y: np.ndarray, vector: np.ndarray | bool = True) -> np.ndarray:
-    """dy and y already of torch's result dtype and broadcast together. vector: where torch's
-    vectorised body computes (bfloat16's NaN is 0xFFFF there, 0x7FC0 in the scalar body; the other
-    dtypes' bodies agree)."""
+    """dy and y already of torch's result dtype and broadcast together. NaNs as torch's kernel
+    makes them (op_common.torch_nans): float16's (dy * (1 - y)) * y keeps dy's NaN first, the
+    float32 / float64 kernels y's; bfloat16 by `vector`, where torch's vectorised body computes."""
     dtype = dy.dtype
     with np.errstate(all="ignore"):
         if dtype.kind == "c":
             return dy * np.conj((1 - y) * y)
         if dtype == bfloat16:  # opmath float32, rounded once (float16 goes op by op in half)
             a, b = dy.astype(F32), y.astype(F32)
-            r = np.asarray((a * (F32.type(1) - b) * b).astype(dtype))
-            nan = np.isnan(r.astype(F32))
-            if nan.any():
-                bits = np.where(vector, np.uint16(BF16_VECTOR_NAN), np.uint16(BF16_SCALAR_NAN))
-                r.view(np.uint16)[nan] = np.broadcast_to(bits, r.shape)[nan]
-            return r
-        return _torch_nans(np.asarray(dy * (dtype.type(1) - y) * y), dy, y)
+            return torch_nans.to_bfloat16(a * (F32.type(1) - b) * b, vector)
+        r = dy * (dtype.type(1) - y) * y
+        return torch_nans.first_nan(r, *((dy, y) if dtype == np.float16 else (y, dy)))
