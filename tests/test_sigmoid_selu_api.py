@@ -192,3 +192,31 @@ def test_selu_backward_torch_bits_with_nans(dtype, gshape, rshape):
             np.broadcast_to(r, want.shape).astype(np.float64))
     assert np.array_equal(got.view(u)[~both], want.view(u)[~both])
     assert np.array_equal(np.isnan(got.astype(np.float64)), np.isnan(want.astype(np.float64)))
+
+
+# -- every surface (numpy, dask chunked, torch.ops + opcheck) -------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float16, bfloat16, np.float32, np.float64])
+@pytest.mark.parametrize(("gshape", "yshape"), [((3, 150), (3, 150)), ((4, 130), (130,)), ((), ()), ((6,), (6,))])
+def test_every_surface_sigmoid_backward(dtype, gshape, yshape):
+    from opsnn.atk.surfaces import check_surfaces
+    rng = np.random.default_rng(11)
+    # opcheck compares with assert_close, NaN != NaN: specials without it, finite values with it
+    check_surfaces("sigmoid_backward", _nan_operands(rng, dtype, gshape), _nan_operands(rng, dtype, yshape),
+                   opcheck=False)
+    check_surfaces("sigmoid_backward", rng.normal(size=gshape).astype(dtype), rng.normal(size=yshape).astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, bfloat16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(3, 150), (), (6,)])
+def test_every_surface_selu_backward(dtype, shape):
+    from opsnn.atk.surfaces import check_surfaces
+    rng = np.random.default_rng(12)
+    check_surfaces("selu_backward", _nan_operands(rng, dtype, shape), _nan_operands(rng, dtype, shape), opcheck=False)
+    check_surfaces("selu_backward", rng.normal(size=shape).astype(dtype), rng.normal(size=shape).astype(dtype))
+
+
+def test_every_surface_refuses_alike():
+    from opsnn.atk.surfaces import check_surfaces
+    check_surfaces("selu_backward", np.zeros(4, np.float32), np.zeros(4, np.float16), semantics=("ascend910b",))
+    check_surfaces("sigmoid_backward", np.zeros(4, np.int32), np.zeros(4, np.int32))
