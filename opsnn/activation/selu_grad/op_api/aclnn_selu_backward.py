@@ -11,12 +11,11 @@ others without bfloat16) -> 161002; result's and gradInput's shapes equal to gra
 dtype, ViewCopy (upstream reshapes a rank above 8 to 1-d around the kernel: the same elements)."""
 from __future__ import annotations
 
-import functools
-
-from opsnn.aclnn import checks, two_phase
+from opsnn.aclnn import checks
 from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.l0 import cast, contiguous, view_copy
 from opsnn.aclnn.l0_tensor import L0Tensor
+from opsnn.op_common.aclnn_phases import phases
 
 from .selugrad import selu_grad
 
@@ -45,12 +44,4 @@ def _plan(executor: Executor, grad_output, result, grad_input) -> None:
     view_copy(executor, cast(executor, y, target.dtype_name), target)
 
 
-def selu_backward_get_workspace_size(grad_output, result, grad_input):
-    """Phase 1: (workspace_size, executor, status)."""
-    return two_phase.get_workspace_size(API_NAME, functools.partial(
-        _plan, grad_output=grad_output, result=result, grad_input=grad_input))
-
-
-def selu_backward(workspace, workspace_size, executor, stream) -> int:
-    """Phase 2: queue the planned work on `stream`."""
-    return two_phase.run(API_NAME, workspace, workspace_size, executor, stream)
+selu_backward_get_workspace_size, selu_backward = phases(API_NAME, _plan, "selu_backward")

@@ -14,13 +14,12 @@ differ, Cast to the promoted dtype, l0 SigmoidGrad(output, gradOutput), Cast to 
 ViewCopy."""
 from __future__ import annotations
 
-import functools
-
-from opsnn.aclnn import checks, two_phase
+from opsnn.aclnn import checks
 from opsnn.aclnn import status as s
 from opsnn.aclnn.executor import Executor
 from opsnn.aclnn.l0 import broadcast_to, cast, contiguous, view_copy
 from opsnn.aclnn.l0_tensor import L0Tensor
+from opsnn.op_common.aclnn_phases import phases
 
 from .sigmoid_grad import sigmoid_grad
 
@@ -71,12 +70,4 @@ def _plan(executor: Executor, grad_output, output, grad_input) -> None:
     view_copy(executor, cast(executor, z, target.dtype_name), target)
 
 
-def sigmoid_backward_get_workspace_size(grad_output, output, grad_input):
-    """Phase 1: (workspace_size, executor, status)."""
-    return two_phase.get_workspace_size(API_NAME, functools.partial(
-        _plan, grad_output=grad_output, output=output, grad_input=grad_input))
-
-
-def sigmoid_backward(workspace, workspace_size, executor, stream) -> int:
-    """Phase 2: queue the planned work on `stream` (None: the device's default stream)."""
-    return two_phase.run(API_NAME, workspace, workspace_size, executor, stream)
+sigmoid_backward_get_workspace_size, sigmoid_backward = phases(API_NAME, _plan, "sigmoid_backward")

@@ -1,0 +1,42 @@
+"""op_common.elementwise_tools and op_common.aclnn_phases: the pieces SigmoidGrad's and SeluGrad's
+tools.py and op_api share (one shape, special values, the tiling report; the two phases)."""
+import numpy as np
+import pytest
+
+from opsnn.op_common.aclnn_phases import phases
+from opsnn.op_common.elementwise_tools import TilingReport, one_shape, tiling_fields, with_specials
+from opsnn.platform import get_platform
+from opsnn.registry import ToolRequest
+
+
+def test_one_shape():
+    request = ToolRequest(((4, 5), (4, 5)), "float32", get_platform("Ascend910B2"))
+    assert one_shape(request, "Op", "a and b") == (4, 5)
+    with pytest.raises(ValueError, match=r"Op takes a and b of one shape, got \[\[4, 5\], \[5\]\]"):
+        one_shape(ToolRequest(((4, 5), (5,)), "float32", get_platform("Ascend910B2")), "Op", "a and b")
+
+
+def test_with_specials_mixes_about_one_in_ten():
+    v = with_specials(np.random.default_rng(0), np.float16, 10_000, (np.nan, -0.0))
+    nan, neg_zero = np.isnan(v), v.view(np.uint16) == 0x8000
+    assert v.dtype == np.float16 and 300 < nan.sum() < 700 and 300 < neg_zero.sum() < 700
+
+
+def test_tiling_report_and_fields():
+    from opsnn.activation.selu_grad.op_host import selu_grad_tiling
+    t = selu_grad_tiling(5000, "float32", "Ascend910B2")
+    fields = tiling_fields(t.block_dim, t.tiling_key, t.tiling_data, t.workspace_size)
+    assert list(fields)[:3] == ["block_dim", "tiling_key", "workspace_size"] and fields["tiling_data"] == \
+        t.tiling_data.to_bytes().hex()
+    report = TilingReport("T", fields, [{"core": 0}])
+    assert report.json_dict() is fields and report.core_rows() == [{"core": 0}]
+    assert report.text_lines()[0] == "T" and len(report.text_lines()) == 1 + len(fields)
+    assert "workspace_size" not in tiling_fields(1, 0, t.tiling_data)
+
+
+def test_phases_run_the_plan_with_the_parameters():
+    seen = []
+    phase1, phase2 = phases("aclnnToy", lambda executor, *params: seen.append(params), "toy")
+    assert (phase1.__name__, phase2.__name__) == ("toy_get_workspace_size", "toy")
+    assert phase1(1, 2)[2] == 561101 and seen == []  # no device: the executor first, the plan never runs
+    assert phase2(None, 0, None, None) == 161001
