@@ -40,3 +40,23 @@ def test_phases_run_the_plan_with_the_parameters():
     assert (phase1.__name__, phase2.__name__) == ("toy_get_workspace_size", "toy")
     assert phase1(1, 2)[2] == 561101 and seen == []  # no device: the executor first, the plan never runs
     assert phase2(None, 0, None, None) == 161001
+
+
+def test_dag_runner_refuses_a_key_or_dtype_without_a_binary():
+    from opsnn.ascendc import EmulatorError, GlobalMemory
+    from opsnn.op_common.kernel_entry import dag_runner
+    run = dag_runner(lambda dtype: {"float32": "dag"}[dtype], ("a",), ("b",), lambda dtype: 7, "Toy")
+    for dtype, key in (("float32", 8), ("int8", 7)):
+        with pytest.raises(EmulatorError, match=f"no Toy arch35 kernel for key {key} and dtype {dtype}"):
+            run(gm=GlobalMemory(), platform="Ascend950", dtype=dtype, tiling_key=key, block_dim=1, tiling=b"")
+
+
+def test_entry_runner_launches_the_entry_with_its_dtype():
+    from opsnn.ascendc import GlobalMemory
+    from opsnn.op_common.kernel_entry import entry_runner
+    seen = []
+    run = entry_runner(lambda ctx, a, b, tiling, *, dtype: seen.append((ctx.GetBlockIdx(), tiling, dtype)), ("a", "b"))
+    run(gm=GlobalMemory(), platform="Ascend910B2", dtype="float16", block_dim=2, tiling=b"\x01")
+    assert sorted(seen) == [(0, b"\x01", "float16"), (1, b"\x01", "float16")]
+    with pytest.raises(TypeError, match="unknown kernel argument"):
+        run(gm=GlobalMemory(), platform="Ascend910B2", dtype="float16", block_dim=1, tiling=b"", c=None)

@@ -22,11 +22,8 @@ from opsnn.ascendc import (
     Compares,
     CoreContext,
     DataCopyPad,
-    GlobalMemory,
     GlobalTensor,
     GmPtr,
-    KernelArg,
-    LaunchReport,
     Mul,
     QuePosition,
     RoundMode,
@@ -35,8 +32,7 @@ from opsnn.ascendc import (
     TPipe,
     TQue,
 )
-from opsnn.op_common.kernel_run import launch_kernel
-from opsnn.platform import Platform, get_platform
+from opsnn.op_common.kernel_entry import entry_runner
 
 from .selu_grad_tiling_data import SeluGradTilingData
 
@@ -110,12 +106,4 @@ def selu_grad(ctx: CoreContext, gradients: GmPtr, outputs: GmPtr, y: GmPtr, tili
     op.Process()
 
 
-def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype, block_dim: int, tiling: bytes,
-               sanitize: bool = False, **args: KernelArg) -> LaunchReport:
-    """Launch on `block_dim` cores (exact copies: no padding)."""
-    platform = get_platform(platform) if isinstance(platform, str) else platform
-
-    def kernel(ctx, g, o, y, raw):
-        selu_grad(ctx, g, o, y, raw, dtype=dtype)
-    return launch_kernel(kernel, ARG_NAMES, gm=gm, platform=platform, block_dim=block_dim, tiling=bytes(tiling),
-                         args=args, sanitize=sanitize)
+run_kernel = entry_runner(selu_grad, ARG_NAMES)  # exact copies: no padding

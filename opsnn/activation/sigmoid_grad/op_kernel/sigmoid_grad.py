@@ -13,10 +13,7 @@ from opsnn.ascendc import (
     Cast,
     CoreContext,
     Duplicate,
-    GlobalMemory,
     GmPtr,
-    KernelArg,
-    LaunchReport,
     LocalTensor,
     Mul,
     QuePosition,
@@ -26,8 +23,7 @@ from opsnn.ascendc import (
     TPipe,
 )
 from opsnn.op_common.block_kernel import BlockSplitKernel
-from opsnn.op_common.kernel_run import launch_kernel
-from opsnn.platform import Platform, get_platform
+from opsnn.op_common.kernel_entry import entry_runner
 
 from .sigmoid_grad_tiling_data import SigmoidGradTilingData
 
@@ -70,13 +66,4 @@ def sigmoid_grad(ctx: CoreContext, x: GmPtr, y: GmPtr, z: GmPtr, tiling: bytes, 
     op.Process()
 
 
-def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype, block_dim: int, tiling: bytes,
-               sanitize: bool = False, **args: KernelArg) -> LaunchReport:
-    """Launch on `block_dim` cores; `args` are x, y, z (DataCopy of whole 256-byte blocks: the
-    caller declares the last core's padding)."""
-    platform = get_platform(platform) if isinstance(platform, str) else platform
-
-    def kernel(ctx, x, y, z, raw):
-        sigmoid_grad(ctx, x, y, z, raw, dtype=dtype)
-    return launch_kernel(kernel, ARG_NAMES, gm=gm, platform=platform, block_dim=block_dim, tiling=bytes(tiling),
-                         args=args, sanitize=sanitize)
+run_kernel = entry_runner(sigmoid_grad, ARG_NAMES)  # DataCopy of whole 256-byte blocks: the caller pads

@@ -13,7 +13,6 @@ from functools import cache
 
 import numpy as np
 
-from opsnn.ascendc import EmulatorError, GlobalMemory, KernelArg, LaunchReport
 from opsnn.atvoss import (
     CMP,
     Add,
@@ -26,10 +25,8 @@ from opsnn.atvoss import (
     Mul,
     RoundMode,
     Select,
-    elementwise_kernel,
 )
-from opsnn.atvoss.sch_common import run_launch
-from opsnn.platform import Platform, get_platform
+from opsnn.op_common.kernel_entry import dag_runner
 
 DAG_DTYPES = ("float16", "float32", "bfloat16")
 SCALE = float(np.float32(1.0507009873554804934193349852946))
@@ -47,13 +44,4 @@ def selu_grad_dag(dtype: str) -> Dag:
     return Dag(f"SeluGradDag<{dtype}>", [CopyOut(Cast(y, dtype, RoundMode.CAST_RINT), 0)])
 
 
-def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype: str, tiling_key: int, block_dim: int,
-               tiling: bytes, gradients: KernelArg, outputs: KernelArg, y: KernelArg,
-               sanitize: bool = False) -> LaunchReport:
-    """Launch on `block_dim` cores; tiling_key is the schedule mode, 0 (one-dim)."""
-    platform = get_platform(platform) if isinstance(platform, str) else platform
-    if tiling_key != 0 or dtype not in DAG_DTYPES:
-        raise EmulatorError(f"no SeluGrad arch35 kernel for key {tiling_key} and dtype {dtype}")
-    dag = selu_grad_dag(dtype)
-    return run_launch(elementwise_kernel(dag), dag, gm=gm, platform=platform, block_dim=block_dim,
-                      tiling=bytes(tiling), inputs=[gradients, outputs], outputs=[y], sanitize=sanitize)
+run_kernel = dag_runner(selu_grad_dag, ("gradients", "outputs"), ("y",), lambda dtype: 0, "SeluGrad")  # key 0: one-dim

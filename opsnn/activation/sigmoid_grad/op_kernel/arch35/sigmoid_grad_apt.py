@@ -11,10 +11,8 @@ from __future__ import annotations
 from functools import cache
 from types import MappingProxyType
 
-from opsnn.ascendc import EmulatorError, GlobalMemory, KernelArg, LaunchReport
-from opsnn.atvoss import Cast, Const, CopyIn, CopyOut, Dag, Duplicate, Mul, RoundMode, Sub, elementwise_kernel
-from opsnn.atvoss.sch_common import run_launch
-from opsnn.platform import Platform, get_platform
+from opsnn.atvoss import Cast, Const, CopyIn, CopyOut, Dag, Duplicate, Mul, RoundMode, Sub
+from opsnn.op_common.kernel_entry import dag_runner
 
 DTYPES = ("float16", "bfloat16", "float32")
 TILING_KEYS = MappingProxyType({t: (i + 1) * 10**14 + 100 for i, t in enumerate(DTYPES)})
@@ -33,12 +31,4 @@ def sigmoid_grad_dag(dtype: str) -> Dag:
     return Dag(f"SigmoidGradDag<{dtype}>", [CopyOut(Cast(z, dtype, RoundMode.CAST_RINT), 0)])
 
 
-def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype: str, tiling_key: int, block_dim: int,
-               tiling: bytes, y: KernelArg, dy: KernelArg, z: KernelArg, sanitize: bool = False) -> LaunchReport:
-    """Launch on `block_dim` cores (exact copies: nothing past a tensor is touched)."""
-    platform = get_platform(platform) if isinstance(platform, str) else platform
-    if TILING_KEYS.get(dtype) != tiling_key:
-        raise EmulatorError(f"no SigmoidGrad kernel for key {tiling_key} and dtype {dtype}")
-    dag = sigmoid_grad_dag(dtype)
-    return run_launch(elementwise_kernel(dag), dag, gm=gm, platform=platform, block_dim=block_dim,
-                      tiling=bytes(tiling), inputs=[y, dy], outputs=[z], sanitize=sanitize)
+run_kernel = dag_runner(sigmoid_grad_dag, ARG_NAMES[:2], ARG_NAMES[2:], TILING_KEYS.__getitem__, "SigmoidGrad")
