@@ -60,3 +60,28 @@ def test_entry_runner_launches_the_entry_with_its_dtype():
     assert sorted(seen) == [(0, b"\x01", "float16"), (1, b"\x01", "float16")]
     with pytest.raises(TypeError, match="unknown kernel argument"):
         run(gm=GlobalMemory(), platform="Ascend910B2", dtype="float16", block_dim=1, tiling=b"", c=None)
+
+
+def test_block_split_tiling_and_its_struct():
+    from opsnn.activation.sigmoid_grad.op_kernel.sigmoid_grad_tiling_data import SigmoidGradTilingData
+    from opsnn.op_common.block_tiling import TilingError, block_split_tiling
+    t = block_split_tiling("Toy", 100_000, "float16", "Ascend910B2", {"float16": 16}, SigmoidGradTilingData)
+    assert isinstance(t.tiling_data, SigmoidGradTilingData) and (t.tiling_key, t.dtype, t.num_elements) == (
+        0, "float16", 100_000)
+    assert SigmoidGradTilingData.from_bytes(t.tiling_data.to_bytes()) == t.tiling_data
+    assert len(t.tiling_data.to_bytes()) == 64 and list(t.tiling_data.upstream_dict())[0] == "smallCoreDataNum"
+    with pytest.raises(TilingError, match="Toy does not support int32; supported: float16"):
+        block_split_tiling("Toy", 10, "int32", "Ascend910B2", {"float16": 16})
+
+
+def test_infer_elementwise_and_float32_values():
+    from opsnn.dtypes import bfloat16
+    from opsnn.op_common.float32_values import narrow, widen
+    from opsnn.op_common.infershape import infer_elementwise
+    assert infer_elementwise([2, -1], [5]) == (2, -1) and infer_elementwise(None) is None
+    with pytest.raises(ValueError, match="bad dimension"):
+        infer_elementwise((2, -2))
+    h = np.array([[1.5, -np.inf], [np.nan, 3e-8]], bfloat16)
+    w = widen(h)
+    assert w.dtype == np.float32 and w.shape == (2, 2) and narrow(w, bfloat16).tobytes() == h.tobytes()
+    assert narrow(np.float32([1 + 2**-9]), bfloat16).view(np.uint16)[0] == 0x3F80  # a tie: to even

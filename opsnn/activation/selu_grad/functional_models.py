@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.ascendc import RoundMode
 from opsnn.ascendc.binary import add_values
 from opsnn.ascendc.binary import mul_values as mul_a2
-from opsnn.ascendc.cast import cast_values
 from opsnn.ascendc.mul_arch35 import mul_values as mul_950
 from opsnn.dtypes import bfloat16
 from opsnn.op_common import torch_nans
+from opsnn.op_common.float32_values import narrow, widen
 
 from .op_kernel.selu_grad import SCALE, SCALE_ALPHA
 
@@ -27,30 +26,21 @@ ALPHA = 1.6732632423543772848170429916717  # torch's SELU constants (double)
 SCALE_D = 1.0507009873554804934193349852946
 
 
-def _in(a):
-    a = np.ascontiguousarray(a)
-    return a if a.dtype == F32 else cast_values(a.reshape(-1), F32, RoundMode.CAST_NONE).reshape(a.shape)
-
-
-def _out(r, dtype):
-    return r if dtype == F32 else cast_values(r.reshape(-1), dtype, RoundMode.CAST_RINT).reshape(r.shape)
-
-
 def selu_grad_910b(gradients: np.ndarray, outputs: np.ndarray) -> np.ndarray:
-    g, o = _in(gradients), _in(outputs)
+    g, o = widen(gradients), widen(outputs)
     with np.errstate(invalid="ignore"):
         factor = np.where(o < 0, add_values(o, SCALE_ALPHA), SCALE)
-    return _out(mul_a2(g, factor.astype(F32)), np.asarray(gradients).dtype).reshape(np.shape(gradients))
+    return narrow(mul_a2(g, factor.astype(F32)), np.asarray(gradients).dtype).reshape(np.shape(gradients))
 
 
 def selu_grad_arch35(gradients: np.ndarray, outputs: np.ndarray) -> np.ndarray:
-    g, o = _in(gradients), _in(outputs)
+    g, o = widen(gradients), widen(outputs)
     negative = mul_950(g, add_values(o, SCALE_ALPHA), np.empty(g.shape, F32))
     positive = mul_950(g, SCALE, np.empty(g.shape, F32))
     with np.errstate(invalid="ignore"):
         keep = o <= 0
     r = np.where(keep, negative.view(np.uint32), positive.view(np.uint32)).view(F32)
-    return _out(r, np.asarray(gradients).dtype).reshape(np.shape(gradients))  # 0-d stays 0-d
+    return narrow(r, np.asarray(gradients).dtype).reshape(np.shape(gradients))  # 0-d stays 0-d
 
 
 KERNELS = {"ascend910b": selu_grad_910b, "ascend950": selu_grad_arch35}

@@ -17,37 +17,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.ascendc import RoundMode
 from opsnn.ascendc.binary import mul_values as mul_a2
 from opsnn.ascendc.binary import sub_values
-from opsnn.ascendc.cast import cast_values
 from opsnn.ascendc.mul_arch35 import mul_values as mul_950
 from opsnn.dtypes import bfloat16
 from opsnn.op_common import torch_nans
+from opsnn.op_common.float32_values import narrow, widen
 
 F32 = np.dtype(np.float32)
 KERNEL_DTYPES = ("float16", "bfloat16", "float32")  # the AI Core's; aclnn sends the others to AICPU
 
 
-def _f32(a: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(a)
-    return a if a.dtype == F32 else cast_values(a.reshape(-1), F32, RoundMode.CAST_NONE).reshape(a.shape)
-
-
-def _back(z: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    return z if dtype == F32 else cast_values(z.reshape(-1), dtype, RoundMode.CAST_RINT).reshape(z.shape)
-
-
 def sigmoid_grad_910b(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    y32, dy32 = _f32(y), _f32(dy)
+    y32, dy32 = widen(y), widen(dy)
     t = mul_a2(sub_values(np.ones_like(y32), y32), y32)
-    return _back(mul_a2(dy32, t), np.asarray(y).dtype)
+    return narrow(mul_a2(dy32, t), np.asarray(y).dtype)
 
 
 def sigmoid_grad_arch35(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    y32, dy32 = _f32(y), _f32(dy)
+    y32, dy32 = widen(y), widen(dy)
     u = mul_950(dy32, sub_values(np.ones_like(y32), y32), np.empty(y32.shape, F32))
-    return _back(mul_950(u, y32, np.empty(y32.shape, F32)), np.asarray(y).dtype)
+    return narrow(mul_950(u, y32, np.empty(y32.shape, F32)), np.asarray(y).dtype)
 
 
 def sigmoid_grad_aicpu(y: np.ndarray, dy: np.ndarray) -> np.ndarray:

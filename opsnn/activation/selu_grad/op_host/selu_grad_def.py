@@ -4,6 +4,7 @@ output y, each binary one dtype for all three, ND, AutoContiguous. Upstream list
 uint8 too; opsnn's kernels are built for the floating dtypes only (KERNEL_DTYPES)."""
 from __future__ import annotations
 
+from opsnn.op_common.infershape import infer_elementwise
 from opsnn.opdef import OpDef, elementwise_aicore, nd_tensor, register
 
 DTYPES = ("float16", "float32", "bfloat16", "int32", "int8", "uint8")
@@ -17,7 +18,4 @@ SELU_GRAD = register(OpDef(
     aicore={family: elementwise_aicore() for family in ("ascend910b", "ascend950")},
 ))
 
-
-def infer_shape(gradients_shape, outputs_shape=None):
-    """y has gradients' shape (an unknown rank, None, stays unknown)."""
-    return None if gradients_shape is None else tuple(int(d) for d in gradients_shape)
+infer_shape = infer_elementwise  # InferShape4Elewise: input 0's shape

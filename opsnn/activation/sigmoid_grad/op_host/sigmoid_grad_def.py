@@ -4,6 +4,7 @@ binary per dtype with all three of it, ND. Upstream registers the arch35 kernel
 (sigmoid_grad_apt) for ascend950 and the experimental block-split kernel for ascend910b."""
 from __future__ import annotations
 
+from opsnn.op_common.infershape import infer_elementwise
 from opsnn.opdef import OpDef, elementwise_aicore, nd_tensor, register
 
 DTYPES = ("float16", "bfloat16", "float32")
@@ -16,12 +17,4 @@ SIGMOID_GRAD = register(OpDef(
     aicore={"ascend910b": elementwise_aicore("sigmoid_grad"), "ascend950": elementwise_aicore("sigmoid_grad_apt")},
 ))
 
-
-def infer_shape(y_shape, dy_shape=None) -> tuple[int, ...] | None:
-    """InferShape4Elewise: z takes input 0's shape (-1 kept, an unknown rank None propagated)."""
-    if y_shape is None:
-        return None
-    shape = tuple(int(d) for d in y_shape)
-    if any(d < -1 for d in shape):
-        raise ValueError(f"bad dimension in shape {shape}")
-    return shape
+infer_shape = infer_elementwise  # InferShape4Elewise: input 0's shape
