@@ -220,3 +220,23 @@ def test_every_surface_refuses_alike():
     from opsnn.atk.surfaces import check_surfaces
     check_surfaces("selu_backward", np.zeros(4, np.float32), np.zeros(4, np.float16), semantics=("ascend910b",))
     check_surfaces("sigmoid_backward", np.zeros(4, np.int32), np.zeros(4, np.int32))
+
+
+def test_the_torch_fuzz_counts_the_documented_nan_departures_apart():
+    """fuzz_torch labels them KNOWN (counted apart by the worker), and only them: a NaN-ness
+    difference, or a both-NaN difference in another operator, stays a failure."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent / "robustness"))
+    import fuzz_torch
+    g16, y16 = np.full((1,), np.nan, np.float16), np.full(128, -np.nan, np.float16)
+    case = {"api": "sigmoid_backward", "args": [g16, y16], "semantics": "torch"}
+    assert fuzz_torch.check(case, None) == f"{fuzz_torch.KNOWN}sigmoid_backward float16: " \
+                                           f"{fuzz_torch.SIGMOID_F16_BROADCAST_NAN}"
+    rng = np.random.default_rng(0)
+    known = f"{fuzz_torch.KNOWN}selu_backward float32: {fuzz_torch.BOTH_NAN['selu_backward']}"
+    problems = [fuzz_torch.check({"api": "selu_backward", "semantics": "torch", "args": [  # a broadcast grad
+        _nan_operands(rng, np.float32, (3, 1)), _nan_operands(rng, np.float32, (3, 300))]}, None) for _ in range(10)]
+    assert set(problems) <= {None, known} and known in problems
+    assert not fuzz_torch._both_nan_where_differ(np.float32([np.nan, 1]), np.float32([np.nan, 2]),
+                                                 [np.float32([np.nan, np.nan]), np.float32([np.nan, 1])])
