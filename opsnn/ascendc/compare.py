@@ -86,9 +86,9 @@ def Compares(dst: LocalTensor, src: LocalTensor, scalar: float | np.generic, cmp
         Compared in src's type; every comparison with NaN is false, NE included.
     cmp_mode : CMPMODE
         LT, GT, EQ, LE, GE or NE.
-    count : int
-        Elements. Or, in its place, mask, repeatTimes, UnaryRepeatParams: the mask/repeat form
-        (compare_repeat.py).
+    *rest : int, or (mask, repeatTimes, UnaryRepeatParams)
+        count, the elements; or the mask/repeat form's mask, repeatTimes and params
+        (compares_repeat, over compare_repeat.py's bit addressing).
     """
     count = _count_or_repeat("Compares", rest)
     if count is None:

@@ -68,8 +68,8 @@ def _check(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1, sel
             raise EmulatorError(f"Select src1 of {src1.dtype} with src0 of {t}: the types must match")
 
 
-def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1,  # noqa: N802
-           sel_mode: SELMODE, *rest) -> None:
+def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor,  # noqa: N802
+           src1: LocalTensor | float | np.generic, sel_mode: SELMODE, *rest) -> None:
     """dst[i] = src0[i] if the mask bit of i is set, else src1[i] (or the scalar src1).
 
     Parameters
@@ -85,9 +85,9 @@ def Select(dst: LocalTensor, sel_mask: LocalTensor, src0: LocalTensor, src1,  # 
         src0's type in the other two modes.
     sel_mode : SELMODE
         Which bits pick and what src1 is (module docstring).
-    count : int
-        Elements. Or, in its place, mask, repeatTimes, BinaryRepeatParams: the mask/repeat form
-        (compare_repeat.select_repeat).
+    *rest : int, or (mask, repeatTimes, BinaryRepeatParams)
+        count, the elements; or the mask/repeat form's mask, repeatTimes and params
+        (select_repeat, over compare_repeat.py's bit addressing).
     """
     if len(rest) == 3:
         select_repeat(dst, sel_mask, src0, src1, sel_mode, *rest)
