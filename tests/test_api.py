@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 import ml_dtypes
 import numpy as np
 import pytest
+from opsnn.backends.plan import plan_backward
 
 import opsnn
 from opsnn.backends import fast
-from opsnn.backends.plan import plan_backward
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 ASCEND = ("ascend910b", "ascend950")

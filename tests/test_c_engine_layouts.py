@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from opsnn.backends.keep_range import selection
+from opsnn.backends.plan import plan_backward, plan_forward
 
 import opsnn
 from opsnn.backends import fast
-from opsnn.backends.keep_range import selection
-from opsnn.backends.plan import plan_backward, plan_forward
 from opsnn.dtypes import bfloat16
 
 if shutil.which("cc") is None and shutil.which("gcc") is None:

@@ -52,8 +52,9 @@ def test_relugrad_nan_bits_reference_and_emulator(dtype, semantics):
 @pytest.mark.parametrize("n", [16, 100_003, 3_500_000], ids=["serial", "parallel", "streamed"])
 @pytest.mark.parametrize("dtype", list(RELU), ids=str)
 def test_relugrad_nan_bits_fast_engines(dtype, n):
-    from opsnn.backends import fast
     from opsnn.backends.plan import plan_backward
+
+    from opsnn.backends import fast
     grad, feature, want, u = _case(dtype, n)
     plan = plan_backward(grad, feature, 0.0, "ascend910b")
     for engine in FAST_ENGINES:
@@ -72,8 +73,9 @@ def test_relugrad_nan_bits_strided_and_broadcast(dtype):
     row = np.resize(np.array([1.0, -1.0], np.float32), 128).astype(dtype)  # the same features, as a row
     got = opsnn.threshold_backward(g2, row, 0.0, semantics="ascend910b", backend="fast").view(u)
     assert np.array_equal(got, w2)
-    from opsnn.backends import fast
     from opsnn.backends.plan import plan_backward
+
+    from opsnn.backends import fast
     for engine in FAST_ENGINES:  # each engine's strided and broadcast walks, not only the default one
         for g, f, w in ((g2.T, f2.T, w2.T), (g2, row, w2), (g2[::-1, ::3], f2[::-1, ::3], w2[::-1, ::3])):
             got = fast.threshold_backward(g, f, plan_backward(g, f, 0.0, "ascend910b"), engine=engine).view(u)
