@@ -218,6 +218,21 @@ def rows_from(samples, others):
                                        for k in KINDS},
                "add_roof_fraction": add / ours["torch"]["min"],
                "others_cores_per_pass": others[(name, label)]}
+        # the criterion (issue 27 item 17): the copy roof is a copy's bandwidth (the fastest of numpy, torch
+        # and a thread per core, 2 n x itemsize moved) over the op's bytes; memory-bound: beyond the cores' L2
+        copy_gbs = 2 * nb / copy
+        private = M.private_cache_bytes()
+        row["copy_roof_gbs"] = copy_gbs / 1e9
+        row["private_cache_bytes"] = private
+        row["criterion"] = {}
+        for k in KINDS:
+            moved = (2 if k in FORWARDS else 3) * nb
+            bound = M.is_memory_bound(moved, private)
+            fraction = moved / copy_gbs / ours[k]["min"]
+            vs_torch = row["torch_over_opsnn"][k]["min"]
+            row["criterion"][k] = {"memory_bound": bound, "working_set": moved, "torch_over_opsnn": vs_torch,
+                                   "copy_roof_fraction": fraction,
+                                   "meets": M.meets_criterion(bound, vs_torch, fraction)}
         if "numpy_engine" in s:
             row["numpy_engine_over_opsnn"] = s["numpy_engine"]["min"] / s["opsnn_torch"]["min"]
         rows.append(row)
@@ -254,6 +269,42 @@ def print_tables(rows, sizes, dtypes):
           lambda r: f"{r['roof_fraction']['torch']:.2f} ({r['roof_fraction']['forward']:.2f})")
     table("numpy engine time / opsnn time (mins): what the compiled engine buys",
           lambda r: f"{r.get('numpy_engine_over_opsnn', math.nan):.1f}")
+
+
+def criterion_cell(c: dict) -> str:
+    """'c 1.23 ok' (cache-resident: torch/opsnn) or 'm 0.95/0.93 ok' (memory-bound: torch/opsnn, copy-roof
+    fraction); LOW where the cell is below the criterion."""
+    verdict = "ok" if c["meets"] else "LOW"
+    if c["memory_bound"]:
+        return f"m {c['torch_over_opsnn']:.2f}/{c['copy_roof_fraction']:.2f} {verdict}"
+    return f"c {c['torch_over_opsnn']:.2f} {verdict}"
+
+
+def criterion_report(rows, sizes, dtypes) -> dict:
+    """Per cell and kind, the criterion (issue 27 item 17); a table for the backward and the forward under
+    torch semantics, and one line counting every kind's cells below it."""
+    by = {(r["dtype"], r["size"]): r for r in rows}
+    private = rows[0]["private_cache_bytes"] if rows else None
+    where = f"{private >> 10} KiB" if private else "unknown (every cell taken as cache-resident)"
+    print(f"\ncriterion (docs/benchmarking.md): c = cache-resident (working set within the cores' L2, {where}): "
+          f"torch/opsnn >= {M.CACHE_RATIO}; m = memory-bound: torch/opsnn >= {M.MEMORY_RATIO} and >= "
+          f"{M.MEMORY_ROOF} of the copy roof (copy roof time / opsnn time); mins, this run")
+    for k in ("torch", "forward"):
+        print(f"  {'backward' if k == 'torch' else 'forward'}, semantics torch")
+        print(f"  {'n':>5s} " + " ".join(f"{d:>17s}" for d in dtypes))
+        for label in sizes:
+            print(f"  {label:>5s} " + " ".join(f"{criterion_cell(by[(d, label)]['criterion'][k]):>17s}"
+                                               for d in dtypes))
+    low = [f"{r['dtype']}/{r['size']}/{k} {criterion_cell(c)} (others took up to "
+           f"{max(r['others_cores_per_pass'], default=0):.2f} cores)"
+           for r in rows for k, c in r["criterion"].items() if not c["meets"]]
+    cells = sum(len(r["criterion"]) for r in rows)
+    bound = sum(c["memory_bound"] for r in rows for c in r["criterion"].values())
+    print(f"criterion: {len(low)} of {cells} cells below it ({bound} memory-bound, {cells - bound} cache-resident; "
+          f"every semantics, backward and forward)" + (": " + ", ".join(low[:12]) + (", ..." if len(low) > 12
+                                                                                     else "") if low else ""))
+    return {"below": len(low), "cells": cells, "memory_bound_cells": bound, "low": low,
+            "private_cache_bytes": private}
 
 
 def headline(rows):
@@ -871,6 +922,7 @@ def main(argv=None):
                    numpy_engine_note=numpy_note)
     results["stalls"] = stall_report(rows)
     results["roof"] = roof_report(rows, sizes)
+    results["criterion"] = criterion_report(rows, sizes, dtypes)
 
     before = M.machine_state()
     layouts = layout_cases(rounds=3 if args.quick else max(5, passes * rounds // 2))

@@ -286,3 +286,38 @@ def parse_size(label: str) -> int:
     if not m:
         raise ValueError(f"size {label!r}: expected e.g. 4K, 16M or 1000")
     return int(m.group(1)) << {"": 0, "K": 10, "M": 20}[m.group(2)]
+
+
+# ---- the criterion (issue 27 item 17; docs/benchmarking.md) -----------------------------------------
+
+CACHE_RATIO = 1.0    # cache-resident cells: torch time / opsnn time (mins) at least this
+MEMORY_RATIO = 0.9   # memory-bound cells: torch time / opsnn time (mins) at least this ...
+MEMORY_ROOF = 0.9    # ... and the copy roof's time / opsnn time at least this
+
+
+def private_cache_bytes(facts=None) -> int | None:
+    """Bytes of the nearest unified cache (L2) the usable cores hold between them, each core's own share
+    (opsnn.engine.machine.facts(): sysfs, else sysconf); None where the OS says nothing. A select on data
+    within it runs at the cores' speed; beyond it, the data streams from L3 or DRAM, the shared tier (on
+    the 2-vCPU Xeon the 480 MiB 'L3' copied at ~30 GB/s, DRAM's speed, not a faster tier to count on)."""
+    if facts is None:
+        from opsnn.engine import machine
+        facts = machine.facts()
+    l2 = facts.cache("L2")
+    if l2 is None:
+        return None
+    return l2.size // facts.sharing(l2) * facts.usable_cores
+
+
+def is_memory_bound(bytes_moved: int, private_bytes: int | None) -> bool:
+    """A cell whose working set (every array it reads and writes) exceeds the cores' private caches;
+    where they are unknown, none is (the stricter criterion applies)."""
+    return private_bytes is not None and bytes_moved > private_bytes
+
+
+def meets_criterion(memory_bound: bool, torch_over_opsnn: float, roof_fraction: float) -> bool:
+    """Issue 27 item 17: cache-resident cells >= CACHE_RATIO x torch; memory-bound ones >= MEMORY_RATIO x
+    torch and >= MEMORY_ROOF of the copy roof (both from mins, measured in the same run)."""
+    if memory_bound:
+        return torch_over_opsnn >= MEMORY_RATIO and roof_fraction >= MEMORY_ROOF
+    return torch_over_opsnn >= CACHE_RATIO
