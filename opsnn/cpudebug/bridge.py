@@ -35,6 +35,7 @@ from opsnn.ascendc.local_tensor import read_local, write_local
 from opsnn.dtypes import bfloat16
 from opsnn.platform import Platform
 
+from .cpp_text import top_level_split
 from .socs import platform_for
 
 LOCAL, GLOBAL, INT, UINT, FLOAT, ENUM, INTS, HANDLE = 1, 2, 3, 4, 5, 6, 7, 8
@@ -72,23 +73,6 @@ def _short_name(expression: str) -> str:
     ("(uint8_t *)(tilingDatafromBin)" -> "tilingDatafromBin")."""
     names = re.findall(r"[A-Za-z_]\w*", expression)
     return names[-1] if names else expression.strip() or "?"
-
-
-def _split_args(text: str) -> list[str]:
-    """ICPU_RUN_KF's argument text split at its top-level commas."""
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "([{<":
-            depth += 1
-        elif ch in ")]}>":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return [s.strip() for s in out]
 
 
 @dataclass(eq=False)
@@ -210,7 +194,7 @@ class Session:
             if self.kernel_mode != "AIV_MODE":
                 raise EmulatorError(f"KernelMode::{self.kernel_mode} is not modelled: opsnn emulates vector (AIV) "
                                     "cores only; SetKernelMode(KernelMode::AIV_MODE)")
-            names = [_short_name(s) for s in _split_args(arg_text)]
+            names = [_short_name(s) for s in top_level_split(arg_text, "([{<", ")]}>")]
             args = []
             for name, host in zip(names, ptrs, strict=False):
                 alloc, addr = (None, None) if host is None else self._resolve(host)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import build as kt_build
+from .cpp_text import top_level_split
 from .socs import platform_for
 
 _HELPERS = ("kernel_ut_data_helper", "kernel_ut_data_executor")  # upstream's shared UT sources
@@ -228,20 +229,8 @@ def _tiling_key_entry(declaration: str, kernel: str, kernel_dir: Path) -> str | 
 
 
 def _top_split(text: str) -> list[str]:
-    """`text` split at its top-level commas (outside parentheses and braces), stripped, empties dropped."""
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return [x.strip() for x in out if x.strip()]
+    """`text` split at its top-level commas (outside parentheses and braces), empties dropped."""
+    return [x for x in top_level_split(text, "({", ")}") if x]
 
 
 def _macro_args(text: str, macro: str) -> list[list[str]]:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug import ut
 
 SOURCE = Path(__file__).resolve().parent / "kernels" / "test_bad_kernels.cpp"
@@ -19,11 +18,7 @@ def _line(marker: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def record(tmp_path_factory):
-    try:
-        kt_build.build()
-    except kt_build.BuildUnavailable as e:
-        pytest.skip(f"the CPU-debug runtime cannot be built: {e}")
+def record(tmp_path_factory, runtime):
     tmp = tmp_path_factory.mktemp("bad")
     out = tmp / "run.json"
     rc = ut.main([str(SOURCE), "--soc", "ascend910B1", "--json", str(out)])

@@ -2,9 +2,6 @@
 `opsnn ut`, and the report says first that MicroAPI is not modelled."""
 from __future__ import annotations
 
-import pytest
-
-from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug import ut
 
 KERNEL = r'''
@@ -28,11 +25,7 @@ def test_the_excerpt_names_microapi_first():
     assert not ut._compiler_excerpt("k.h:1:1: error: 'Foo' is not a member of 'AscendC'\n").startswith("not")
 
 
-def test_a_microapi_kernel_fails_its_build_by_name(tmp_path, capsys):
-    try:
-        kt_build.build()
-    except kt_build.BuildUnavailable as e:
-        pytest.skip(f"the CPU-debug runtime cannot be built: {e}")
+def test_a_microapi_kernel_fails_its_build_by_name(tmp_path, capsys, runtime):
     src = tmp_path / "test_vf.cpp"
     src.write_text('#include "gtest/gtest.h"\n#include "tikicpulib.h"\n' + KERNEL)
     rc = ut.main([str(src), "--soc", "ascend950", "--workdir", str(tmp_path / "w")])

@@ -10,8 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug import ut
+
+from .conftest import op_tree
 
 KERNEL = r'''
 #include "kernel_operator.h"
@@ -73,20 +74,11 @@ TEST(opk, raw_key_no_instantiation) { RunOpk(2, "c.bin"); }
 
 
 @pytest.fixture(scope="module")
-def ran(tmp_path_factory):
-    try:
-        kt_build.build()
-    except kt_build.BuildUnavailable as e:
-        pytest.skip(f"the CPU-debug runtime cannot be built: {e}")
+def ran(tmp_path_factory, runtime):
     root = tmp_path_factory.mktemp("key")
-    (root / "opk" / "op_kernel").mkdir(parents=True)
-    tests = root / "opk" / "tests" / "ut" / "op_kernel"
-    tests.mkdir(parents=True)
-    (root / "opk" / "op_kernel" / "opk.cpp").write_text(KERNEL)
-    (root / "opk" / "op_kernel" / "opk_tiling_key.h").write_text(KEY)
-    (tests / "test_opk.cpp").write_text(TEST)
+    test = op_tree(root, "opk", KERNEL, TEST, {"op_kernel/opk_tiling_key.h": KEY})
     work = root / "work"
-    rc = ut.main([str(tests / "test_opk.cpp"), "--soc", "ascend910B1", "--workdir", str(work),
+    rc = ut.main([str(test), "--soc", "ascend910B1", "--workdir", str(work),
                   "--json", str(root / "run.json")])
     return rc, work, json.loads((root / "run.json").read_text())["runs"][0]["launches"]
 

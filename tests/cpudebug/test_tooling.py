@@ -12,20 +12,11 @@ from pathlib import Path
 import pytest
 
 from opsnn.cli import main as cli
-from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug import ut
 from opsnn.cpudebug.socs import platform_for
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN_UT = ROOT / "opsnn/activation/threshold_grad_v2_d/tests/ut/op_kernel/test_threshold_grad_v2_d.cpp"
-
-
-@pytest.fixture(scope="module")
-def runtime():
-    try:
-        return kt_build.build()
-    except kt_build.BuildUnavailable as e:
-        pytest.skip(f"the CPU-debug runtime cannot be built: {e}")
 
 
 def test_add_op_test_case_is_read_as_upstream_writes_it():

@@ -9,18 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug import ut
 
 SOURCE = Path(__file__).resolve().parent / "kernels" / "test_ub_moves.cpp"
 
 
 @pytest.fixture(scope="module")
-def record(tmp_path_factory):
-    try:
-        kt_build.build()
-    except kt_build.BuildUnavailable as e:
-        pytest.skip(f"the CPU-debug runtime cannot be built: {e}")
+def record(tmp_path_factory, runtime):
     out = tmp_path_factory.mktemp("moves") / "run.json"
     rc = ut.main([str(SOURCE), "--soc", "ascend910B1", "--json", str(out)])
     return rc, json.loads(out.read_text())["runs"][0]["launches"]

@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug import ut
+
+from .conftest import op_tree
 
 KERNEL = r'''
 #include "kernel_operator.h"
@@ -75,19 +76,11 @@ TEST(opx, sigmoid) { RunOpx(GET_TPL_TILING_KEY(1), "sigmoid.bin"); }
 
 
 @pytest.fixture(scope="module")
-def ran(tmp_path_factory):
-    try:
-        kt_build.build()
-    except kt_build.BuildUnavailable as e:
-        pytest.skip(f"the CPU-debug runtime cannot be built: {e}")
+def ran(tmp_path_factory, runtime):
     root = tmp_path_factory.mktemp("layout")
-    (root / "opx" / "op_kernel").mkdir(parents=True)
-    tests = root / "opx" / "tests" / "ut" / "op_kernel"
-    tests.mkdir(parents=True)
-    (root / "opx" / "op_kernel" / "opx.cpp").write_text(KERNEL)
-    (root / "opx" / "op_kernel" / "opx_tiling_key.h").write_text(KEY)
-    (tests / "opx_tiling_def.h").write_text("#define OPX_BIAS 2.0f\n")
-    (tests / "test_opx.cpp").write_text(TEST)
+    test = op_tree(root, "opx", KERNEL, TEST, {"op_kernel/opx_tiling_key.h": KEY,
+                                               "tests/ut/op_kernel/opx_tiling_def.h": "#define OPX_BIAS 2.0f\n"})
+    tests = test.parent
     work = root / "work"
     rc = ut.main([str(tests / "test_opx.cpp"), "--soc", "ascend910B1", "--workdir", str(work)])
     return rc, work
