@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -56,6 +57,7 @@ class Plan:
     origin: str = "command line"
     repo_root: Path | None = None  # the upstream checkout holding the test (its helpers' OPS_NN_ROOT)
     kernel_source: Path | None = None  # the kernel .cpp compiled beside the test (not #included by it)
+    run_files: list[Path] = field(default_factory=list)  # what the CMakeLists copies where the test runs
     c_declarations: list[str] = field(default_factory=list)  # the test's extern "C" kernel declarations
 
 
@@ -81,6 +83,20 @@ def _upstream_helper_dir(test: Path) -> Path | None:
         if (cand / f"{_HELPERS[0]}.h").is_file():
             return cand
     return None
+
+
+def copied_to_binary_dir(cmake_text: str, source_dir: Path) -> list[Path]:
+    """The files a test folder's CMakeLists copies next to the built tests
+    (`${CMAKE_COMMAND} -E copy <files> ${CMAKE_BINARY_DIR}/tests/ut/op_kernel`: a test's data
+    scripts, run from there); `opsnn ut` puts them in the folder the test runs in."""
+    text = "\n".join(line.split("#", 1)[0] for line in cmake_text.splitlines())
+    out = []
+    for m in re.finditer(r"-E\s+copy\s+(.*?)\$\{CMAKE_BINARY_DIR\}/tests/ut/op_kernel\b", text, re.S):
+        for token in m.group(1).split():
+            path = Path(token.replace("${CMAKE_CURRENT_SOURCE_DIR}", str(source_dir)))
+            if path.is_file() and path not in out:
+                out.append(path)
+    return out
 
 
 def make_plan(test: Path, socs: list[str], defines: list[str]) -> Plan:
@@ -109,6 +125,8 @@ def make_plan(test: Path, socs: list[str], defines: list[str]) -> Plan:
             platform_for(soc)
         except ValueError as e:
             raise UtError(str(e)) from None
+    if cmake.is_file():
+        plan.run_files = copied_to_binary_dir(cmake.read_text(errors="replace"), plan.test.parent)
     source = plan.test.read_text(errors="replace")
     _add_op_sources(plan, source, case_name)
     helper_dir = _upstream_helper_dir(plan.test)
@@ -494,6 +512,8 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="opsnn-ut-") as tmp:
         workdir = Path(args.workdir).resolve() if args.workdir else _default_workdir(Path(tmp), plan)
         workdir.mkdir(parents=True, exist_ok=True)
+        for f in plan.run_files:
+            shutil.copyfile(f, workdir / f.name)
         for soc in plan.socs:
             name = platform_for(soc).name
             print(f"opsnn ut: running on {name} (sanitizer {args.sanitize})", file=sys.stderr, flush=True)

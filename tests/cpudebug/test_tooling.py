@@ -116,3 +116,16 @@ def test_example_kernel_cpp(runtime, capfd):
     assert "the AscendC C++ kernel in" in out and "[  PASSED  ] 3 tests." in out
     assert cli(["example", "leaky_relu_grad", "--kernel-cpp"]) == 2
     assert "has no C++ kernel; those with one: threshold_grad_v2_d" in capfd.readouterr().err
+
+
+def test_files_the_cmakelists_copies_next_to_the_tests(tmp_path):
+    (tmp_path / "op_data").mkdir()
+    for name in ("gen_data.py", "compare_data.py"):
+        (tmp_path / "op_data" / name).write_text("")
+    text = """
+    # add_custom_command(OUTPUT x COMMAND ${CMAKE_COMMAND} -E copy old.py ${CMAKE_BINARY_DIR}/tests/ut/op_kernel)
+    add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/tests/ut/op_kernel/gen_data.py
+        COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_CURRENT_SOURCE_DIR}/op_data/compare_data.py
+                ${CMAKE_CURRENT_SOURCE_DIR}/op_data/gen_data.py ${CMAKE_BINARY_DIR}/tests/ut/op_kernel
+        DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/op_data/gen_data.py)"""
+    assert [p.name for p in ut.copied_to_binary_dir(text, tmp_path)] == ["compare_data.py", "gen_data.py"]
