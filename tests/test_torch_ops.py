@@ -365,3 +365,21 @@ def test_the_docs_count_the_custom_operators():
     registered -= {name for name, op in _generic.OPS.items() if not op.numpy.__module__.startswith("opsnn.")}
     assert _NUMBERS[word] == len(registered), (word, sorted(registered))
     assert named == registered
+
+
+def test_an_arithmetic_ops_gradient_in_its_other_inputs_is_torchs():
+    """sigmoid_backward (dy*y*(1-y)) is not constant in y: its custom op differentiates in y as
+    aten.sigmoid_backward does (before: None, a silent zero); selu_backward, which mirrors no aten
+    op, says so when its result needs a gradient, and differentiates in grad."""
+    import opsnn.torch  # noqa: F401
+    g = torch.randn(6, dtype=torch.float64, requires_grad=True)
+    y = torch.rand(6, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda g, y: torch.ops.opsnn.sigmoid_backward(g, y, "torch"), (g, y))
+    ours = torch.autograd.grad(torch.ops.opsnn.sigmoid_backward(g, y, "torch").sum(), [g, y])
+    theirs = torch.autograd.grad(torch.ops.aten.sigmoid_backward(g, y).sum(), [g, y])
+    assert all(torch.equal(a, b) for a, b in zip(ours, theirs, strict=True))
+    r = torch.rand(6, dtype=torch.float64)
+    (dg,) = torch.autograd.grad(torch.ops.opsnn.selu_backward(g, r, "torch").sum(), [g])
+    assert torch.equal(dg, torch.ops.opsnn.selu_backward(torch.ones_like(g), r, "torch"))
+    with pytest.raises(RuntimeError, match="selu_backward: its gradient with respect to result is not implemented"):
+        torch.autograd.grad(torch.ops.opsnn.selu_backward(g, r.requires_grad_(), "torch").sum(), [g])

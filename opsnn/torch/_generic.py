@@ -86,17 +86,38 @@ class GenericOp:
         return torch.empty(shape, dtype=dtype, device=args[self.tensors[0]].device)
 
     def _setup(self, ctx, inputs, output):
-        ctx.save_for_backward(*(inputs[i] for i in self.tensors[1:]))
+        ctx.save_for_backward(*(inputs[i] for i in self.tensors))
         ctx.others = [None if i in self.tensors else a for i, a in enumerate(inputs)]
 
     def _backward(self, ctx, grad):
         # linear in its first tensor (the incoming gradient): the derivative there is the op
-        # itself on the new gradient; the other inputs only select or scale (zero a.e.)
+        # itself on the new gradient. A selection (threshold, hardtanh, leaky) only selects or
+        # scales by its other inputs (zero a.e.); an arithmetic op (AclnnApi.arithmetic: sigmoid's
+        # dy*y*(1-y)) is not constant in them: their derivative is torch's own op's
+        saved = ctx.saved_tensors
         args = list(ctx.others)
         args[self.tensors[0]] = grad
-        for i, t in zip(self.tensors[1:], ctx.saved_tensors, strict=True):
+        for i, t in zip(self.tensors[1:], saved[1:], strict=True):
             args[i] = t
-        return (self.op(*args), *(None for _ in args[1:]))
+        grads = [self.op(*args)] + [None] * (len(args) - 1)
+        wanted = [i for i in self.tensors[1:] if ctx.needs_input_grad[i]]
+        if self.api.arithmetic and wanted:
+            for i, g in zip(wanted, self._other_grads(ctx, saved, wanted, grad), strict=True):
+                grads[i] = g
+        return tuple(grads)
+
+    def _other_grads(self, ctx, saved, wanted: list[int], grad) -> tuple:
+        if not self.api.aten:
+            names = ", ".join(self.api.inputs[i].name for i in wanted)
+            raise RuntimeError(f"torch.ops.opsnn.{self.name}: its gradient with respect to {names} is not "
+                               "implemented (the op is arithmetic in it and mirrors no aten op)")
+        with torch.enable_grad():
+            ins = [t.detach().requires_grad_(i in wanted) for i, t in zip(self.tensors, saved, strict=True)]
+            args = list(ctx.others)
+            for i, t in zip(self.tensors, ins, strict=True):
+                args[i] = t
+            out = getattr(torch.ops.aten, self.api.aten)(*args[:len(self.api.inputs)])
+            return torch.autograd.grad(out, [ins[self.tensors.index(i)] for i in wanted], grad)
 
 
 def register() -> dict[str, GenericOp]:
