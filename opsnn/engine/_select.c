@@ -607,6 +607,21 @@ typedef struct {
     uint64_t nan_exponent;  /* the output dtype's exponent mask, for nan_found */
 } Job;
 
+/* Workers are kept off the caller's CPU (Linux): a sleeping worker, woken, is placed by the kernel
+ * on its previous CPU or the waker's, and once it had run on the caller's it stayed there: woken
+ * for each call it preempted the caller and ran every part alone, or waited behind it (a 2-vCPU
+ * Xeon whose other vCPU ran other processes: int8 at 1 M, 8 of 8 parts on the worker or 0 of 8 in
+ * most calls, the caller's nonvoluntary switches one a call; medians 80-90 us against torch's 26-35,
+ * whose OpenMP worker spins for milliseconds and so keeps its own CPU). Kept off it, the worker
+ * shares the other CPU with whatever runs there, as torch's does. Only while there are fewer
+ * workers than usable CPUs; an affinity call only when the caller's CPU changes. */
+#if defined(__linux__) && defined(CPU_SET)
+#define STEERING 1
+#define MAX_WORKERS 1024
+#else
+#define STEERING 0
+#endif
+
 static struct {
     pthread_mutex_t use; /* held by the caller whose job is running */
     pthread_mutex_t m;   /* with cv: sleeping workers */
@@ -621,6 +636,12 @@ static struct {
     _Atomic unsigned done;   /* parts finished */
     _Atomic int seats;       /* workers that may still join the job */
     _Atomic int joined;      /* workers that joined it (threads_joined(): the seats hold) */
+#if STEERING
+    pthread_t ids[MAX_WORKERS]; /* the workers started (under use) */
+    int steered_from;           /* the caller's CPU the workers were last kept off; -1: none (under use) */
+    int base_read;              /* base holds the CPUs the first worker was started with (under use) */
+    cpu_set_t base;             /* what workers inherit from the thread that starts them */
+#endif
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
 static inline unsigned ticket_parts(uint64_t t) { return (unsigned)(t >> 16) & 0xffffu; }
@@ -757,14 +778,39 @@ static int ensure_workers(int threads) {
     while (pool.started < threads - 1) {
         pthread_t id;
         pthread_attr_t attr;
+#if STEERING
+        if (!pool.base_read) pool.base_read = sched_getaffinity(0, sizeof pool.base, &pool.base) == 0 ? 1 : -1;
+#endif
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
         int failed = pthread_create(&id, &attr, worker, NULL);
         pthread_attr_destroy(&attr);
         if (failed) break;
+#if STEERING
+        if (pool.started < MAX_WORKERS) pool.ids[pool.started] = id;
+        pool.steered_from = -1; /* decide again for every worker at the next job */
+#endif
         pool.started++;
     }
     return pool.started;
+}
+
+/* Keep the workers off the CPU the caller runs on now (see STEERING), or give them back every CPU
+ * they started with where that is not possible. Holds pool.use. */
+#define NONE_KEPT_OFF (-2)
+static void steer_workers(void) {
+#if STEERING
+    if (pool.base_read != 1 || pool.started > MAX_WORKERS) return;
+    const int cpu = sched_getcpu();
+    if (cpu < 0 || cpu == pool.steered_from) return;
+    cpu_set_t set = pool.base;
+    /* as many workers as CPUs (or more), or a caller on a CPU the workers may not use: none kept off */
+    const int keep_off = CPU_ISSET(cpu, &set) && CPU_COUNT(&set) > pool.started;
+    if (!keep_off && pool.steered_from == NONE_KEPT_OFF) return;
+    if (keep_off) CPU_CLR(cpu, &set);
+    for (int k = 0; k < pool.started; k++) pthread_setaffinity_np(pool.ids[k], sizeof set, &set);
+    pool.steered_from = keep_off ? cpu : NONE_KEPT_OFF;
+#endif
 }
 
 /* Run a job cut into `parts` on up to `threads` threads (the caller and threads - 1 workers). */
@@ -776,6 +822,7 @@ static void run_job(const Job *job, int parts, int threads) {
                         (atomic_load_explicit(&pool.sleepers, memory_order_relaxed) < pool.started ||
                          job->n * job->width >= WAKE_MIN || elapsed_ns(&pool.last_end) < SPIN_NS);
         if (use) {
+            steer_workers();
             pool.job = *job;
             atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
             atomic_store_explicit(&pool.seats, threads - 1, memory_order_relaxed);
@@ -811,6 +858,10 @@ static void after_fork_child(void) {
     pthread_cond_init(&pool.cv, NULL);
     atomic_store(&pool.sleepers, 0);
     pool.started = 0;
+#if STEERING
+    pool.steered_from = -1;
+    pool.base_read = 0;
+#endif
     atomic_store(&pool.ticket, (uint64_t)pool.gen << 32);
     pthread_mutex_init(&pool.use, NULL);
 }
