@@ -17,7 +17,9 @@ semantics at small sizes, `emulator`: all must agree with the reference, or all 
 exception type. A fifth of the cases also go through opsnn.dask, chunked at random (fuzz_dask.py):
 the numpy API's bits on the whole arrays, or its exception type at graph build; a fifth through
 opsnn.torch (fuzz_torch.py: torch.ops.opsnn.*, npu_semantics, and torch's own op as the oracle
-for semantics "torch", the documented departures counted apart as "known"). A failure prints
+for semantics "torch", the documented departures counted apart as "known"); and 15 in 100
+through the C ABI loaded in-process (fuzz_capi.py: the ascend cases, from the API's declaration,
+both device modes, the numpy API's bits or its refusal). A failure prints
 the case and its seed and exits 1. Workers turn numpy's
 RuntimeWarnings into errors: a warning reaching a user is a defect too.
 
@@ -37,6 +39,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # fuzz_dask beside this file, whether run as a script or imported
+import fuzz_capi  # noqa: E402
 import fuzz_dask  # noqa: E402
 import fuzz_torch  # noqa: E402
 
@@ -47,9 +50,11 @@ DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat
 SEMANTICS = ("torch", "ascend910b", "ascend950")
 EMULATED_MAX = 2048  # elements: the emulator runs Python per instruction
 DASK_SHARE = 0.2  # of the cases also run through opsnn.dask (tests/robustness/fuzz_dask.py)
+CAPI_SHARE = 0.15  # of the cases also run through the C ABI in-process (fuzz_capi.py; ascend semantics only)
 # The other surfaces a case also runs through: (name, share of the cases, check(case, rng) -> None,
 # a problem, or a label starting "known:" for a documented departure, counted apart). Add one here.
-SURFACES = [("dask", DASK_SHARE, fuzz_dask.check), ("torch", 0.2, fuzz_torch.check)]
+SURFACES = [("dask", DASK_SHARE, fuzz_dask.check), ("torch", 0.2, fuzz_torch.check),
+            ("capi", CAPI_SHARE, fuzz_capi.check)]
 
 
 def _dtype(name):
@@ -323,9 +328,11 @@ def worker(seed: int, seconds: float, engine: str) -> int:
         cases += 1
         if problem:
             print(f"FAIL seed={seed} index={index} engine={engine}: {describe(case)}\n  {problem}", file=sys.stderr)
-            print(json.dumps({"engine": engine, "seed": seed, "cases": cases, "known": known, "failed": index}))
+            print(json.dumps({"engine": engine, "seed": seed, "cases": cases, "known": known, "capi": fuzz_capi.COUNTS,
+                              "failed": index}))
             return 1
-    print(json.dumps({"engine": engine, "seed": seed, "cases": cases, "known": known, "failed": None}))
+    print(json.dumps({"engine": engine, "seed": seed, "cases": cases, "known": known, "capi": fuzz_capi.COUNTS,
+                      "failed": None}))
     return 0
 
 
@@ -369,6 +376,7 @@ def main(argv=None) -> int:
     unknown = set(args.engines.split(",")) - set(ENGINES)
     if unknown:
         p.error(f"unknown engine(s) {', '.join(sorted(unknown))}; known: {', '.join(ENGINES)}")
+    print(f"  {fuzz_capi.prepare()}")  # built here once, never by the workers at once
     ok = fuzz_workers(args.seconds, args.seed, tuple(args.engines.split(",")))
     print("fuzz: ok" if ok else "fuzz: FAILED")
     return 0 if ok else 1

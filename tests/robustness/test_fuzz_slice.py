@@ -88,3 +88,80 @@ def test_the_fuzz_has_a_torch_surface_that_sees_a_departure(monkeypatch):
     snan = np.full(64, 0x7C01, np.uint16).view(np.float16)  # torch's vectorised loop quiets it
     case.update(grad=snan, feature=np.ones(64, np.float16))
     assert fuzz_torch.check(case, rng).startswith(fuzz_torch.KNOWN)
+
+
+def _capi_or_skip():
+    import fuzz_capi
+    assert "capi" in [name for name, _, _ in fuzz.SURFACES]
+    if fuzz_capi._load() is None:
+        pytest.skip(fuzz_capi.prepare())
+    return fuzz_capi
+
+
+def test_the_capi_surface_agrees_for_a_few_seconds():
+    """fuzz_capi: random cases of every declared API through the C ABI in this process, for 3 s
+    (hundreds of cases): the numpy API's bits or its refusal, in both device modes."""
+    import time
+    import warnings
+
+    fuzz_capi = _capi_or_skip()
+    before = dict(fuzz_capi.COUNTS)
+    apis, deadline, index = fuzz.declared_apis(), time.monotonic() + 3, 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # as in the fuzz's workers
+        while time.monotonic() < deadline or index < 40:
+            rng = np.random.default_rng([31, index])
+            index += 1
+            case = fuzz.make_declared_case(rng, apis[int(rng.integers(len(apis)))]) if rng.random() < 0.3 \
+                else fuzz.make_case(rng)
+            problem = fuzz_capi.check(case, rng)
+            assert problem is None, f"index {index - 1}: {fuzz.describe(case)}\n{problem}"
+    compared = {k: v - before.get(k, 0) for k, v in fuzz_capi.COUNTS.items()}
+    assert all(compared.get(k, 0) > 0 for k in ("fast result", "fast refusal", "emulator result",
+                                                 "emulator refusal")), compared
+
+
+def test_the_capi_surface_sees_a_wrong_result_and_a_wrong_acceptance(monkeypatch):
+    """One flipped bit in what the fast mode reads from device memory is reported; so is a C ABI
+    result where the numpy API refuses; a strided view and a strided out go through as such."""
+    fuzz_capi = _capi_or_skip()
+    import opsnn
+    from opsnn.aclnn.declarations import all_apis
+    from opsnn.capi import device_mode
+    api = next(a for a in all_apis() if a.numpy_api == "sigmoid_backward")
+    rng = np.random.default_rng(9)
+    grad = rng.normal(size=(64, 2 * 64)).astype(np.float32)[:, ::2]  # 4096 elements: the fast mode only
+    y = np.full((64, 64), 0.5, np.float32)
+    case = {"api": "sigmoid_backward", "args": [grad, y], "semantics": "ascend950", "layout": "strided",
+            "out": "strided"}
+    assert fuzz_capi.check(case, rng) is None
+    assert fuzz_capi._api_and_args(case)[0] is api
+    real = device_mode.device_array
+
+    def broken(runtime, tensor):
+        view = real(runtime, tensor)
+        if view.size:
+            view[(0,) * view.ndim] = np.nextafter(view[(0,) * view.ndim], np.float32(np.inf))
+        return view
+
+    monkeypatch.setattr(device_mode, "device_array", broken)
+    problem = fuzz_capi.check(case, rng)
+    assert problem is not None and "1 of 4096 elements differ" in problem
+    monkeypatch.setattr(device_mode, "device_array", real)
+
+    def refuses(*args, **kw):
+        raise TypeError("refused")
+
+    monkeypatch.setattr(opsnn, "sigmoid_backward", refuses)
+    problem = fuzz_capi.check(case, rng)
+    assert problem is not None and "a result; numpy API: TypeError" in problem
+
+
+def test_the_capi_surface_skips_where_the_c_abi_cannot_be_built(monkeypatch):
+    import fuzz_capi
+    monkeypatch.setattr(fuzz_capi, "_state", {"lib": None, "why": "no C++ compiler found (set CXX)"})
+    assert fuzz_capi.prepare() == "capi surface: skipped, the C ABI cannot be built here (no C++ compiler found " \
+                                  "(set CXX))"
+    case = {"forward": True, "semantics": "ascend910b", "layout": "same", "out": "none", "threshold": 0.5,
+            "value": 1.0, "grad": np.ones(4, np.float32), "feature": np.ones(4, np.float32)}
+    assert fuzz_capi.check(case, np.random.default_rng(0)) is None
