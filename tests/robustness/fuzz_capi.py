@@ -3,7 +3,8 @@ semantics called again through the acl/aclnn C ABI (libascendcl.so loaded into t
 ctypes, as a C program calls it), generically from the API's declaration (AclnnApi.params):
 tensors through aclCreateTensor (a view's own strides and a storage offset, so non-contiguous
 inputs reach the aclnn layer as such), scalars through aclCreateScalar of the dtype the case's
-value travels as (bool, int64 / uint64, float64, or a numpy scalar's own), attrs as their C type,
+value travels as (bool, int64 / uint64, float64, or a numpy scalar's own; in 3 of 10, any other
+dtype that holds it exactly, the numpy API getting that typed value too), attrs as their C type,
 the out tensor of the numpy API's dtype and shape (strided where the case asks for a strided
 out=), both phases, a synchronize, the storage copied back. The result must be the numpy API's
 bit for bit; where the numpy API refuses (TypeError / ValueError) the C ABI must refuse too (a
@@ -98,6 +99,28 @@ def scalar_dtype(value) -> str:
     if isinstance(value, int):
         return "int64" if value < 2**63 else "uint64"
     return "float64"
+
+
+_INT_SCALARS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+_FLOAT_SCALARS = ("float16", "bfloat16", "float32", "float64")
+
+
+def retype(value, rng):
+    """`value` as a numpy scalar of another aclScalar dtype that holds it exactly (an integer as
+    any integer type, a real as any float type), else unchanged: what a C program passes to
+    aclCreateScalar varies, and the numpy API gets the same typed value."""
+    from opsnn.dtypes import BY_NAME
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer | np.floating):
+        return value
+    name = str(rng.choice(_INT_SCALARS if isinstance(value, int | np.integer) else _FLOAT_SCALARS))
+    try:
+        with np.errstate(all="ignore"):
+            typed = np.array(value, BY_NAME[name])[()]
+    except (OverflowError, ValueError):
+        return value
+    if isinstance(value, int | np.integer):
+        return typed if int(typed) == int(value) else value
+    return typed if float(typed) == float(value) or (np.isnan(float(typed)) and np.isnan(float(value))) else value
 
 
 class _Call:
@@ -313,6 +336,8 @@ def check(case, rng) -> str | None:
     if lib is None:
         return None
     import opsnn
+    args = [retype(a, rng) if p.kind == "scalar" and rng.random() < 0.3 else a
+            for p, a in zip(api.inputs, args, strict=True)]
     mode = "emulator" if size <= EMULATED_MAX and rng.random() < 0.5 else "fast"
     strided_out = case.get("out") == "strided"
     try:
