@@ -192,15 +192,12 @@ DTYPES = ("float16", "float32", "bfloat16")  # OPERATOR: the dtypes of the binar
 ))
 ''',
     "op_host/{name}_tiling.py": '''\
-"""{Op}'s 910B tiling: the block split over big and small cores (opsnn.op_common.split_blocks),
+"""{Op}'s 910B tiling: the block split over big and small cores (opsnn.op_common.block_tiling),
 the UB shared by UB_FACTOR tile-sized buffers."""
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from opsnn.dtypes import dtype_name, to_numpy
-from opsnn.op_common import SplitError, split_blocks
-from opsnn.platform import Platform, get_platform
+from opsnn.op_common.block_tiling import TilingResult, block_split_tiling
+from opsnn.platform import Platform
 
 from ..op_kernel.{name}_tiling_data import {Op}TilingData
 
@@ -209,32 +206,8 @@ from ..op_kernel.{name}_tiling_data import {Op}TilingData
 UB_FACTOR = {{"float32": 8, "float16": 16, "bfloat16": 16}}
 
 
-class {Op}Tiling(NamedTuple):
-    block_dim: int
-    tiling_key: int
-    workspace_size: int
-    tiling_data: {Op}TilingData
-    dtype: str
-    num_elements: int
-
-
-class TilingError(ValueError):
-    """What the tiling refuses (aclnn: 561002)."""
-
-
-def {name}_tiling(num_elements: int, dtype, platform: Platform | str | None = None) -> {Op}Tiling:
-    platform = platform if isinstance(platform, Platform) else get_platform(platform)
-    name = dtype_name(dtype)
-    if name not in UB_FACTOR:
-        raise TilingError(f"{Op} (910B) does not support {{name}}; supported: {{', '.join(UB_FACTOR)}}")
-    try:
-        split = split_blocks(num_elements, to_numpy(name).itemsize, platform.ub_size, UB_FACTOR[name],
-                             platform.aiv_cores)
-    except SplitError as e:
-        raise TilingError(f"{{name}} on {{platform.name}}: {{e}}") from None
-    data = {Op}TilingData(split.small.data_num, split.big.data_num, split.big.tile_num, split.small.tile_num,
-                          split.tile_data_num, split.small.tail_num, split.big.tail_num, split.tail_block_num)
-    return {Op}Tiling(split.block_dim, 0, platform.system_workspace, data, name, int(num_elements))
+def {name}_tiling(num_elements: int, dtype, platform: Platform | str | None = None) -> TilingResult:
+    return block_split_tiling("{Op} (910B)", num_elements, dtype, platform, UB_FACTOR, {Op}TilingData)
 ''',
     "op_host/arch35/__init__.py": '''from .{name}_tiling_arch35 import {name}_tiling_arch35
 
@@ -276,28 +249,12 @@ def {name}_tiling_arch35(shapes, dtypes, platform: Platform | str | None = None)
 """{Op}TilingData: the block split's eight uint64 fields (64 bytes, little-endian)."""
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass
-from typing import ClassVar
-
-from opsnn.op_common.tiling_struct import TilingStruct
+from opsnn.op_common.block_tiling import BlockSplitTilingData
 
 
-@dataclass(frozen=True)
-class {Op}TilingData(TilingStruct):
-    small_core_data_num: int
-    big_core_data_num: int
-    final_big_tile_num: int
-    final_small_tile_num: int
-    tile_data_num: int
-    small_tail_data_num: int
-    big_tail_data_num: int
-    tail_block_num: int
-
-    LAYOUT: ClassVar[struct.Struct] = struct.Struct("<8Q")
-    CAMEL: ClassVar[tuple[str, ...]] = tuple(
-        "smallCoreDataNum bigCoreDataNum finalBigTileNum finalSmallTileNum tileDataNum smallTailDataNum "
-        "bigTailDataNum tailBlockNum".split())
+class {Op}TilingData(BlockSplitTilingData):
+    """smallCoreDataNum ... tailBlockNum, the struct {Op}'s 910B kernel reads (a kernel that reads
+    attributes too declares its own TilingStruct, as ThresholdGradV2DTilingData does)."""
 ''',
     "op_kernel/{name}.py": '''\
 """The {Op} 910B kernel on the emulator: the block-split skeleton (opsnn.op_common.block_kernel:
