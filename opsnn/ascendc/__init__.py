@@ -14,6 +14,7 @@ from .copy import Copy, CopyRepeatParams
 from .core import CoreContext, GetBlockIdx, GetBlockNum
 from .datacopy import DataCopy
 from .datacopy_pad import DataCopyNd, DataCopyPad, GetValue
+from .datacopy_params import DataCopyExtParams, DataCopyPadExtParams, DataCopyParams
 from .errors import CoreAborted, EmulatorError
 from .findings import ERROR, EXPECTED, KINDS, Finding
 from .global_tensor import GlobalTensor, GmPtr
@@ -48,6 +49,8 @@ __all__ = [
     "Padding", "QuePosition", "RoundMode", "Select", "TBuf", "TPipe", "TQue", "TQueBind", "launch",
     # Ascend950 (arch35) instructions the atvoss schedules use
     "And", "Broadcast", "Compare", "DataCopyNd", "DataCopyPad", "GetValue", "Or", "SelectTensors",
+    # the Atlas A2 burst forms' params (DataCopy / DataCopyPad with them in count's place)
+    "DataCopyExtParams", "DataCopyPadExtParams", "DataCopyParams",
     # the mask/repeat ("level 0") machinery (repeat.py)
     "BinaryRepeatParams", "ResetMask", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "UnaryRepeatParams",
     # the CMPMASK register (cmpmask.py)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import findings as fk
+from .datacopy_params import DataCopyBlocks, DataCopyParams
 from .errors import EmulatorError
 from .global_tensor import GlobalTensor, gm_read, gm_write
 from .local_tensor import LocalTensor, read_local, write_local
@@ -11,8 +12,10 @@ from .local_tensor import LocalTensor, read_local, write_local
 DATACOPY_UNIT = 32  # bytes; UB addresses and lengths of DataCopy are in these units
 
 
-def DataCopy(dst: LocalTensor | GlobalTensor, src: LocalTensor | GlobalTensor, count: int) -> None:  # noqa: N802
-    """DataCopy(dst, src, count): copy `count` elements, GM -> UB, UB -> GM or UB -> UB.
+def DataCopy(dst: LocalTensor | GlobalTensor, src: LocalTensor | GlobalTensor,  # noqa: N802
+             count: int | DataCopyParams) -> None:
+    """DataCopy(dst, src, count): copy `count` elements, GM -> UB, UB -> GM or UB -> UB. (With a
+    DataCopyParams in count's place: the burst form, datacopy_params.DataCopyBlocks.)
 
     count*sizeof(T) must be a multiple of 32 bytes: the hardware silently drops the remainder
     (the emulator does the same and reports datacopy_unaligned), and the UB and GM addresses must
@@ -24,9 +27,12 @@ def DataCopy(dst: LocalTensor | GlobalTensor, src: LocalTensor | GlobalTensor, c
         Where to; the same element type as `src`.
     src : LocalTensor or GlobalTensor
         Where from.
-    count : int
-        Elements.
+    count : int or DataCopyParams
+        Elements; or the burst form's params.
     """
+    if isinstance(count, DataCopyParams):
+        DataCopyBlocks(dst, src, count)
+        return
     if dst.dtype != src.dtype:
         raise EmulatorError(f"DataCopy between {src.dtype} and {dst.dtype}: the types must match")
     count = int(count)

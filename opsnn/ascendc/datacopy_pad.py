@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import findings as fk
+from .datacopy_params import DataCopyExtParams, DataCopyPadBlocks, DataCopyPadExtParams, DataCopyParams
 from .errors import EmulatorError
 from .global_tensor import GlobalTensor, gm_read, gm_write
 from .local_tensor import LocalTensor, read_local, write_local
@@ -25,8 +26,15 @@ def _check_ub(lt: LocalTensor, nbytes: int, instruction: str) -> None:
                     f"UB address {lt.ub_addr:#x} is not {UB_ALIGN}-byte aligned")
 
 
-def DataCopyPad(dst, src, count: int) -> None:  # noqa: N802 - AscendC name
-    """Copy exactly `count` elements GM -> UB or UB -> GM."""
+def DataCopyPad(dst, src, count, pad: DataCopyPadExtParams | None = None) -> None:  # noqa: N802 - AscendC name
+    """Copy exactly `count` elements GM -> UB or UB -> GM. (With a DataCopyExtParams or
+    DataCopyParams in count's place, and GM -> UB its pad params: the Atlas A2 burst form,
+    datacopy_params.DataCopyPadBlocks.)"""
+    if isinstance(count, (DataCopyExtParams, DataCopyParams)):
+        DataCopyPadBlocks(dst, src, count, pad)
+        return
+    if pad is not None:
+        raise EmulatorError("DataCopyPad(dst, src, count) takes no pad params: those go with DataCopyExtParams")
     if dst.dtype != src.dtype:
         raise EmulatorError(f"DataCopyPad between {src.dtype} and {dst.dtype}: the types must match")
     count = int(count)

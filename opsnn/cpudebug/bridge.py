@@ -22,13 +22,6 @@ import numpy as np
 
 from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch
-from opsnn.ascendc.datacopy_params import (
-    DataCopyBlocks,
-    DataCopyExtParams,
-    DataCopyPadBlocks,
-    DataCopyPadExtParams,
-    DataCopyParams,
-)
 from opsnn.ascendc.errors import CoreAborted, EmulatorError
 from opsnn.ascendc.global_tensor import gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
@@ -48,24 +41,12 @@ _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _KERNEL_MODES = ("MIX_MODE", "AIC_MODE", "AIV_MODE", "MIX_AIC_1_1", "MIX_AIC_1_2")
 
 
-def _enum_types() -> dict:
-    out = {"RoundMode": ascendc.RoundMode, "CMPMODE": ascendc.CMPMODE, "SELMODE": ascendc.SELMODE,
-           "TPosition": ascendc.QuePosition}
-    order = getattr(ascendc, "ReduceOrder", None)
-    if order is not None:
-        out["ReduceOrder"] = order
-    return out
-
-
-def _structs() -> dict:
-    out = {"DataCopyParams": DataCopyParams, "DataCopyExtParams": DataCopyExtParams,
-           "DataCopyPadExtParams": DataCopyPadExtParams}
-    for name in ("BinaryRepeatParams", "UnaryRepeatParams", "BrcbRepeatParams", "CopyRepeatParams",
-                 "TransDataTo5HDParams"):
-        cls = getattr(ascendc, name, None)
-        if cls is not None:
-            out[name] = cls
-    return out
+# the enums and parameter structs the headers pass by name (opsnn_kt/*.h: "Type.MEMBER", struct names)
+_ENUMS = {"RoundMode": ascendc.RoundMode, "CMPMODE": ascendc.CMPMODE, "SELMODE": ascendc.SELMODE,
+          "TPosition": ascendc.QuePosition, "ReduceOrder": ascendc.ReduceOrder}
+_STRUCTS = {name: getattr(ascendc, name) for name in (
+    "DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", "BinaryRepeatParams", "UnaryRepeatParams",
+    "BrcbRepeatParams", "CopyRepeatParams", "TransDataTo5HDParams")}
 
 
 def _short_name(expression: str) -> str:
@@ -85,7 +66,7 @@ class CoreState:
     objects: list = field(default_factory=list)  # TPipe / TQue / TBuf, by handle index
     buffers: list = field(default_factory=list)  # UbBuffers, by handle index
     buffer_index: dict = field(default_factory=dict)  # id(UbBuffer) -> index
-    events: dict = field(default_factory=dict)  # (event, id) -> SetFlag count not yet waited
+    events: dict = field(default_factory=dict)  # HardEvent name -> event ids FetchEventID handed out
 
     def handle(self, index: int) -> int:
         return (self.serial << _INDEX_BITS) | index
@@ -135,9 +116,7 @@ class Session:
         self.launches: list[dict] = []
         self.failures = 0
         self.calls = 0
-        self._enums = _enum_types()
         self._sources: dict[tuple[str, int], str] = {}
-        self._structs = _structs()
 
     @classmethod
     def from_environ(cls) -> Session:
@@ -311,7 +290,7 @@ class Session:
             return bits.view(t)[0]
         if kind == ENUM:
             type_name, _, member = s.partition(".")
-            enum = self._enums.get(type_name)
+            enum = _ENUMS.get(type_name)
             if type_name == "HardEvent":
                 return member
             if enum is None or member not in enum.__members__:
@@ -322,7 +301,7 @@ class Session:
                 return [ints[1] & 0xFFFF_FFFF_FFFF_FFFF, ints[0] & 0xFFFF_FFFF_FFFF_FFFF]
             if s == "UbAddrList":  # TransDataTo5HD's uint64_t list[16] of GetPhyAddr values
                 return _UbAddrList(tuple(v & 0xFFFF_FFFF_FFFF_FFFF for v in ints))
-            cls = self._structs.get(s)
+            cls = _STRUCTS.get(s)
             if cls is None:
                 raise EmulatorError(f"{s} is not modelled by opsnn's emulator")
             return cls(*ints)
@@ -416,8 +395,8 @@ def _tbuf_get(session, core, h, length=None):
 
 
 def _fetch_event(session, core, pipe_handle, event):
-    n = core.events.setdefault(("fetch", event), 0)
-    core.events[("fetch", event)] = n + 1
+    n = core.events.get(event, 0)  # ids 0..7 in turn, per event type
+    core.events[event] = n + 1
     return n % 8
 
 
@@ -450,7 +429,6 @@ def _global_get(session, core, gt: GlobalTensor, index: int):
 
 
 def _global_set(session, core, gt: GlobalTensor, index: int, value):
-    core.ctx.counters.issue("SetValue")
     gm_write(gt[index], np.array([value], dtype=gt.dtype).view(np.uint8), "SetValue")
 
 
@@ -466,32 +444,14 @@ def _tiling(session, core, host: int, nbytes: int):
     return None
 
 
-def _data_copy(session, core, dst, src, count_or_params):
-    if isinstance(count_or_params, DataCopyParams):
-        DataCopyBlocks(dst, src, count_or_params)
-    else:
-        ascendc.DataCopy(dst, src, count_or_params)
-
-
-def _data_copy_pad(session, core, dst, src, params, pad=None):
-    if isinstance(params, (DataCopyExtParams, DataCopyParams)):
-        DataCopyPadBlocks(dst, src, params, pad)
-    else:
-        ascendc.DataCopyPad(dst, src, params)
-
-
 def _trans_data_to_5hd(session, core, dst: _UbAddrList, src: _UbAddrList, params, dtype):
     """TransDataTo5HD's address-list form: the addresses are the core's UB (GetPhyAddr)."""
     ascendc.TransDataTo5HD(dst.addresses, src.addresses, params, dtype=dtype, ctx=core.ctx)
 
 
-def _with_ctx(name):
-    def call(session, core, *args):
-        fn = getattr(ascendc, name, None)
-        if fn is None:
-            raise EmulatorError(f"{name} is not modelled by opsnn's emulator")
-        return fn(core.ctx, *args)
-    return call
+def _with_ctx(fn):
+    """An instruction of the core's own state (the vector mask): the core comes first."""
+    return lambda session, core, *args: fn(core.ctx, *args)
 
 
 _SPECIAL = {
@@ -504,9 +464,9 @@ _SPECIAL = {
     "LocalTensor.GetSize": lambda s, c, t: t.GetSize(), "LocalTensor.GetPhyAddr": lambda s, c, t: t.ub_addr,
     "GlobalTensor.GetValue": _global_get, "GlobalTensor.SetValue": _global_set,
     "SetFlag": _set_flag, "WaitFlag": _wait_flag, "GetTilingData": _tiling,
-    "DataCopy": _data_copy, "DataCopyPad": _data_copy_pad, "TransDataTo5HD": _trans_data_to_5hd,
-    "SetMaskCount": _with_ctx("SetMaskCount"), "SetMaskNorm": _with_ctx("SetMaskNorm"),
-    "SetVectorMask": _with_ctx("SetVectorMask"), "ResetMask": _with_ctx("ResetMask"),
+    "TransDataTo5HD": _trans_data_to_5hd,
+    "SetMaskCount": _with_ctx(ascendc.SetMaskCount), "SetMaskNorm": _with_ctx(ascendc.SetMaskNorm),
+    "SetVectorMask": _with_ctx(ascendc.SetVectorMask), "ResetMask": _with_ctx(ascendc.ResetMask),
 }
 
 __all__ = ["CoreAborted", "CoreState", "Session"]
