@@ -104,20 +104,16 @@ def make_plan(test: Path, socs: list[str], defines: list[str]) -> Plan:
         raise UtError(f"no such test file: {test}")
     plan = Plan(test.resolve(), list(socs), list(defines))
     cmake = test.parent / "CMakeLists.txt"
-    case_name = None
-    if cmake.is_file():
-        cases = parse_cmake_cases(cmake.read_text(errors="replace"))
-        if cases and not cases[0].name.lower().startswith("ascend"):
-            case_name = cases[0].name
-    if cmake.is_file() and (not socs or not defines):
-        cases = parse_cmake_cases(cmake.read_text(errors="replace"))
-        if cases:
-            case = cases[0]
-            if not socs:
-                plan.socs = case.socs
-            if not defines:
-                plan.defines = case.options
-            plan.origin = f"{cmake} (AddOpTestCase {case.name})"
+    cmake_text = cmake.read_text(errors="replace") if cmake.is_file() else ""
+    cases = parse_cmake_cases(cmake_text)
+    case_name = cases[0].name if cases and not cases[0].name.lower().startswith("ascend") else None
+    if cases and (not socs or not defines):
+        case = cases[0]
+        if not socs:
+            plan.socs = case.socs
+        if not defines:
+            plan.defines = case.options
+        plan.origin = f"{cmake} (AddOpTestCase {case.name})"
     if not plan.socs:
         plan.socs = [""]  # the default SoC
     for soc in plan.socs:
@@ -125,8 +121,7 @@ def make_plan(test: Path, socs: list[str], defines: list[str]) -> Plan:
             platform_for(soc)
         except ValueError as e:
             raise UtError(str(e)) from None
-    if cmake.is_file():
-        plan.run_files = copied_to_binary_dir(cmake.read_text(errors="replace"), plan.test.parent)
+    plan.run_files = copied_to_binary_dir(cmake_text, plan.test.parent)
     source = plan.test.read_text(errors="replace")
     _add_op_sources(plan, source, case_name)
     helper_dir = _upstream_helper_dir(plan.test)
