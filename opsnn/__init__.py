@@ -10,9 +10,12 @@ __all__ = ["threshold", "threshold_backward"]
 
 
 def __getattr__(name: str):
-    if name.startswith("_"):
-        raise AttributeError(f"module 'opsnn' has no attribute {name!r}")
+    # `from opsnn import acl` asks here before it imports the submodule: answering a submodule's
+    # name by listing the operators would import every plug-in (~20 ms) for nothing
     from opsnn import registry
+
+    if name.startswith("_") or registry.is_submodule(__name__, name):
+        raise AttributeError(f"module 'opsnn' has no attribute {name!r}")
     target = registry.python_api().get(name)
     if target is None:
         raise AttributeError(f"module 'opsnn' has no attribute {name!r}")

@@ -112,6 +112,7 @@ class Operator:
 
 _OPERATORS: dict[str, Operator] = {}
 _LOCK = threading.Lock()
+_FOLDERS_IMPORTED = False
 _DISCOVERED = False
 OPERATOR_ROOTS = ("opsnn.activation",)  # packages whose sub-packages are operator folders
 ENTRY_POINT_GROUP = "opsnn.operators"  # installed packages' operators: each entry names a module to import
@@ -125,15 +126,24 @@ def register(op: Operator) -> Operator:
     return op
 
 
-def discover() -> dict[str, Operator]:
-    """Import every operator folder (each registers itself); the operators by name, sorted."""
-    global _DISCOVERED
-    if not _DISCOVERED:
+def _import_folders() -> dict[str, Operator]:
+    """Import this package's operator folders (each registers itself); the operators so far, sorted."""
+    global _FOLDERS_IMPORTED
+    if not _FOLDERS_IMPORTED:
         for root in OPERATOR_ROOTS:
             package = importlib.import_module(root)
             for info in pkgutil.iter_modules(package.__path__):
                 if info.ispkg:
                     importlib.import_module(f"{root}.{info.name}")
+        _FOLDERS_IMPORTED = True  # imports are idempotent, so a race here only repeats them
+    return dict(sorted(_OPERATORS.items()))
+
+
+def discover() -> dict[str, Operator]:
+    """Import every operator folder and every installed plug-in's; the operators by name, sorted."""
+    global _DISCOVERED
+    if not _DISCOVERED:
+        _import_folders()
         from importlib import metadata  # here: ~20 ms, which `import opsnn` should not pay
 
         for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
@@ -142,8 +152,26 @@ def discover() -> dict[str, Operator]:
             except Exception as e:  # a broken plug-in must not take every command down with it
                 warnings.warn(f"opsnn: the operator entry point {entry.name} = {entry.value} failed to load: "
                               f"{type(e).__name__}: {e}", RuntimeWarning, stacklevel=2)
-        _DISCOVERED = True  # imports are idempotent, so a race here only repeats them
+        _DISCOVERED = True
     return dict(sorted(_OPERATORS.items()))
+
+
+def find(predicate) -> Operator | None:
+    """The first operator, by name, for which `predicate(op)` holds: this package's folders are
+    asked first, installed plug-ins (entry points, ~20 ms to list) only when none matches, so a C
+    program's first call of an in-tree API does not pay for them."""
+    for ops in (_import_folders, discover):
+        for op in ops().values():
+            if predicate(op):
+                return op
+    return None
+
+
+def is_submodule(package: str, name: str) -> bool:
+    """Whether `package.name` is a module. A package whose __getattr__ publishes operators' functions
+    asks this first: `from package import submodule` calls __getattr__ before importing the submodule,
+    and answering by listing the operators would import every plug-in (~20 ms) for nothing."""
+    return importlib.util.find_spec(f"{package}.{name}") is not None
 
 
 def python_api() -> dict[str, str]:
@@ -175,10 +203,8 @@ def get(name: str) -> Operator:
 
 def aclnn_function(name: str):
     """The public two-phase function `name` of whichever operator registered it, or None."""
-    for op in discover().values():
-        if name in op.aclnn_functions:
-            return getattr(importlib.import_module(op.aclnn_module), name)
-    return None
+    op = find(lambda op: name in op.aclnn_functions)
+    return None if op is None else getattr(importlib.import_module(op.aclnn_module), name)
 
 
 def aclnn_function_names() -> tuple[str, ...]:

@@ -9,7 +9,7 @@ import pytest
 
 from opsnn import cli
 from opsnn.ascendc.findings import Finding
-from opsnn.ascendc.launch import LaunchReport
+from opsnn.ascendc.kernel_launch import LaunchReport
 
 
 def _fails(capsys, argv, message):

@@ -15,9 +15,10 @@ from .status import STATUS_NAMES, AclnnError
 
 
 def __getattr__(name: str):
-    if not name.startswith("_"):
-        from opsnn import registry
+    from opsnn import registry
 
+    # `from opsnn.aclnn import checks` asks here before importing the submodule (see registry.is_submodule)
+    if not name.startswith("_") and not registry.is_submodule(__name__, name):
         function = registry.aclnn_function(name)
         if function is not None:
             return function

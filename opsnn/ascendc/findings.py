@@ -26,7 +26,7 @@ KINDS = (
 
 ERROR = "error"
 # Reported, but what the design intends: past-the-tensor bytes inside the padding that the launch
-# declares for the core touching them (a tiling's block padding, see launch.Padding).
+# declares for the core touching them (a tiling's block padding, see kernel_arg.Padding).
 EXPECTED = "expected"
 
 NO_TILE = -1  # the finding happened outside any tile (Init, launch-level checks)

@@ -14,7 +14,6 @@ holds include/, lib/ (and lib64/, an alias for build files that look there), cma
 pkgconfig/, the layout of a CANN toolkit's."""
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
@@ -36,6 +35,8 @@ def _writable(path: Path) -> bool:
 def environment_cache() -> Path:
     """The per-user folder for this environment: $XDG_CACHE_HOME (or ~/.cache)/opsnn/capi/<env>."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    import hashlib  # here: ~4 ms (OpenSSL), which a program's aclInit should not pay when it is not needed
+
     tag = hashlib.sha256(f"{sys.prefix}|{sys.version}".encode()).hexdigest()[:12]
     return base / "opsnn" / "capi" / f"py{sys.version_info[0]}.{sys.version_info[1]}-{tag}"
 

@@ -550,11 +550,11 @@ def _declaration(name: str) -> tuple[sig.AclnnApi | None, dict]:
     from opsnn.aclnn.declarations import all_apis, operator_apis
 
     snake = re.sub(r"(?<!^)(?=[A-Z])", "_", name.removeprefix("aclnn")).lower()
-    for op in registry.discover().values():
-        if snake in op.aclnn_functions:
-            declared = {a.name: a for a in operator_apis(op)}
-            if name in declared:
-                return declared[name], declared
+    op = registry.find(lambda op: snake in op.aclnn_functions)
+    if op is not None:
+        declared = {a.name: a for a in operator_apis(op)}
+        if name in declared:
+            return declared[name], declared
     declared = {a.name: a for a in all_apis()}
     return declared.get(name), declared
 

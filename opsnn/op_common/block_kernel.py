@@ -13,9 +13,7 @@ import numpy as np
 
 from opsnn.ascendc import CoreContext, DataCopy, GlobalTensor, GmPtr, LocalTensor, QuePosition, TPipe, TQue
 
-from .block_split import share_of
-
-BUFFER_NUM = 2  # double buffering: CopyIn of tile t+1 may overlap Compute of tile t on hardware
+from .block_split import BUFFER_NUM, share_of
 
 
 class BlockSplitKernel:

@@ -156,3 +156,45 @@ for _ in range(2):
     assert "opsnn.activation.threshold_grad_v2_d.op_api" in loaded and "hardtanh_grad" not in loaded
     missing = "opsnn: aclnnNoSuchOp is declared but no operator provides it"
     assert out[2] == out[3] == f"(561000, 0, 0) {missing} 561000 {missing}"
+
+
+@pytest.mark.parametrize("threshold", [1.0, 0.0])  # 0.0: the ReluGrad path
+def test_a_fast_mode_first_call_imports_neither_the_emulator_nor_the_plugin_list(threshold):
+    """What the first result after a C program's start waits for (docs/c-abi.md, the 150 ms
+    target): the fast device mode computes without the emulator's instructions and launch, and an
+    in-tree API is found without listing installed plug-ins (importlib.metadata)."""
+    import subprocess
+    import sys
+    code = f"""
+import sys
+import numpy as np
+from opsnn import acl
+from opsnn.capi import bridge
+assert bridge.init() == 0 and acl.rt.set_device(0) == 0 and bridge._mode == "fast"
+(pair,) = bridge.apis(("aclnnThresholdBackward",))
+n = 4
+values = np.array([0.5, 2.0, -1.0, 3.0], np.float32)
+ptrs = []
+for v in (values, values, np.zeros(n, np.float32)):
+    p, _ = acl.rt.malloc(v.nbytes, 0)
+    acl.rt.memcpy(p, v.nbytes, acl.util.numpy_to_ptr(v), v.nbytes, acl.ACL_MEMCPY_HOST_TO_DEVICE)
+    ptrs.append(p)
+tensors = [acl.create_tensor((n,), acl.ACL_FLOAT, None, 0, acl.ACL_FORMAT_ND, (n,), p) for p in ptrs]
+scalar = acl.create_scalar({threshold}, acl.ACL_FLOAT)
+handles = tuple(bridge.HANDLES.add(x) for x in (tensors[0], tensors[1], scalar, tensors[2]))
+status, size, executor = pair[0](handles)
+assert status == 0, bridge.take_message()
+ws, _ = acl.rt.malloc(max(size, 1), 0)
+assert pair[1](ws, size, executor, 0) == 0, bridge.take_message()
+assert bridge.synchronize_stream(0) == 0
+out = np.zeros(n, np.float32)
+acl.rt.memcpy(acl.util.numpy_to_ptr(out), out.nbytes, ptrs[2], out.nbytes, acl.ACL_MEMCPY_DEVICE_TO_HOST)
+print(out.tolist())
+print(sorted(m for m in sys.modules if m.startswith("opsnn.ascendc.") or m == "importlib.metadata"))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    expected = [0.0, 2.0, 0.0, 3.0] if threshold == 1.0 else [0.5, 2.0, -0.0, 3.0]  # ReluGrad: -1 * 0
+    assert out[0] == str(expected)
+    assert out[1] == "['opsnn.ascendc.gm', 'opsnn.ascendc.kernel_arg']"

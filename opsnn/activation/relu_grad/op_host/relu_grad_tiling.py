@@ -8,8 +8,7 @@ from opsnn.dtypes import dtype_name, to_numpy
 from opsnn.op_common import CorePlan, SplitError, block_padding, plan_of, split_blocks
 from opsnn.platform import Platform, get_platform
 
-from ..op_kernel.relu_grad import ub_bytes_per_element
-from ..op_kernel.relu_grad_tiling_data import ReluGradTilingData
+from ..op_kernel.relu_grad_tiling_data import ReluGradTilingData, ub_bytes_per_element
 
 TILING_KEY = 0
 

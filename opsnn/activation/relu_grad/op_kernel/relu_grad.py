@@ -27,22 +27,9 @@ from opsnn.ascendc import (
     TPipe,
 )
 from opsnn.dtypes import bfloat16
-from opsnn.op_common.block_kernel import BUFFER_NUM, BlockSplitKernel
+from opsnn.op_common.block_kernel import BlockSplitKernel
 
-from .relu_grad_tiling_data import ReluGradTilingData
-
-F16, F32, I32 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32)
-_COMPUTE = {F32: F32, F16: F16, bfloat16: F32, I32: F32, np.dtype(np.int8): F16, np.dtype(np.uint8): F16}
-
-
-def ub_bytes_per_element(dtype: np.dtype) -> int:
-    """UB bytes the kernel's buffers take per element of a tile (the tiling's budget)."""
-    b, c = dtype.itemsize, _COMPUTE[dtype].itemsize
-    total = 3 * BUFFER_NUM * b + 1 + 2 * c  # queues, mask (a byte per element), ones, factor
-    if dtype != _COMPUTE[dtype]:
-        total += c  # the feature in the compute type
-        total += 4 if dtype == I32 else c  # int32: the factor as int32; else the gradient in the compute type
-    return total
+from .relu_grad_tiling_data import COMPUTE_TYPE, I32, ReluGradTilingData
 
 
 class KernelReluGrad(BlockSplitKernel):
@@ -51,7 +38,7 @@ class KernelReluGrad(BlockSplitKernel):
 
     def __init__(self, ctx: CoreContext, dtype):
         super().__init__(ctx, dtype)
-        self.compute_type = _COMPUTE[self.dtype]
+        self.compute_type = COMPUTE_TYPE[self.dtype]
         self.mask_buf = TBuf(QuePosition.VECCALC, name="mask_buf")
         self.ones_buf = TBuf(QuePosition.VECCALC, name="ones_buf")
         self.factor_buf = TBuf(QuePosition.VECCALC, name="factor_buf")

@@ -3,19 +3,19 @@ and how to launch it."""
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-from opsnn.ascendc import GlobalMemory, KernelArg, LaunchReport
 from opsnn.dtypes import to_numpy
-from opsnn.op_common.kernel_run import launch_kernel
 from opsnn.platform import Platform, get_platform
 
-from .threshold_grad_v2_d import BUFFER_NUM, KernelThresholdGradV2D, threshold_grad_v2_d
 from .threshold_grad_v2_d_tiling_data import ThresholdGradV2DTilingData
+
+if TYPE_CHECKING:
+    from opsnn.ascendc import GlobalMemory, KernelArg, LaunchReport
 
 ARG_NAMES = ("input_gradient", "input_feature", "output_backprops", "workspace")
 
-__all__ = ["ARG_NAMES", "BUFFER_NUM", "KernelThresholdGradV2D", "ThresholdGradV2DTilingData", "run_kernel",
-           "threshold_grad_v2_d"]
+__all__ = ["ARG_NAMES", "ThresholdGradV2DTilingData", "run_kernel"]
 
 
 def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype, block_dim: int, tiling: bytes,
@@ -25,6 +25,12 @@ def run_kernel(*, gm: GlobalMemory, platform: Platform | str, dtype, block_dim: 
 
     Thread-safe (every launch has its own cores). Past-the-tensor accesses are `expected` only
     where the KernelArgs declare padding (op_host `padding(result)`: the last core's)."""
+    # here, not at the top: the kernel and the emulator (~25 ms to import) are for emulated
+    # launches; the op_host tiling and aclnn's kernel lookup import this package without them
+    from opsnn.op_common.kernel_run import launch_kernel
+
+    from .threshold_grad_v2_d import threshold_grad_v2_d
+
     if isinstance(platform, str):
         platform = get_platform(platform)
     if not isinstance(tiling, bytes | bytearray | memoryview):

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from opsnn.activation.threshold_grad_v2_d.op_host import ThresholdGradV2DTilingData, tiling
-from opsnn.activation.threshold_grad_v2_d.op_kernel import KernelThresholdGradV2D, run_kernel
+from opsnn.activation.threshold_grad_v2_d.op_kernel import run_kernel
 from opsnn.activation.threshold_grad_v2_d.op_kernel.sanitize import sanitize_tiling
+from opsnn.activation.threshold_grad_v2_d.op_kernel.threshold_grad_v2_d import KernelThresholdGradV2D
 from opsnn.ascendc import EmulatorError, GlobalMemory, TPipe, launch
 from opsnn.platform import SOCS, Platform, get_platform
 
