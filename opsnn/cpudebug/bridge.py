@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from opsnn import ascendc
-from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch
+from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch, micro
 from opsnn.ascendc.errors import CoreAborted, EmulatorError
 from opsnn.ascendc.global_tensor import gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
@@ -32,7 +32,14 @@ from .cpp_text import top_level_split
 from .socs import platform_for
 
 LOCAL, GLOBAL, INT, UINT, FLOAT, ENUM, INTS, HANDLE = 1, 2, 3, 4, 5, 6, 7, 8
+REG, MASK, UBPTR = 9, 10, 11  # MicroAPI operands (opsnn_kt/micro_api.h)
 _INDEX_BITS = 24  # a handle is (core serial << 24) | index
+_WRITTEN, _REUSED = 1, 2  # a REG / MASK operand's flags: the instruction writes it; a destroyed one's handle
+
+# A `__local_mem__ T*` (LocalTensor::GetPhyAddr's value): never null, and it names its buffer, so
+# pointer arithmetic keeps the buffer an access is judged against. Bits 63-60: the tag 0x5; 59-44:
+# the core's serial (low 16 bits); 43-32: the buffer's index in the core; 31-0: byte offset + 2**31.
+_PTR_TAG, _PTR_BIAS = 0x5 << 60, 1 << 31
 
 _DTYPES = {name: (bfloat16 if name == "bfloat16" else np.dtype(name)) for name in (
     "float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
@@ -43,10 +50,13 @@ _KERNEL_MODES = ("MIX_MODE", "AIC_MODE", "AIV_MODE", "MIX_AIC_1_1", "MIX_AIC_1_2
 
 # the enums and parameter structs the headers pass by name (opsnn_kt/*.h: "Type.MEMBER", struct names)
 _ENUMS = {"RoundMode": ascendc.RoundMode, "CMPMODE": ascendc.CMPMODE, "SELMODE": ascendc.SELMODE,
-          "TPosition": ascendc.QuePosition, "ReduceOrder": ascendc.ReduceOrder}
+          "TPosition": ascendc.QuePosition, "ReduceOrder": ascendc.ReduceOrder,
+          "MaskMergeMode": micro.MaskMergeMode, "MaskPattern": micro.MaskPattern, "LoadDist": micro.LoadDist,
+          "StoreDist": micro.StoreDist}
 _STRUCTS = {name: getattr(ascendc, name) for name in (
     "DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", "BinaryRepeatParams", "UnaryRepeatParams",
     "BrcbRepeatParams", "CopyRepeatParams", "TransDataTo5HDParams")}
+_STRUCTS["CastTrait"] = micro.cast_trait_from_codes
 
 
 def _short_name(expression: str) -> str:
@@ -67,6 +77,8 @@ class CoreState:
     buffers: list = field(default_factory=list)  # UbBuffers, by handle index
     buffer_index: dict = field(default_factory=dict)  # id(UbBuffer) -> index
     events: dict = field(default_factory=dict)  # HardEvent name -> event ids FetchEventID handed out
+    registers: list = field(default_factory=list)  # MicroAPI RegTensors / MaskRegs, by handle index
+    written: int | None = None  # the handle of the register the running MicroAPI call writes
 
     def handle(self, index: int) -> int:
         return (self.serial << _INDEX_BITS) | index
@@ -88,6 +100,52 @@ class CoreState:
             i = self.buffer_index[id(buf)] = len(self.buffers)
             self.buffers.append(buf)
         return self.handle(i)
+
+    # ---- MicroAPI ----
+    def pointer(self, tensor: LocalTensor) -> int:
+        """The `__local_mem__ T*` of a LocalTensor (module comment at _PTR_TAG)."""
+        index = self.buffer_handle(tensor.buffer) & ((1 << _INDEX_BITS) - 1)
+        if index >= 1 << 12:
+            raise EmulatorError("GetPhyAddr: more than 4096 UB buffers on one core")
+        return _PTR_TAG | (self.serial & 0xFFFF) << 44 | index << 32 | (tensor.offset + _PTR_BIAS)
+
+    def tensor_at(self, pointer: int, dtype, what: str) -> LocalTensor:
+        """The LocalTensor a `__local_mem__ T*` names: its buffer, at its offset (maybe past the
+        buffer's end or before its start: the access is then judged so)."""
+        p = pointer & 0xFFFF_FFFF_FFFF_FFFF
+        if p >> 60 != _PTR_TAG >> 60:
+            raise EmulatorError(f"{what}: {p:#x} is not a UB address (a __local_mem__ pointer comes from "
+                                "LocalTensor::GetPhyAddr)" + (" -- a null pointer" if p == 0 else ""))
+        if (p >> 44) & 0xFFFF != self.serial & 0xFFFF:
+            raise EmulatorError(f"{what}: a UB address of another core or launch")
+        index = (p >> 32) & 0xFFF
+        if index >= len(self.buffers):
+            raise EmulatorError(f"{what}: {p:#x} names no UB buffer of this core")
+        return LocalTensor(self.buffers[index], dtype, (p & 0xFFFF_FFFF) - _PTR_BIAS)
+
+    def register(self, kind: int, handle: int, flags: int, dtype):
+        """The RegTensor / MaskReg an operand names; a written one with no register (or a reused
+        handle of another core) gets a fresh one, whose handle the call returns to C++."""
+        cls, what = (micro.RegTensor, "a RegTensor") if kind == REG else (micro.MaskReg, "a MaskReg")
+        reg = None
+        if handle >= 0 and handle >> _INDEX_BITS == self.serial:
+            i = handle & ((1 << _INDEX_BITS) - 1)
+            if i < len(self.registers) and isinstance(self.registers[i], cls):
+                reg = self.registers[i]
+                if flags & _REUSED:
+                    reg.reset()  # a register C++ destroyed: fresh again
+        elif handle >= 0 and not flags & _REUSED:
+            raise EmulatorError(f"{what} belongs to another core or launch (registers live for one core's run)")
+        if reg is None:
+            reg = micro.RegTensor(self.ctx, dtype) if kind == REG else micro.MaskReg(self.ctx)
+            if flags & _WRITTEN:
+                self.registers.append(reg)
+                handle = self.handle(len(self.registers) - 1)
+        if kind == REG:
+            reg.dtype = np.dtype(dtype)  # the C++ type of this operand (a register may be seen as another)
+        if flags & _WRITTEN:
+            self.written = handle
+        return reg
 
 
 class Session:
@@ -248,6 +306,8 @@ class Session:
             if where is None:  # one string per call site, made once (an instruction call is ~15 us)
                 where = self._sources[(file, line)] = f"{os.path.basename(file)}:{line}"
             core.ctx.log.source = where
+        if name.startswith("MicroAPI."):
+            return self._micro(name, raw_args, core)
         args = [self._decode(a, core) for a in raw_args]
         special = _SPECIAL.get(name)
         if special is not None:
@@ -258,6 +318,16 @@ class Session:
         args = self._mask_flag(core, args)
         fn(*args)
         return None
+
+    def _micro(self, name: str, raw_args: tuple, core: CoreState):
+        """A MicroAPI call: opsnn.ascendc.micro's function of the name, on the core's registers;
+        returns the handle of the register it wrote (C++ keeps it)."""
+        fn = getattr(micro, name[len("MicroAPI."):], None)
+        if not callable(fn):
+            raise EmulatorError(f"{name} is not modelled by opsnn's emulator")
+        core.written = None
+        fn(*(self._decode(a, core) for a in raw_args))
+        return core.written
 
     def _mask_flag(self, core: CoreState, args: list) -> list:
         """A mask/repeat form's trailing isSetMask: false means "use the mask SetVectorMask gave"."""
@@ -307,6 +377,14 @@ class Session:
             return cls(*ints)
         if kind == HANDLE:
             return a
+        if kind in (REG, MASK):
+            if core is None:
+                raise EmulatorError("a MicroAPI register outside a kernel launch")
+            return core.register(kind, a, b, _DTYPES[dtype] if dtype else None)
+        if kind == UBPTR:
+            if core is None:
+                raise EmulatorError("a __local_mem__ pointer outside a kernel launch")
+            return core.tensor_at(a, _DTYPES[dtype], "a __local_mem__ pointer")
         if s == "isSetMask":
             return _IsSetMask(bool(a))
         if s == "dtype":
@@ -445,8 +523,10 @@ def _tiling(session, core, host: int, nbytes: int):
 
 
 def _trans_data_to_5hd(session, core, dst: _UbAddrList, src: _UbAddrList, params, dtype):
-    """TransDataTo5HD's address-list form: the addresses are the core's UB (GetPhyAddr)."""
-    ascendc.TransDataTo5HD(dst.addresses, src.addresses, params, dtype=dtype, ctx=core.ctx)
+    """TransDataTo5HD's address-list form: the addresses are GetPhyAddr's (CoreState.pointer)."""
+    def tensors(addresses, what):
+        return [core.tensor_at(a, dtype, f"TransDataTo5HD {what}[{k}]") for k, a in enumerate(addresses)]
+    ascendc.TransDataTo5HD(tensors(dst.addresses, "dstList"), tensors(src.addresses, "srcList"), params, dtype=dtype)
 
 
 def _with_ctx(fn):
@@ -461,7 +541,7 @@ _SPECIAL = {
     "TQue.VacantInQue": _vacant, "TQue.HasTensorInQue": lambda s, c, h: int(_que_count(s, c, h) > 0),
     "TQue.GetTensorCountInQue": _que_count, "TBuf.Get": _tbuf_get,
     "LocalTensor.GetValue": _local_get, "LocalTensor.SetValue": _local_set,
-    "LocalTensor.GetSize": lambda s, c, t: t.GetSize(), "LocalTensor.GetPhyAddr": lambda s, c, t: t.ub_addr,
+    "LocalTensor.GetSize": lambda s, c, t: t.GetSize(), "LocalTensor.GetPhyAddr": lambda s, c, t: c.pointer(t),
     "GlobalTensor.GetValue": _global_get, "GlobalTensor.SetValue": _global_set,
     "SetFlag": _set_flag, "WaitFlag": _wait_flag, "GetTilingData": _tiling,
     "TransDataTo5HD": _trans_data_to_5hd,

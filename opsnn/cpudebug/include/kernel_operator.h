@@ -13,6 +13,7 @@
 #include "opsnn_kt/tensors.h"
 #include "opsnn_kt/instructions.h"
 #include "opsnn_kt/high_level.h"
+#include "opsnn_kt/micro_api.h"
 #include "opsnn_kt/kernel_macros.h"
 
 #endif  // OPSNN_KERNEL_OPERATOR_H_

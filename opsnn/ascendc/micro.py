@@ -1,0 +1,716 @@
+"""AscendC::MicroAPI on Ascend950: register-level vector code (``__VEC_SCOPE__``), for Python kernels
+and, through opsnn's CPU-debug bridge, for C++ ones.
+
+The model. A core has vector registers (`RegTensor`) of VECTOR_REG_WIDTH = 256 bytes, seen as
+256 / sizeof(T) lanes of the type an instruction names, and mask registers (`MaskReg`) of one bit
+per byte of a vector register: an element of size s at lane k is active when bit k * s is set (so a
+32-bit mask read as a 16-bit one enables the even lanes, as the hardware's predicates do).
+`UpdateMask(mask, T, size)` sets the first min(size, lanes) lanes and gives size less those;
+`CreateMask(mask, T, pattern)` sets a pattern (ALL, ALLF, VL1..VL128, H, Q).
+
+Instructions take a mask and a MaskMergeMode: ZEROING writes +0 (all bits clear) to the inactive
+lanes of the destination, MERGING leaves them as they were. Arithmetic is the LocalTensor
+instructions' own (binary.py, scalar_ops.py, unary.py, ieee.py): Add Sub Mul Div and their scalar
+forms correctly rounded in the lane type, Exp and Ln in float64 rounded once, NaNs settled by the
+same host-independent rule; Cast is cast.py's conversion on the Atlas A2 pairs and round modes.
+
+Moves between UB and registers (`DataCopy`): a load reads UB through a LocalTensor (C++: a
+``__local_mem__ T*`` the bridge maps back to its buffer) with a LoadDist -- NORM (256 bytes),
+UNPACK_B8/B16/B32 (128 bytes, element k into the low half of lane k of twice the width, the high
+half zero: an assumption, the unpack's fill is not documented), BRC_B8/B16/B32 (one element to
+every lane); a store writes only the active lanes, with a StoreDist -- NORM / NORM_B8/B16/B32,
+PACK_B16/B32/B64 (the low half of each lane, packed), FIRST_ELEMENT_B8/B16/B32. Other
+distributions are refused by name.
+
+Sanitizer (the LocalTensor model's, local_tensor.py): a load or store past its buffer or before it
+is local_tensor_overflow / underflow, an address not 32-byte aligned is datacopy_unaligned. A
+register holds defined and undefined bytes, valgrind-style: a fresh register is all undefined, a
+load of UB bytes nothing wrote gives undefined lanes, an active lane computed from an undefined one
+(or under an undefined mask bit) is undefined, a ZEROING instruction's inactive lanes are defined
+zeros. Undefined lanes stored to UB make those UB bytes undefined, and the error is reported where
+they leave the vector unit (a DataCopy to GM, GetValue), naming the instruction that first read
+them; computing on them is no error (a kernel routinely loads a whole register past its last
+valid element)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+from numpy.typing import DTypeLike
+
+from opsnn.dtypes import bfloat16, dtype_name
+
+from . import findings as fk
+from .binary import add_values, div_values, max_values, min_values, mul_values, sub_values
+from .cast import cast_values, check_cast
+from .compare import CMPMODE, compare_scalar_bits
+from .core import UB_ALIGN, CoreContext
+from .errors import EmulatorError
+from .ieee import F16, F32
+from .local_tensor import LocalTensor, _span, read_local
+from .rounding import RoundMode
+from .scalar_ops import to_scalar
+from .unary import abs_values, exp_values, ln_values, relu_values, sqrt_values
+
+VECTOR_REG_WIDTH = 256  # bytes of one vector register
+I16, I32 = np.dtype(np.int16), np.dtype(np.int32)
+FLOATS = (F16, F32)
+ARITH = (F16, F32, I16, I32)
+REG_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int8, np.uint8, np.int16, np.uint16, np.int32,
+                                        np.uint32)) + (bfloat16,)
+
+
+class MaskMergeMode(Enum):
+    UNKNOWN = "UNKNOWN"
+    MERGING = "MERGING"
+    ZEROING = "ZEROING"
+
+
+class MaskPattern(Enum):
+    ALL = "ALL"
+    VL1 = "VL1"
+    VL2 = "VL2"
+    VL3 = "VL3"
+    VL4 = "VL4"
+    VL8 = "VL8"
+    VL16 = "VL16"
+    VL32 = "VL32"
+    VL64 = "VL64"
+    VL128 = "VL128"
+    M3 = "M3"
+    M4 = "M4"
+    H = "H"
+    Q = "Q"
+    ALLF = "ALLF"
+
+
+class LoadDist(Enum):
+    DIST_NORM = "DIST_NORM"
+    DIST_BRC_B8 = "DIST_BRC_B8"
+    DIST_BRC_B16 = "DIST_BRC_B16"
+    DIST_BRC_B32 = "DIST_BRC_B32"
+    DIST_US_B8 = "DIST_US_B8"
+    DIST_US_B16 = "DIST_US_B16"
+    DIST_DS_B8 = "DIST_DS_B8"
+    DIST_DS_B16 = "DIST_DS_B16"
+    DIST_BDINTLV = "DIST_BDINTLV"
+    DIST_DINTLV_B8 = "DIST_DINTLV_B8"
+    DIST_DINTLV_B16 = "DIST_DINTLV_B16"
+    DIST_UNPACK_B8 = "DIST_UNPACK_B8"
+    DIST_UNPACK_B16 = "DIST_UNPACK_B16"
+    DIST_BLK = "DIST_BLK"
+    DIST_E2B_B16 = "DIST_E2B_B16"
+    DIST_E2B_B32 = "DIST_E2B_B32"
+    DIST_UNPACK_B32 = "DIST_UNPACK_B32"
+    DIST_DINTLV_B32 = "DIST_DINTLV_B32"
+    DIST_UNPACK4_B8 = "DIST_UNPACK4_B8"
+    DIST_SPLT4CHN_B8 = "DIST_SPLT4CHN_B8"
+    DIST_SPLT2CHN_B8 = "DIST_SPLT2CHN_B8"
+    DIST_SPLT2CHN_B16 = "DIST_SPLT2CHN_B16"
+
+
+class StoreDist(Enum):
+    DIST_NORM_B8 = "DIST_NORM_B8"
+    DIST_NORM_B16 = "DIST_NORM_B16"
+    DIST_NORM_B32 = "DIST_NORM_B32"
+    DIST_FIRST_ELEMENT_B8 = "DIST_FIRST_ELEMENT_B8"
+    DIST_FIRST_ELEMENT_B16 = "DIST_FIRST_ELEMENT_B16"
+    DIST_FIRST_ELEMENT_B32 = "DIST_FIRST_ELEMENT_B32"
+    DIST_PACK_B16 = "DIST_PACK_B16"
+    DIST_PACK_B32 = "DIST_PACK_B32"
+    DIST_INTLV_B8 = "DIST_INTLV_B8"
+    DIST_INTLV_B16 = "DIST_INTLV_B16"
+    DIST_PACK_B64 = "DIST_PACK_B64"
+    DIST_INTLV_B32 = "DIST_INTLV_B32"
+    DIST_PACK4_B32 = "DIST_PACK4_B32"
+    DIST_MRG4CHN_B8 = "DIST_MRG4CHN_B8"
+    DIST_MRG2CHN_B8 = "DIST_MRG2CHN_B8"
+    DIST_MRG2CHN_B16 = "DIST_MRG2CHN_B16"
+    DIST_NORM = "DIST_NORM"
+
+
+class RegLayout(Enum):
+    UNKNOWN = "UNKNOWN"
+    ZERO = "ZERO"
+    ONE = "ONE"
+    TWO = "TWO"
+    THREE = "THREE"
+
+
+class SatMode(Enum):
+    UNKNOWN = "UNKNOWN"
+    NO_SAT = "NO_SAT"
+    SAT = "SAT"
+
+
+@dataclass(frozen=True)
+class CastTrait:
+    """MicroAPI::CastTrait: which half of a lane a widening Cast reads / a narrowing one writes
+    (ZERO: the low half, ONE: the high half), saturation, merge mode and round mode (None:
+    RoundMode::UNKNOWN, the pair's default: CAST_NONE)."""
+    layoutMode: RegLayout = RegLayout.UNKNOWN  # noqa: N815 - AscendC name
+    satMode: SatMode = SatMode.UNKNOWN  # noqa: N815
+    mrgMode: MaskMergeMode = MaskMergeMode.UNKNOWN  # noqa: N815
+    roundMode: RoundMode | None = None  # noqa: N815
+
+
+# C++'s enum values (opsnn_kt/micro_api.h packs a CastTrait as these integers)
+_LAYOUTS = {-1: RegLayout.UNKNOWN, 0: RegLayout.ZERO, 1: RegLayout.ONE, 2: RegLayout.TWO, 3: RegLayout.THREE}
+_SATS = {-1: SatMode.UNKNOWN, 0: SatMode.NO_SAT, 1: SatMode.SAT}
+_MERGES = {0: MaskMergeMode.UNKNOWN, 1: MaskMergeMode.MERGING, 2: MaskMergeMode.ZEROING}
+_ROUNDS = (RoundMode.CAST_NONE, RoundMode.CAST_RINT, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL, RoundMode.CAST_ROUND,
+           RoundMode.CAST_TRUNC, RoundMode.CAST_ODD)
+
+
+def cast_trait_from_codes(layout: int, sat: int, merge: int, round_mode: int) -> CastTrait:
+    """The CastTrait whose fields C++ passes as its enums' integer values (RoundMode: CAST_NONE = 0
+    .. CAST_ODD = 6; CAST_HYBRID = 7 is refused, UNKNOWN = 8 is None)."""
+    if round_mode == 8:
+        rm = None
+    elif 0 <= round_mode < len(_ROUNDS):
+        rm = _ROUNDS[round_mode]
+    else:
+        raise EmulatorError(f"MicroAPI::CastTrait round mode {round_mode} (CAST_HYBRID?) is not modelled")
+    try:
+        return CastTrait(_LAYOUTS[layout], _SATS[sat], _MERGES[merge], rm)
+    except KeyError as e:
+        raise EmulatorError(f"MicroAPI::CastTrait field value {e} is not one opsnn knows") from None
+
+
+class RegTensor:
+    """`MicroAPI::RegTensor<T>`: one vector register of a core, 256 bytes, all undefined at first.
+
+    Parameters
+    ----------
+    ctx : CoreContext
+        The core whose register it is.
+    dtype : numpy dtype-like
+        T, the type its lanes are seen as (an instruction may see them as another).
+    """
+
+    __slots__ = ("ctx", "dtype", "data", "undef", "origin")
+
+    def __init__(self, ctx: CoreContext, dtype: DTypeLike):
+        self.ctx = ctx
+        self.dtype = np.dtype(dtype)
+        self.data = np.zeros(VECTOR_REG_WIDTH, dtype=np.uint8)
+        self.undef = np.ones(VECTOR_REG_WIDTH, dtype=bool)  # per byte: holds an undefined value
+        self.origin: str | None = None  # where its undefined bytes were first read (None: never written)
+
+    def lanes(self, dtype: DTypeLike | None = None) -> np.ndarray:
+        """The register's lanes as `dtype` (its own by default): a view, not a copy."""
+        return self.data.view(self.dtype if dtype is None else np.dtype(dtype))
+
+    def lane_undef(self, size: int) -> np.ndarray:
+        """Per lane of `size` bytes: does it hold an undefined byte?"""
+        return self.undef.reshape(-1, size).any(axis=1)
+
+    def numpy(self) -> np.ndarray:
+        """A copy of the lanes as T: for tests and debugging (undefined lanes read as what they hold)."""
+        return self.lanes().copy()
+
+    def reset(self) -> None:
+        """Back to a fresh register's state (the bridge reuses a register C++ destroyed)."""
+        self.data[:] = 0
+        self.undef[:] = True
+        self.origin = None
+
+    def __repr__(self) -> str:
+        return f"RegTensor<{dtype_name(self.dtype)}>({int(self.undef.sum())} undefined bytes)"
+
+
+class MaskReg:
+    """`MicroAPI::MaskReg`: one bit per byte of a vector register, all undefined at first.
+
+    Parameters
+    ----------
+    ctx : CoreContext
+        The core whose register it is.
+    """
+
+    __slots__ = ("ctx", "bits", "undef", "origin")
+
+    def __init__(self, ctx: CoreContext):
+        self.ctx = ctx
+        self.bits = np.zeros(VECTOR_REG_WIDTH, dtype=bool)
+        self.undef = np.ones(VECTOR_REG_WIDTH, dtype=bool)
+        self.origin: str | None = None
+
+    def active(self, size: int) -> np.ndarray:
+        """Per lane of `size` bytes: is it active (bit k * size set)?"""
+        return self.bits[::size].copy()
+
+    def reset(self) -> None:
+        self.bits[:] = False
+        self.undef[:] = True
+        self.origin = None
+
+    def __repr__(self) -> str:
+        return f"MaskReg({int(self.bits.sum())} bits set)"
+
+
+# ---- helpers ----
+
+def _where(ctx: CoreContext) -> str:
+    return f" at {ctx.log.source}" if ctx.log.source else ""
+
+
+def _issue(name: str, ctx: CoreContext) -> str:
+    full = f"MicroAPI::{name}"
+    ctx.counters.issue(full)
+    return full
+
+
+def _lane_type(name: str, allowed, *regs: RegTensor) -> np.dtype:
+    t = regs[0].dtype
+    if t not in allowed or any(r.dtype != t for r in regs[1:]):
+        got = ", ".join(dtype_name(r.dtype) for r in regs)
+        raise EmulatorError(f"MicroAPI::{name} on {got}: takes {', '.join(dtype_name(a) for a in allowed)}, "
+                            "one type on every register")
+    return t
+
+
+def _merge_mode(name: str, mode) -> MaskMergeMode:
+    if mode not in (MaskMergeMode.ZEROING, MaskMergeMode.MERGING):
+        raise EmulatorError(f"MicroAPI::{name}: MaskMergeMode must be ZEROING or MERGING, got {mode!r}")
+    return mode
+
+
+def _mask_lanes(name: str, mask: MaskReg | None, size: int) -> tuple[np.ndarray, np.ndarray, str | None]:
+    """(active, undefined, origin) per lane of `size` bytes; no mask: every lane, defined."""
+    n = VECTOR_REG_WIDTH // size
+    if mask is None:
+        return np.ones(n, dtype=bool), np.zeros(n, dtype=bool), None
+    if not isinstance(mask, MaskReg):
+        raise EmulatorError(f"MicroAPI::{name}: the mask must be a MaskReg, got {type(mask).__name__}")
+    undef = mask.undef[::size]
+    origin = mask.origin
+    if undef.any() and origin is None:
+        origin = f"MicroAPI::{name}{_where(mask.ctx)} used a mask register nothing set"
+    return mask.bits[::size].copy(), undef.copy(), origin
+
+
+def _source_origin(name: str, ctx: CoreContext, regs, used: list[np.ndarray]) -> str | None:
+    """Where the undefined lanes an instruction used came from: the first register's origin that
+    has some, or this instruction (a register nothing wrote)."""
+    for r, u in zip(regs, used, strict=True):
+        if u.any():
+            return r.origin or f"MicroAPI::{name}{_where(ctx)} read lanes of a register nothing wrote"
+    return None
+
+
+def _write_lanes(dst: RegTensor, t: np.dtype, result: np.ndarray, active: np.ndarray, undef: np.ndarray,
+                 mode: MaskMergeMode, origin: str | None) -> None:
+    """dst's lanes (as t): result where active; inactive lanes +0 (ZEROING) or kept (MERGING)."""
+    size = t.itemsize
+    lanes = dst.lanes(t)
+    old_undef = dst.lane_undef(size)
+    if mode is MaskMergeMode.ZEROING:
+        lanes.view(np.uint8)[:] = 0
+        new_undef = undef & active
+    else:
+        new_undef = np.where(active, undef, old_undef)
+    lanes[active] = result[active]
+    dst.undef[:] = np.repeat(new_undef, size)
+    if (new_undef & active).any():
+        dst.origin = origin
+    elif not new_undef.any():
+        dst.origin = None  # else: only kept (MERGING) lanes are undefined, their origin stays
+
+
+def _elementwise(name: str, fn, allowed, dst: RegTensor, srcs: list[RegTensor], mask, mode) -> None:
+    t = _lane_type(name, allowed, dst, *srcs)
+    ctx = dst.ctx
+    _issue(name, ctx)
+    mode = _merge_mode(name, mode)
+    active, m_undef, m_origin = _mask_lanes(name, mask, t.itemsize)
+    with np.errstate(all="ignore"):
+        result = np.asarray(fn(*(s.lanes(t).copy() for s in srcs)), dtype=t)
+    used = [s.lane_undef(t.itemsize) & active for s in srcs]
+    undef = np.logical_or.reduce(used) | m_undef if used else m_undef.copy()
+    origin = _source_origin(name, ctx, srcs, used) or m_origin
+    _write_lanes(dst, t, result, active | m_undef, undef, mode, origin)
+
+
+# ---- arithmetic ----
+
+def _binary(name, fn, allowed):
+    def op(dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg,
+           mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+        _elementwise(name, fn, allowed, dst, [src0, src1], mask, mode)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (f"MicroAPI::{name}(dst, src0, src1, mask, mode): dst = {name}(src0, src1) on the active lanes; "
+                  f"{', '.join(dtype_name(a) for a in allowed)}.")
+    return op
+
+
+def _with_scalar(name, fn, allowed):
+    def op(dst: RegTensor, src: RegTensor, scalar, mask: MaskReg,
+           mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+        s = to_scalar(scalar, src.dtype)
+        _elementwise(name, lambda x: fn(x, s), allowed, dst, [src], mask, mode)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = (f"MicroAPI::{name}(dst, src, scalar, mask, mode): the scalar converted to the lane type "
+                  f"first; {', '.join(dtype_name(a) for a in allowed)}.")
+    return op
+
+
+def _unary(name, fn, allowed):
+    def op(dst: RegTensor, src: RegTensor, mask: MaskReg, mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+        _elementwise(name, fn, allowed, dst, [src], mask, mode)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"MicroAPI::{name}(dst, src, mask, mode); {', '.join(dtype_name(a) for a in allowed)}."
+    return op
+
+
+Add = _binary("Add", add_values, ARITH)
+Sub = _binary("Sub", sub_values, ARITH)
+Mul = _binary("Mul", mul_values, ARITH)
+Div = _binary("Div", div_values, FLOATS)
+Max = _binary("Max", max_values, ARITH)
+Min = _binary("Min", min_values, ARITH)
+Adds = _with_scalar("Adds", add_values, ARITH)
+Muls = _with_scalar("Muls", mul_values, ARITH)
+Maxs = _with_scalar("Maxs", max_values, ARITH)
+Mins = _with_scalar("Mins", min_values, ARITH)
+Exp = _unary("Exp", exp_values, FLOATS)
+Ln = _unary("Ln", ln_values, FLOATS)
+Sqrt = _unary("Sqrt", sqrt_values, FLOATS)
+Abs = _unary("Abs", abs_values, FLOATS)
+Relu = _unary("Relu", relu_values, (F16, F32, I32))
+
+
+def Duplicate(dst: RegTensor, scalar, mask: MaskReg | None = None,  # noqa: N802 - AscendC name
+              mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+    """MicroAPI::Duplicate: the scalar (converted to the lane type) in every active lane; without
+    a mask, in every lane."""
+    t = _lane_type("Duplicate", REG_TYPES, dst)
+    s = to_scalar(scalar, t)
+    _elementwise("Duplicate", lambda: np.full(VECTOR_REG_WIDTH // t.itemsize, s, dtype=t), REG_TYPES, dst, [],
+                 mask, mode)
+
+
+def Copy(dst: RegTensor | MaskReg, src: RegTensor | MaskReg) -> None:  # noqa: N802 - AscendC name
+    """A register's whole value (bytes or bits, definedness and origin) into another: C++'s
+    assignment of a RegTensor / MaskReg. Not an instruction (not counted)."""
+    if isinstance(dst, RegTensor) and isinstance(src, RegTensor):
+        dst.data[:] = src.data
+    elif isinstance(dst, MaskReg) and isinstance(src, MaskReg):
+        dst.bits[:] = src.bits
+    else:
+        raise EmulatorError(f"MicroAPI: cannot copy a {type(src).__name__} into a {type(dst).__name__}")
+    dst.undef[:] = src.undef
+    dst.origin = src.origin
+
+
+# ---- masks ----
+
+def _mask_type(name: str, dtype) -> int:
+    t = np.dtype(dtype)
+    if t.itemsize not in (1, 2, 4):
+        raise EmulatorError(f"MicroAPI::{name}<{dtype_name(t)}>: b8, b16 and b32 types only")
+    return t.itemsize
+
+
+def _set_mask(dst: MaskReg, size: int, active: np.ndarray) -> None:
+    dst.bits[:] = False
+    dst.bits[::size] = active
+    dst.undef[:] = False
+    dst.origin = None
+
+
+_VL = {MaskPattern.VL1: 1, MaskPattern.VL2: 2, MaskPattern.VL3: 3, MaskPattern.VL4: 4, MaskPattern.VL8: 8,
+       MaskPattern.VL16: 16, MaskPattern.VL32: 32, MaskPattern.VL64: 64, MaskPattern.VL128: 128}
+
+
+def CreateMask(dst: MaskReg, dtype: DTypeLike, pattern: MaskPattern = MaskPattern.ALL) -> None:  # noqa: N802
+    """MicroAPI::CreateMask<T, pattern>: ALL (every lane of T), ALLF (none), VLn (the first n), H
+    (the first half), Q (the first quarter). M3 / M4 are refused (not modelled)."""
+    size = _mask_type("CreateMask", dtype)
+    dst.ctx.counters.issue("MicroAPI::CreateMask")
+    n = VECTOR_REG_WIDTH // size
+    if pattern is MaskPattern.ALL:
+        k = n
+    elif pattern is MaskPattern.ALLF:
+        k = 0
+    elif pattern is MaskPattern.H:
+        k = n // 2
+    elif pattern is MaskPattern.Q:
+        k = n // 4
+    elif pattern in _VL:
+        k = min(_VL[pattern], n)
+    else:
+        raise EmulatorError(f"MicroAPI::CreateMask pattern {getattr(pattern, 'name', pattern)} is not modelled")
+    _set_mask(dst, size, np.arange(n) < k)
+
+
+def UpdateMask(dst: MaskReg, dtype: DTypeLike, size: int) -> int:  # noqa: N802 - AscendC name
+    """MicroAPI::UpdateMask<T>(size): the first min(size, lanes of T) lanes active; returns size
+    less the lanes (at least 0), what C++'s reference argument becomes."""
+    s = _mask_type("UpdateMask", dtype)
+    dst.ctx.counters.issue("MicroAPI::UpdateMask")
+    n = VECTOR_REG_WIDTH // s
+    size = int(size) & 0xFFFF_FFFF
+    _set_mask(dst, s, np.arange(n) < min(size, n))
+    return max(size - n, 0)
+
+
+def _compare(name: str, dst: MaskReg, src: RegTensor, other, mask: MaskReg, mode: CMPMODE, regs) -> None:
+    if not isinstance(mode, CMPMODE):
+        raise EmulatorError(f"MicroAPI::{name} mode must be a CMPMODE, got {mode!r}")
+    t = _lane_type(name, ARITH, *regs)
+    ctx = src.ctx
+    _issue(name, ctx)
+    size = t.itemsize
+    active, m_undef, m_origin = _mask_lanes(name, mask, size)
+    with np.errstate(invalid="ignore"):
+        result = compare_scalar_bits(src.lanes(t), other, mode)
+    used = [r.lane_undef(size) & active for r in regs]
+    undef = np.logical_or.reduce(used) | m_undef
+    dst.bits[:] = False
+    dst.bits[::size] = result & active  # a predicate's inactive lanes are clear
+    dst.undef[:] = False
+    dst.undef[::size] = undef
+    dst.origin = (_source_origin(name, ctx, regs, used) or m_origin) if undef.any() else None
+
+
+def Compare(dst: MaskReg, src0: RegTensor, src1: RegTensor, mask: MaskReg,  # noqa: N802 - AscendC name
+            mode: CMPMODE = CMPMODE.EQ) -> None:
+    """MicroAPI::Compare<T, mode>: dst's lane bit = src0 <mode> src1 on the active lanes (clear on
+    the others); every comparison with NaN is false, NE included (compare.py's rule)."""
+    _compare("Compare", dst, src0, src1.lanes(src0.dtype), mask, mode, [src0, src1])
+
+
+def CompareScalar(dst: MaskReg, src: RegTensor, scalar, mask: MaskReg,  # noqa: N802 - AscendC name
+                  mode: CMPMODE = CMPMODE.EQ) -> None:
+    """MicroAPI::CompareScalar<T, mode>: as Compare, against the scalar converted to the lane type."""
+    _compare("CompareScalar", dst, src, to_scalar(scalar, src.dtype), mask, mode, [src])
+
+
+def Select(dst: RegTensor, src0: RegTensor, src1: RegTensor, sel: MaskReg) -> None:  # noqa: N802 - AscendC name
+    """MicroAPI::Select: every lane of dst from src0 where sel's lane bit is set, else from src1."""
+    t = _lane_type("Select", REG_TYPES, dst, src0, src1)
+    ctx = dst.ctx
+    _issue("Select", ctx)
+    size = t.itemsize
+    pick, m_undef, m_origin = _mask_lanes("Select", sel, size)
+    result = np.where(pick, src0.lanes(t), src1.lanes(t))
+    used = [src0.lane_undef(size) & pick, src1.lane_undef(size) & ~pick]
+    undef = used[0] | used[1] | m_undef
+    origin = _source_origin("Select", ctx, [src0, src1], used) or m_origin
+    _write_lanes(dst, t, result, np.ones_like(pick), undef, MaskMergeMode.ZEROING, origin)
+
+
+# ---- Cast ----
+
+def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastTrait()) -> None:  # noqa: N802
+    """MicroAPI::Cast<Dst, Src, trait>: each active lane converted by cast.py's conversion (the
+    Atlas A2 pairs and round modes; RoundMode UNKNOWN is CAST_NONE, which is RINT where precision
+    is lost, and float -> bfloat16 needs a mode). The mask is read in lanes of the wider type.
+
+    A widening Cast reads the low (RegLayout ZERO, or UNKNOWN) or high (ONE) half of each wider lane;
+    a narrowing one writes its result there and leaves the other half undefined (+0 bits). Merge
+    mode UNKNOWN is ZEROING. SatMode: UNKNOWN or SAT for float -> integer (saturating, NaN -> 0),
+    UNKNOWN or NO_SAT for float -> float (overflow to inf); the others are refused."""
+    name = "Cast"
+    ts, td = src.dtype, dst.dtype
+    ctx = dst.ctx
+    if not isinstance(trait, CastTrait):
+        raise EmulatorError(f"MicroAPI::Cast: trait must be a CastTrait, got {type(trait).__name__}")
+    mode = trait.roundMode or RoundMode.CAST_NONE
+    merge = MaskMergeMode.ZEROING if trait.mrgMode is MaskMergeMode.UNKNOWN else trait.mrgMode
+    layout = RegLayout.ZERO if trait.layoutMode is RegLayout.UNKNOWN else trait.layoutMode
+    pair = f"{dtype_name(ts)} -> {dtype_name(td)}"
+    try:
+        check_cast(ts, td, mode)
+    except EmulatorError as e:
+        raise EmulatorError(f"MicroAPI::Cast {pair} with {mode.name}: not modelled ({e})") from None
+    to_int = td.kind in "iu" and ts.kind not in "iu"
+    if (to_int and trait.satMode is SatMode.NO_SAT) or (not to_int and trait.satMode is SatMode.SAT
+                                                         and td.itemsize < ts.itemsize):
+        raise EmulatorError(f"MicroAPI::Cast {pair} with SatMode::{trait.satMode.name} is not modelled")
+    if ts.itemsize == td.itemsize:
+        parts = None
+    elif td.itemsize == 2 * ts.itemsize or ts.itemsize == 2 * td.itemsize:
+        if layout not in (RegLayout.ZERO, RegLayout.ONE):
+            raise EmulatorError(f"MicroAPI::Cast {pair}: RegLayout::{layout.name} is not modelled (ZERO or ONE)")
+        parts = 0 if layout is RegLayout.ZERO else 1
+    else:
+        raise EmulatorError(f"MicroAPI::Cast {pair}: only same-size, half- or double-width pairs are modelled")
+    _issue(name, ctx)
+    wide = max(ts.itemsize, td.itemsize)
+    active, m_undef, m_origin = _mask_lanes(name, mask, wide)
+    src_undef = src.lane_undef(ts.itemsize)
+    values = src.lanes(ts)
+    if parts is not None and td.itemsize > ts.itemsize:  # widening: one half of each wider lane
+        values, src_undef = values[parts::2], src_undef[parts::2]
+    converted = cast_values(np.ascontiguousarray(values), td, mode)
+    used = src_undef & active
+    undef = used | m_undef
+    origin = _source_origin(name, ctx, [src], [used]) or m_origin
+    if parts is None or td.itemsize > ts.itemsize:
+        _write_lanes(dst, td, converted, active | m_undef, undef, merge, origin)
+        return
+    # narrowing: the result in one half of each wide lane, the other half undefined
+    n = VECTOR_REG_WIDTH // td.itemsize
+    full = np.zeros(n, dtype=td)
+    full[parts::2] = converted
+    lane_active = np.repeat(active | m_undef, 2)
+    lane_undef = np.repeat(undef, 2)
+    lane_undef[1 - parts::2] = True
+    _write_lanes(dst, td, full, lane_active, lane_undef,
+                 merge, origin or f"MicroAPI::Cast{_where(ctx)} leaves the other half of each lane undefined")
+
+
+# ---- UB <-> registers ----
+
+_LOAD_UNPACK = {LoadDist.DIST_UNPACK_B8: 1, LoadDist.DIST_UNPACK_B16: 2, LoadDist.DIST_UNPACK_B32: 4}
+_LOAD_BRC = {LoadDist.DIST_BRC_B8: 1, LoadDist.DIST_BRC_B16: 2, LoadDist.DIST_BRC_B32: 4}
+_STORE_NORM = {StoreDist.DIST_NORM_B8: 1, StoreDist.DIST_NORM_B16: 2, StoreDist.DIST_NORM_B32: 4}
+_STORE_PACK = {StoreDist.DIST_PACK_B16: 1, StoreDist.DIST_PACK_B32: 2, StoreDist.DIST_PACK_B64: 4}
+_STORE_FIRST = {StoreDist.DIST_FIRST_ELEMENT_B8: 1, StoreDist.DIST_FIRST_ELEMENT_B16: 2,
+                StoreDist.DIST_FIRST_ELEMENT_B32: 4}
+_NAME = "MicroAPI::DataCopy"
+
+
+def _element_size(dist, expected: int, t: np.dtype) -> None:
+    if t.itemsize != expected:
+        raise EmulatorError(f"{_NAME} with {dist.name} moves {8 * expected}-bit elements, not "
+                            f"{dtype_name(t)}")
+
+
+def _aligned(lt: LocalTensor, nbytes: int, unit: int) -> None:
+    ctx = lt.ctx
+    if ctx.sanitize and lt.ub_addr % unit:
+        ctx.log.add(fk.DATACOPY_UNALIGNED, _NAME, lt.buffer.name, lt.offset, nbytes,
+                    f"UB address {lt.ub_addr:#x} is not {unit}-byte aligned")
+
+
+def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
+    t = src.dtype
+    if not isinstance(dist, LoadDist):
+        raise EmulatorError(f"{_NAME}: a load takes a LoadDist, got {dist!r}")
+    if dst.dtype.itemsize != t.itemsize:
+        raise EmulatorError(f"{_NAME}: a RegTensor<{dtype_name(dst.dtype)}> loaded from a {dtype_name(t)} address")
+    ctx = src.ctx
+    ctx.counters.issue(_NAME)
+    size = t.itemsize
+    if dist is LoadDist.DIST_NORM:
+        count, step, unit = VECTOR_REG_WIDTH // size, 1, UB_ALIGN
+    elif dist in _LOAD_UNPACK:
+        _element_size(dist, _LOAD_UNPACK[dist], t)
+        count, step, unit = VECTOR_REG_WIDTH // (2 * size), 2, UB_ALIGN
+    elif dist in _LOAD_BRC:
+        _element_size(dist, _LOAD_BRC[dist], t)
+        count, step, unit = 1, 0, size
+    else:
+        raise EmulatorError(f"{_NAME} with LoadDist::{dist.name} is not modelled")
+    _aligned(src, count * size, unit)
+    values = read_local(src, count, _NAME).copy()
+    # the read's undefined elements, as local_tensor's check recorded them for this instruction
+    undefined = np.zeros(count, dtype=bool)
+    origin = None
+    keep = []
+    for entry in ctx.undefined_inputs:
+        if entry[0] != _NAME:
+            keep.append(entry)
+            continue
+        lo, hi = max(entry[1], 0), min(entry[2], count)
+        undefined[lo:hi] = True
+        origin = origin or entry[3]
+    ctx.undefined_inputs[:] = keep
+    lanes = dst.data.view(t)
+    dst.data[:] = 0
+    dst.undef[:] = False
+    per_lane = dst.undef.reshape(-1, size)
+    if step == 0:  # broadcast
+        lanes[:] = values[0]
+        per_lane[:] = undefined[0]
+    else:
+        lanes[::step] = values
+        per_lane[::step] = undefined[:, None]
+    dst.origin = origin if dst.undef.any() else None
+
+
+def _store(dst: LocalTensor, src: RegTensor, mask: MaskReg, dist: StoreDist) -> None:
+    t = dst.dtype
+    if not isinstance(dist, StoreDist):
+        raise EmulatorError(f"{_NAME}: a store takes a StoreDist, got {dist!r}")
+    if src.dtype.itemsize != t.itemsize:
+        raise EmulatorError(f"{_NAME}: a RegTensor<{dtype_name(src.dtype)}> stored to a {dtype_name(t)} address")
+    ctx = dst.ctx
+    ctx.counters.issue(_NAME)
+    size = t.itemsize
+    if dist is StoreDist.DIST_NORM or dist in _STORE_NORM:
+        if dist in _STORE_NORM:
+            _element_size(dist, _STORE_NORM[dist], t)
+        lane, first = size, False
+    elif dist in _STORE_PACK:
+        _element_size(dist, _STORE_PACK[dist], t)
+        lane, first = 2 * size, False
+    elif dist in _STORE_FIRST:
+        _element_size(dist, _STORE_FIRST[dist], t)
+        lane, first = size, True
+    else:
+        raise EmulatorError(f"{_NAME} with StoreDist::{dist.name} is not modelled")
+    n = VECTOR_REG_WIDTH // lane
+    active, m_undef, m_origin = _mask_lanes("DataCopy", mask, lane)
+    if first:
+        active[1:], m_undef[1:] = False, False
+    active |= m_undef  # a lane under an undefined mask bit may be written: its bytes become undefined
+    # element k: the low `size` bytes of lane k
+    raw = src.data.reshape(n, lane)[:, :size]
+    src_undef = src.undef.reshape(n, lane)[:, :size].any(axis=1)
+    undef = src_undef | m_undef
+    if (src_undef & active).any():
+        origin = src.origin or f"{_NAME}{_where(ctx)} stored lanes of a register nothing wrote"
+    else:
+        origin = m_origin
+    _aligned(dst, n * size, UB_ALIGN)
+    idx = np.flatnonzero(active)
+    if idx.size == 0:
+        return
+    cuts = np.flatnonzero(np.diff(idx) != 1) + 1
+    for run in np.split(idx, cuts):  # one write per run of active lanes (a tail mask: one run)
+        k0, k1 = int(run[0]), int(run[-1]) + 1
+        target = LocalTensor(dst.buffer, t, dst.offset + k0 * size)
+        run_undef = np.flatnonzero(undef[k0:k1])
+        if run_undef.size and ctx.sanitize:
+            pieces = np.split(run_undef, np.flatnonzero(np.diff(run_undef) != 1) + 1)
+            ctx.undefined_inputs.extend((_NAME, int(p[0]), int(p[-1]) + 1, origin) for p in pieces)
+        data = np.ascontiguousarray(raw[k0:k1]).reshape(-1)
+        start, stop, head = _span(target, data.size, _NAME, True, True)
+        target.buffer.storage[start:stop] = data[head:head + stop - start]
+        ctx.undefined_inputs[:] = [e for e in ctx.undefined_inputs if e[0] != _NAME]
+
+
+def DataCopy(dst, src, *rest) -> None:  # noqa: N802 - AscendC name
+    """MicroAPI::DataCopy, both directions:
+
+    - ``DataCopy(reg, local, dist=LoadDist.DIST_NORM)``: a load from the LocalTensor's address
+      (``__local_mem__ T*``), every lane (no mask);
+    - ``DataCopy(local, reg, mask, dist=StoreDist.DIST_NORM)``: a store of the active lanes.
+    """
+    if isinstance(dst, RegTensor) and isinstance(src, LocalTensor):
+        if len(rest) > 1:
+            raise EmulatorError(f"{_NAME}(reg, local[, dist]): a load takes no mask")
+        _load(dst, src, rest[0] if rest else LoadDist.DIST_NORM)
+    elif isinstance(dst, LocalTensor) and isinstance(src, RegTensor):
+        if not rest or len(rest) > 2:
+            raise EmulatorError(f"{_NAME}(local, reg, mask[, dist]): a store takes a mask")
+        _store(dst, src, rest[0], rest[1] if len(rest) > 1 else StoreDist.DIST_NORM)
+    else:
+        raise EmulatorError(f"{_NAME}: (RegTensor, LocalTensor[, LoadDist]) or (LocalTensor, RegTensor, MaskReg"
+                            f"[, StoreDist]), got ({type(dst).__name__}, {type(src).__name__}, ...)")
+
+
+LoadAlign = DataCopy  # the newer names of the same moves
+StoreAlign = DataCopy
+
+__all__ = [
+    "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Cast", "CastTrait", "Compare", "CompareScalar", "Copy", "CreateMask",
+    "DataCopy", "Div", "Duplicate", "Exp", "LoadAlign", "LoadDist", "Ln", "MaskMergeMode", "MaskPattern", "MaskReg",
+    "Max", "Maxs", "Min", "Mins", "Mul", "Muls", "RegLayout", "RegTensor", "Relu", "SatMode", "Select", "Sqrt",
+    "StoreAlign", "StoreDist", "Sub", "UpdateMask", "cast_trait_from_codes",
+]
