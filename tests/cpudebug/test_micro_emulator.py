@@ -1,0 +1,215 @@
+"""opsnn.ascendc.micro from Python kernels: the register model (lanes, byte-granular masks,
+ZEROING / MERGING), its arithmetic against numpy's own (correctly rounded float32 / half ops, exp
+in float64 rounded once), Cast's half-lane layouts, the load / store distributions, and the
+sanitizer's view (overflow, alignment, undefined lanes)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from opsnn.ascendc import CMPMODE, EmulatorError, GlobalMemory, TBuf, TPipe, micro
+from opsnn.ascendc.core import CoreContext
+from opsnn.ascendc.local_tensor import read_local
+from opsnn.ascendc.rounding import RoundMode
+from opsnn.platform import Platform
+
+M = micro
+F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
+
+
+def _core(sanitize: bool = True) -> CoreContext:
+    return CoreContext(0, 1, Platform.custom(ub_size=16 * 1024, aiv_cores=1), GlobalMemory(), sanitize)
+
+
+def _buffer(core, dtype, n, values=None, written=None):
+    pipe = TPipe(core)
+    buf = TBuf(name=f"b{len(core.buffers)}")
+    pipe.InitBuffer(buf, n * np.dtype(dtype).itemsize)
+    t = buf.Get(dtype)
+    if values is not None:
+        raw = np.asarray(values, dtype=dtype).view(np.uint8)
+        b = t.buffer
+        b.storage[b.base:b.base + raw.size] = raw
+        b.written = [(0, raw.size if written is None else written)]
+    return t
+
+
+def _bits(a):
+    return np.ascontiguousarray(a).view({2: np.uint16, 4: np.uint32}[a.dtype.itemsize])
+
+
+def _same(a, b):
+    return ((_bits(a) == _bits(b)) | (np.isnan(a) & np.isnan(b))).all()
+
+
+def _kinds(core):
+    return [f.kind for f in core.log.items]
+
+
+# every bit pattern: NaN payloads, infinities, subnormals, -0
+floats32 = st.lists(st.integers(0, 2**32 - 1), min_size=64, max_size=64).map(
+    lambda v: np.array(v, np.uint32).view(np.float32))
+floats16 = st.lists(st.integers(0, 2**16 - 1), min_size=128, max_size=128).map(
+    lambda v: np.array(v, np.uint16).view(np.float16))
+
+_NUMPY = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Div": np.divide}
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=floats32, b=floats32, op=st.sampled_from(sorted(_NUMPY)), size=st.integers(0, 80),
+       merging=st.booleans())
+def test_float32_binary_ops_are_numpys_on_the_active_lanes(a, b, op, size, merging):
+    core = _core()
+    x, y, d = M.RegTensor(core, F32), M.RegTensor(core, F32), M.RegTensor(core, F32)
+    x.lanes()[:], y.lanes()[:] = a, b
+    x.undef[:] = y.undef[:] = False
+    M.Duplicate(d, 3.0)
+    mask = M.MaskReg(core)
+    assert M.UpdateMask(mask, F32, size) == max(size - 64, 0)
+    mode = M.MaskMergeMode.MERGING if merging else M.MaskMergeMode.ZEROING
+    getattr(M, op)(d, x, y, mask, mode)
+    with np.errstate(all="ignore"):
+        want = _NUMPY[op](np.array(a, F32), np.array(b, F32))
+    active = np.arange(64) < size
+    assert _same(d.lanes()[active], want[active])
+    rest = d.lanes()[~active]
+    assert (_bits(rest) == _bits(np.full(rest.size, 3.0 if merging else 0.0, F32))).all()
+    assert not d.undef.any()
+
+
+@settings(max_examples=30, deadline=None)
+@given(a=floats16, scalar=st.floats(width=16, allow_nan=False, allow_subnormal=False))
+def test_half_scalar_ops_and_exp_round_once(a, scalar):
+    core = _core()
+    x, d = M.RegTensor(core, F16), M.RegTensor(core, F16)
+    x.lanes()[:] = a
+    x.undef[:] = False
+    all16 = M.MaskReg(core)
+    M.CreateMask(all16, F16)
+    xa = np.array(a, F16)
+    with np.errstate(all="ignore"):
+        M.Muls(d, x, scalar, all16)
+        assert _same(d.lanes(), xa * np.float16(scalar))
+        M.Adds(d, x, scalar, all16)
+        assert _same(d.lanes(), xa + np.float16(scalar))
+        M.Exp(d, x, all16)
+        assert _same(d.lanes(), np.exp(xa.astype(np.float64)).astype(F16))
+
+
+def test_a_b32_mask_seen_by_b16_lanes_enables_the_even_ones():
+    core = _core()
+    m = M.MaskReg(core)
+    M.UpdateMask(m, F32, 3)
+    assert list(np.flatnonzero(m.active(4))) == [0, 1, 2]
+    assert list(np.flatnonzero(m.active(2))) == [0, 2, 4]
+    for pattern, n in ((M.MaskPattern.ALL, 64), (M.MaskPattern.ALLF, 0), (M.MaskPattern.VL16, 16),
+                       (M.MaskPattern.H, 32), (M.MaskPattern.Q, 16), (M.MaskPattern.VL128, 64)):
+        M.CreateMask(m, F32, pattern)
+        assert int(m.active(4).sum()) == n, pattern
+    with pytest.raises(EmulatorError, match="M3 is not modelled"):
+        M.CreateMask(m, F32, M.MaskPattern.M3)
+
+
+def test_unpack_cast_pack_round_trip_and_layouts():
+    core = _core()
+    x = np.arange(128, dtype=np.float16) - np.float16(60.5)
+    src = _buffer(core, F16, 128, x)
+    dst = _buffer(core, F16, 384)
+    packed, wide, back = M.RegTensor(core, F16), M.RegTensor(core, F32), M.RegTensor(core, F16)
+    all32 = M.MaskReg(core)
+    M.CreateMask(all32, F32)
+    M.DataCopy(packed, src, M.LoadDist.DIST_UNPACK_B16)  # 64 halves, each in the low half of a 32-bit lane
+    assert _same(packed.lanes()[0::2], x[:64]) and not packed.lanes()[1::2].view(np.uint16).any()
+    M.Cast(wide, packed, all32, M.CastTrait(M.RegLayout.ZERO))
+    assert _same(wide.lanes(), x[:64].astype(F32))
+    M.Cast(wide, packed, all32, M.CastTrait(M.RegLayout.ONE))  # the high halves: the unpack's zeros
+    assert not wide.lanes().view(np.uint32).any()
+    M.Cast(wide, packed, all32, M.CastTrait(M.RegLayout.ZERO))
+    M.Muls(wide, wide, 0.25, all32)
+    M.Cast(back, wide, all32, M.CastTrait(M.RegLayout.ZERO, roundMode=RoundMode.CAST_RINT))
+    assert back.lane_undef(2)[1::2].all() and not back.lane_undef(2)[0::2].any()  # the other half: undefined
+    M.DataCopy(dst, back, all32, M.StoreDist.DIST_PACK_B32)
+    assert _same(dst.numpy(64), (x[:64].astype(F32) * np.float32(0.25)).astype(F16))
+    assert core.log.items == []
+    all16 = M.MaskReg(core)
+    M.CreateMask(all16, F16)
+    M.DataCopy(dst[128], back, all32, M.StoreDist.DIST_NORM_B16)  # a b32 mask: the even (defined) lanes
+    read_local(dst[128], 128, "DataCopy")  # as a copy to GM reads them: the odd ones nothing wrote
+    assert set(_kinds(core)) == {"ub_read_before_write"} and "nothing wrote" in core.log.items[0].detail
+    core.log.items.clear()
+    M.DataCopy(dst[256], back, all16, M.StoreDist.DIST_NORM_B16)  # a b16 mask: the undefined halves too
+    read_local(dst[256], 128, "DataCopy")
+    assert set(_kinds(core)) == {"ub_read_before_write"}
+    assert "leaves the other half of each lane undefined" in core.log.items[0].detail
+
+
+def test_cast_refuses_what_it_does_not_model():
+    core = _core()
+    f, h, m = M.RegTensor(core, F32), M.RegTensor(core, np.dtype(np.int8)), M.MaskReg(core)
+    M.CreateMask(m, F32)
+    with pytest.raises(EmulatorError, match="not modelled"):
+        M.Cast(h, f, m)  # float -> int8: a quarter-width pair
+    b = M.RegTensor(core, F16)
+    with pytest.raises(EmulatorError, match="SatMode::SAT is not modelled"):
+        M.Cast(b, f, m, M.CastTrait(M.RegLayout.ZERO, M.SatMode.SAT))
+
+
+def test_compare_and_select():
+    core = _core()
+    x = np.linspace(-4, 4, 64, dtype=F32)
+    x[5] = np.nan
+    src = _buffer(core, F32, 64, x)
+    v, neg, out = M.RegTensor(core, F32), M.RegTensor(core, F32), M.RegTensor(core, F32)
+    all32, gt = M.MaskReg(core), M.MaskReg(core)
+    M.CreateMask(all32, F32)
+    M.DataCopy(v, src)
+    M.Muls(neg, v, -1.0, all32)
+    M.CompareScalar(gt, v, 0.0, all32, CMPMODE.GT)
+    M.Select(out, v, neg, gt)
+    with np.errstate(invalid="ignore"):
+        want = np.where(x > 0, x, -x)
+    assert _same(out.lanes(), want)
+
+
+def test_loads_and_stores_are_judged_against_their_buffer():
+    core = _core()
+    src = _buffer(core, F32, 64, np.ones(64, F32))
+    v, all32 = M.RegTensor(core, F32), M.MaskReg(core)
+    M.CreateMask(all32, F32)
+    M.DataCopy(v, src[4])  # 16 bytes on: unaligned, and 16 bytes past the buffer
+    assert _kinds(core) == ["datacopy_unaligned", "local_tensor_overflow"]
+    assert core.log.items[1].instruction == "MicroAPI::DataCopy"
+    M.UpdateMask(all32, F32, 8)
+    M.DataCopy(src[62], v, all32)  # 8 lanes from element 62: 6 past the end
+    assert _kinds(core)[-1] == "local_tensor_overflow" and core.log.items[-1].nbytes == 24
+    with pytest.raises(EmulatorError, match="DIST_DS_B16 is not modelled"):
+        M.DataCopy(M.RegTensor(core, F16), src.ReinterpretCast(F16), M.LoadDist.DIST_DS_B16)
+    with pytest.raises(EmulatorError, match="moves 16-bit elements"):
+        M.DataCopy(v, src, M.LoadDist.DIST_UNPACK_B16)
+
+
+def test_undefined_lanes_flow_valgrind_style():
+    core = _core()
+    src = _buffer(core, F32, 64, np.arange(64, dtype=F32), written=40 * 4)  # 40 of 64 written
+    dst = _buffer(core, F32, 64)
+    v, w, all32, first40 = (M.RegTensor(core, F32), M.RegTensor(core, F32), M.MaskReg(core), M.MaskReg(core))
+    M.CreateMask(all32, F32)
+    M.UpdateMask(first40, F32, 40)
+    M.DataCopy(v, src)
+    assert v.lane_undef(4).sum() == 24 and core.log.items == []  # loading them is no error
+    M.Adds(w, v, 1.0, first40)  # ZEROING: the inactive lanes are defined zeros
+    assert not w.undef.any()
+    M.Adds(w, v, 1.0, first40, M.MaskMergeMode.MERGING)  # MERGING keeps w's (defined) lanes
+    assert not w.undef.any()
+    M.Adds(v, v, 1.0, first40, M.MaskMergeMode.MERGING)  # keeps v's undefined ones
+    M.DataCopy(dst, v, all32)
+    assert core.log.items == []  # UB holds them now; still no error
+    read_local(dst, 64, "DataCopy")
+    [f] = core.log.items
+    assert (f.kind, f.offset, f.nbytes) == ("ub_read_before_write", 160, 96)
+    assert "MicroAPI::DataCopy read bytes [160, 256)" in f.detail
+    fresh = M.RegTensor(core, F32)
+    M.Abs(w, fresh, all32)  # a register nothing wrote: every lane undefined
+    assert w.undef.all() and "read lanes of a register nothing wrote" in w.origin
