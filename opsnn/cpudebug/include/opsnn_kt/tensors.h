@@ -113,7 +113,9 @@ public:
         return static_cast<uint32_t>(opsnn_kt::Call("LocalTensor.GetSize", OPSNN_KT_AT, *this));
     }
     __aicore__ inline uint32_t GetLength(OPSNN_KT_WHERE) const { return GetSize(OPSNN_KT_AT) * sizeof(T); }
-    /* The UB address, as a pointer-sized integer (never dereference it on the host). */
+    /* The UB address as a pointer-sized value: never null, it names the core, the buffer and the
+     * offset (bridge.py), so a `__local_mem__ T*` made from it keeps its buffer through pointer
+     * arithmetic. Never dereference it on the host. */
     __aicore__ inline uint64_t GetPhyAddr(OPSNN_KT_WHERE) const {
         return static_cast<uint64_t>(opsnn_kt::Call("LocalTensor.GetPhyAddr", OPSNN_KT_AT, *this));
     }
