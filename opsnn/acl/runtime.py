@@ -173,10 +173,10 @@ class Runtime:
         return c.ACL_SUCCESS
 
     def is_current(self, context: ctx_mod.Context | None) -> bool:
-        """Whether `context` is live on this runtime (initialized, same init generation)."""
-        with self._lock:
-            return (context is not None and context.runtime is self and self._initialized
-                    and context.epoch == self._epoch and self._device_refs > 0)
+        """Whether `context` is live on this runtime (initialized, same init generation). No lock:
+        each read is atomic, and a locked answer would be as old by the time the caller reads it."""
+        return (context is not None and context.runtime is self and self._initialized
+                and context.epoch == self._epoch and self._device_refs > 0)
 
     # -- streams ------------------------------------------------------------------------------
 
@@ -203,6 +203,12 @@ class Runtime:
 
     def resolve_stream(self, stream) -> tuple[Stream | None, int]:
         """The live stream `stream` names (None or 0: the device's default stream)."""
+        if stream is None:  # every launch and synchronize of most programs: no set to search, no lock
+            default = self._default_stream
+            if (ret := self._check_context("stream use")) != c.ACL_SUCCESS:
+                return None, ret
+            if default is not None and default is self._default_stream:  # not a finalize in between
+                return default, c.ACL_SUCCESS
         with self._lock:
             if (ret := self._check_context("stream use")) != c.ACL_SUCCESS:
                 return None, ret

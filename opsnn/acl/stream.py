@@ -8,11 +8,10 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Task:
+class Task(NamedTuple):  # a tuple: made on every launch, and a frozen dataclass costs 3x to build
     name: str
     run: Callable[[], None]  # raises on a device fault
 
@@ -34,8 +33,7 @@ class Stream:
         self.device_id = device_id
         self.is_default = is_default
         self.destroyed = False
-        self._queue: deque[Task] = deque()
-        self._lock = threading.Lock()  # guards the queue
+        self._queue: deque[Task] = deque()  # append/popleft/clear are atomic: the queue needs no lock
         self._run_lock = threading.Lock()  # one synchronizer drains the queue at a time
         self._draining = 0  # the thread draining now (0: none)
 
@@ -44,13 +42,11 @@ class Stream:
         return f"<Stream device={self.device_id}{' default' if self.is_default else ''} {state}>"
 
     def enqueue(self, task: Task) -> None:
-        with self._lock:
-            self._queue.append(task)
+        self._queue.append(task)
 
     def drop_pending(self) -> int:
-        with self._lock:
-            n = len(self._queue)
-            self._queue.clear()
+        n = len(self._queue)  # a count for the caller's message; a task queued meanwhile goes too
+        self._queue.clear()
         return n
 
     def drain(self) -> None:
@@ -66,11 +62,12 @@ class Stream:
         with self._run_lock:
             self._draining = me
             try:
+                queue = self._queue
                 while True:
-                    with self._lock:
-                        if not self._queue:
-                            return
-                        task = self._queue.popleft()
+                    try:
+                        task = queue.popleft()
+                    except IndexError:
+                        return
                     try:
                         task.run()
                     except Exception as e:  # any fault of the emulated device

@@ -61,7 +61,8 @@ def run(op_name: str, workspace, workspace_size, executor, stream) -> int:
     recent_error.clear()
     try:
         owner = _owner(executor)
-        _check_arguments(workspace, workspace_size, executor)
+        needed = executor.workspace_size
+        _check_arguments(workspace, workspace_size, needed)
         target = stream.runtime if isinstance(stream, acl.Stream) else acl.current_runtime()
         if target is None:
             raise _Refused(s.ACLNN_ERR_RUNTIME_ERROR, s.KIND_RUNTIME, "no device is set on this thread")
@@ -72,7 +73,7 @@ def run(op_name: str, workspace, workspace_size, executor, stream) -> int:
                            "an executor runs on the runtime of its phase 1")
         if not executor.steps:  # empty tensors: nothing to launch
             return s.ACLNN_SUCCESS
-        if executor.workspace_size:
+        if needed:
             try:
                 owner.device_bytes(workspace or 0, workspace_size)
             except GMError:
@@ -113,7 +114,7 @@ def _owner(executor):
     return owner
 
 
-def _check_arguments(workspace, workspace_size, executor: Executor) -> None:
+def _check_arguments(workspace, workspace_size, needed: int) -> None:
     """What the C signature's types would guarantee, then the size phase 1 asked for."""
     plain = type(workspace_size) is int and 0 <= workspace_size <= _UINT64_MAX and (
         workspace is None or (type(workspace) is int and 0 <= workspace <= _UINT64_MAX))  # the C ABI's: quick
@@ -123,9 +124,9 @@ def _check_arguments(workspace, workspace_size, executor: Executor) -> None:
     if not plain and workspace is not None and not is_uint64(workspace):
         raise _Refused(s.ACLNN_ERR_PARAM_INVALID, s.KIND_RUNTIME,
                        f"workspace must be a device pointer (an unsigned 64-bit integer) or None, got {workspace!r}")
-    if workspace_size < executor.workspace_size:
+    if workspace_size < needed:
         raise _Refused(s.ACLNN_ERR_RUNTIME_ERROR, s.KIND_RUNTIME,
-                       f"workspace_size {int(workspace_size)} is smaller than the {executor.workspace_size} bytes "
+                       f"workspace_size {int(workspace_size)} is smaller than the {needed} bytes "
                        "phase 1 asked for")
 
 

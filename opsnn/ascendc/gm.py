@@ -34,6 +34,9 @@ class Allocation:
         return self.base <= addr and addr + nbytes <= self.end
 
 
+_NO_ALLOCATION = Allocation(-1, 0, 0, np.empty(0, np.uint8))  # holds no address
+
+
 def padded_size(size: int) -> int:
     return -(-size // GM_ALIGN) * GM_ALIGN
 
@@ -57,6 +60,7 @@ class GlobalMemory:
         self._lock = threading.RLock()
         self._bases: list[int] = []  # sorted
         self._allocs: dict[int, Allocation] = {}
+        self._last = _NO_ALLOCATION  # find's last answer (dict.get and attribute writes are atomic)
         self._next = base
 
     def malloc(self, size: int) -> int:
@@ -100,16 +104,24 @@ class GlobalMemory:
                 raise GMError(f"free of unknown or already freed pointer {ptr:#x}")
             alloc = self._allocs.pop(ptr)
             self._bases.pop(bisect.bisect_left(self._bases, ptr))
+            if self._last is alloc:
+                self._last = _NO_ALLOCATION  # keep no freed bytes alive
         del alloc  # its bytes are released outside the lock
 
     def find(self, addr: int) -> Allocation | None:
         """The allocation whose padded range holds `addr`, or None."""
+        last = self._last  # a repeated call finds the same allocation: checked live without the lock
+        if last.base <= addr < last.base + last.padded and self._allocs.get(last.base) is last:
+            return last
         with self._lock:
             i = bisect.bisect_right(self._bases, addr) - 1
             if i < 0:
                 return None
             alloc = self._allocs[self._bases[i]]
-        return alloc if alloc.base <= addr < alloc.end else None
+        if alloc.base <= addr < alloc.end:
+            self._last = alloc
+            return alloc
+        return None
 
     def allocation(self, ptr: int) -> Allocation:
         """The allocation that starts at `ptr` exactly."""

@@ -8,6 +8,7 @@ Python objects in `HANDLES`; nothing C holds is ever dereferenced as a pointer."
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import re
 import sys
@@ -49,35 +50,33 @@ class Dangling:
 class Handles:
     def __init__(self):
         self._lock = threading.RLock()  # a finalizer the collector runs inside may add or retire
-        self._live: dict[int, object] = {}
+        self.live: dict[int, object] = {}  # read without the lock (dict.get is atomic)
         self._retired: OrderedDict[int, object] = OrderedDict()
-        self._next = 0
+        self._next = itertools.count(1)
 
     def add(self, obj) -> int:
-        with self._lock:
-            self._next += 1
-            handle = _HANDLE_BASE + 16 * self._next
-            self._live[handle] = obj
+        handle = _HANDLE_BASE + 16 * next(self._next)  # no lock: next() and a dict store are atomic
+        self.live[handle] = obj
         return handle
 
     def get(self, handle: int):
         if handle == 0:
             return None
-        obj = self._live.get(handle)
+        obj = self.live.get(handle)
         if obj is None:
             obj = self._retired.get(handle)
         return Dangling(handle) if obj is None else obj
 
     def replace(self, handle: int, obj) -> bool:
         with self._lock:
-            if handle not in self._live:
+            if handle not in self.live:
                 return False
-            self._live[handle] = obj
+            self.live[handle] = obj
             return True
 
     def retire(self, handle: int) -> None:
         with self._lock:
-            obj = self._live.pop(handle, None)
+            obj = self.live.pop(handle, None)
             if obj is None:
                 return
             self._retired[handle] = obj
@@ -114,9 +113,11 @@ def _after_fork_in_child() -> None:
     MEMO._lock = threading.Lock()
     runtime = acl.rt.DEFAULT_RUNTIME
     runtime._lock = threading.RLock()
+    if runtime.gm is not None:
+        runtime.gm._lock = threading.RLock()
     for stream in (*runtime._streams, runtime._default_stream):
         if stream is not None:
-            stream._lock, stream._run_lock, stream._draining = threading.Lock(), threading.Lock(), 0
+            stream._run_lock, stream._draining = threading.Lock(), 0
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
@@ -513,7 +514,7 @@ def _api_pair(index: int, api: sig.AclnnApi, declared: dict):
 
     def phase1(args: tuple) -> tuple[int, int, int]:
         quick = _mode == "fast" and fast.usable()
-        if quick and (executor := MEMO.get((index, args), args, HANDLES.get)) is not None:
+        if quick and (executor := MEMO.get((index, args), args, HANDLES.live)) is not None:
             return aclnn.ACLNN_SUCCESS, executor.workspace_size, HANDLES.add(executor)  # its plan's capi_touched
         objects = tuple(c(a) for c, a in zip(converters, args, strict=True))
         size, executor, status = first(*objects)
@@ -559,10 +560,12 @@ def _declaration(name: str) -> tuple[sig.AclnnApi | None, dict]:
     return declared.get(name), declared
 
 
-def _lazy_pair(index: int, name: str) -> tuple:
+def _lazy_pair(index: int, name: str, table: list) -> tuple:
     """(phase1, phase2) of the API `name`, found at its first call: importing every operator's
-    op_api when the library starts cost the first result ~45 ms. An API no operator declares any
-    more fails each call with 561000."""
+    op_api when the library starts cost the first result ~45 ms. Once found, the API's own pair
+    takes this one's place in `table` (the list the C library reads at every call), so later
+    calls go there without this layer. An API no operator declares any more fails each call
+    with 561000."""
     pair: list = []
 
     def resolve() -> list:
@@ -570,6 +573,8 @@ def _lazy_pair(index: int, name: str) -> tuple:
             api, declared = _declaration(name)
             found = _api_pair(index, api, declared) if api is not None else None
             pair[:] = found if found is not None else (None, None)
+            if found is not None:
+                table[index] = tuple(found)
         return pair
 
     def phase1(args: tuple) -> tuple[int, int, int]:
@@ -591,5 +596,9 @@ def _lazy_pair(index: int, name: str) -> tuple:
 
 def apis(names: tuple[str, ...]) -> list:
     """(phase1, phase2) for each API name the library was generated with, each resolved at its
-    first call (_lazy_pair); one no operator declares any more fails with 561000."""
-    return [_lazy_pair(i, n) for i, n in enumerate(names)]
+    first call (_lazy_pair, which then puts the API's own pair in its place in this list); one no
+    operator declares any more fails with 561000."""
+    table: list = [None] * len(names)
+    for i, n in enumerate(names):
+        table[i] = _lazy_pair(i, n, table)
+    return table

@@ -131,10 +131,11 @@ class Memo:
         self._lock = threading.Lock()
         self._plans: dict[tuple, tuple] = {}
 
-    def get(self, key: tuple, args: tuple, resolve) -> Executor | None:
+    def get(self, key: tuple, args: tuple, live: dict) -> Executor | None:
         """A fresh executor copied from the plan remembered for `key`, if the C arguments `args`
-        still name (`resolve`: handle -> object) the same live tensors and scalars and this thread
-        is on the same device context; else None."""
+        still name (`live`: handle -> live object) the same live tensors and scalars and this
+        thread is on the same device context; else None (the caller plans again, and its checks
+        decide: a handle no longer live is never answered from here)."""
         entry = self._plans.get(key)
         if entry is None:
             return None
@@ -144,7 +145,7 @@ class Memo:
                 or context.epoch != context.runtime.epoch:
             return None
         for i, was in kept:  # plain values: the key holds them
-            if resolve(args[i]) is not was or was.destroyed:
+            if live.get(args[i]) is not was or was.destroyed:
                 return None
         fresh = object.__new__(Executor)
         fresh.__dict__.update(fields)

@@ -59,8 +59,10 @@ const int kAclnnInner = 561000;
 const int kAclnnNullptr = 161001;
 
 PyObject *g_fn[F_COUNT];
-PyObject **g_phase1;  /* per API; NULL where the bridge found none */
-PyObject **g_phase2;
+/* bridge.apis' list: per API a (phase1, phase2) pair, which the bridge replaces with the API's
+ * own functions once its first call has found them (so later calls go there directly); read
+ * under the GIL at every call, each function held while it runs */
+PyObject *g_pairs;
 std::once_flag g_once;
 bool g_started = false;
 std::string g_start_error;
@@ -177,19 +179,17 @@ bool LoadBridge(std::string *error) {
         Py_XDECREF(pairs);
         return false;
     }
-    g_phase1 = new PyObject *[kApiCount > 0 ? kApiCount : 1]();
-    g_phase2 = new PyObject *[kApiCount > 0 ? kApiCount : 1]();
-    for (int i = 0; i < kApiCount; ++i) {
-        PyObject *pair = PyList_GET_ITEM(pairs, i);
-        if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
-            g_phase1[i] = PyTuple_GET_ITEM(pair, 0);
-            g_phase2[i] = PyTuple_GET_ITEM(pair, 1);
-            Py_INCREF(g_phase1[i]);
-            Py_INCREF(g_phase2[i]);
-        }
-    }
-    Py_DECREF(pairs);
+    g_pairs = pairs;  /* kept for the process's life, as the interpreter is */
     return true;
+}
+
+/* Phase `which` (0, 1) of API `api`: a new reference, or NULL where the bridge has none. GIL held. */
+PyObject *PhaseFunction(int api, int which) {
+    PyObject *pair = PyList_GET_ITEM(g_pairs, api);
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) return nullptr;
+    PyObject *function = PyTuple_GET_ITEM(pair, which);
+    Py_INCREF(function);
+    return function;
 }
 
 bool IsFile(const std::string &path) { return access(path.c_str(), R_OK) == 0; }
@@ -529,7 +529,8 @@ aclnnStatus Phase1(int api, uint64_t *workspaceSize, aclOpExecutor **executor, c
     *executor = nullptr;
     if (!Start()) return kAclnnInner;
     Gil gil;
-    if (g_phase1[api] == nullptr) {
+    PyObject *phase1 = PhaseFunction(api, 0);
+    if (phase1 == nullptr) {
         Note(std::string("opsnn: ") + name + " is declared but no operator provides it");
         return kAclnnInner;
     }
@@ -537,8 +538,9 @@ aclnnStatus Phase1(int api, uint64_t *workspaceSize, aclOpExecutor **executor, c
     va_start(va, fmt);
     PyObject *args = Py_VaBuildValue(fmt, va);
     va_end(va);
-    PyObject *r = args ? PyObject_CallOneArg(g_phase1[api], args) : nullptr;
+    PyObject *r = args ? PyObject_CallOneArg(phase1, args) : nullptr;
     Py_XDECREF(args);
+    Py_DECREF(phase1);
     int status = kAclnnInner;
     unsigned long long size = 0, handle = 0;
     if (r != nullptr && PyArg_ParseTuple(r, "iKK", &status, &size, &handle)) {
@@ -560,12 +562,14 @@ aclnnStatus Phase2(int api, void *workspace, uint64_t workspaceSize, aclOpExecut
     if (!Start()) return kAclnnInner;
     Gil gil;
     const char *name = kApiNames[api];
-    if (g_phase2[api] == nullptr) {
+    PyObject *phase2 = PhaseFunction(api, 1);
+    if (phase2 == nullptr) {
         Note(std::string("opsnn: ") + name + " is declared but no operator provides it");
         return kAclnnInner;
     }
-    PyObject *r = PyObject_CallFunction(g_phase2[api], "KKKK", H(workspace), static_cast<unsigned long long>(workspaceSize),
+    PyObject *r = PyObject_CallFunction(phase2, "KKKK", H(workspace), static_cast<unsigned long long>(workspaceSize),
                                         H(executor), H(stream));
+    Py_DECREF(phase2);
     long status = kAclnnInner;
     if (r != nullptr) status = PyLong_AsLong(r);
     if (r == nullptr || PyErr_Occurred()) {
