@@ -275,14 +275,22 @@ class Runtime:
     def device_bytes(self, ptr: int, nbytes: int) -> np.ndarray:
         """uint8 view of device bytes [ptr, ptr+nbytes), which must lie within one allocation's
         requested size (its 512-byte padding is not the caller's). Raises GMError otherwise."""
+        alloc = self._allocation_holding(int(ptr), nbytes)
+        off = int(ptr) - alloc.base
+        return alloc.data[off:off + nbytes]
+
+    def check_device_range(self, ptr: int, nbytes: int) -> None:
+        """device_bytes' check without its view (phase 2 checks the workspace at every launch)."""
+        self._allocation_holding(int(ptr), nbytes)
+
+    def _allocation_holding(self, ptr: int, nbytes: int):
         gm = self.gm
         if gm is None:
             raise GMError("the runtime is not initialized")
-        alloc = gm.find(int(ptr))
-        if alloc is None or int(ptr) + nbytes > alloc.base + alloc.size:
-            raise GMError(f"device range [{int(ptr):#x}, +{nbytes}) is not inside one live allocation")
-        off = int(ptr) - alloc.base
-        return alloc.data[off:off + nbytes]
+        alloc = gm.find(ptr)
+        if alloc is None or ptr + nbytes > alloc.base + alloc.size:
+            raise GMError(f"device range [{ptr:#x}, +{nbytes}) is not inside one live allocation")
+        return alloc
 
     def is_device_pointer(self, ptr: int) -> bool:
         gm = self.gm

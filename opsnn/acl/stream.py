@@ -63,10 +63,10 @@ class Stream:
             self._draining = me
             try:
                 queue = self._queue
-                while True:
+                while queue:  # tested first: an IndexError at every synchronize costs more than the test
                     try:
                         task = queue.popleft()
-                    except IndexError:
+                    except IndexError:  # a destroy or finalize cleared it meanwhile
                         return
                     try:
                         task.run()

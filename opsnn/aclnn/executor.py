@@ -8,7 +8,6 @@ recorded mean nothing anywhere else."""
 from __future__ import annotations
 
 import math
-import threading
 from typing import Protocol
 
 from opsnn.acl.context import Context
@@ -33,8 +32,7 @@ class Executor:
         self.context = context  # the device context of phase 1; None: made outside phase 1, never runs
         self.plan = WorkspacePlan()
         self.steps: list[Step] = []
-        self._lock = threading.Lock()
-        self._consumed = False
+        self._unrun = {None}  # consume() pops it: set.pop is atomic, so a run needs no lock
 
     def new_tensor(self, dtype_name: str, dtype, shape: tuple[int, ...], label: str) -> L0Tensor:
         """A dense tensor in a fresh workspace slot."""
@@ -53,11 +51,11 @@ class Executor:
 
     def consume(self) -> bool:
         """Mark the executor used; False if it already was."""
-        with self._lock:
-            if self._consumed:
-                return False
-            self._consumed = True
-            return True
+        try:
+            self._unrun.pop()
+        except KeyError:
+            return False
+        return True
 
     def run(self, ctx: RunContext) -> None:
         for step in self.steps:

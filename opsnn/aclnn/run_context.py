@@ -14,6 +14,8 @@ from .l0_tensor import L0Tensor, UserMemory
 
 
 class RunContext:
+    __slots__ = ("runtime", "platform", "workspace_addr", "workspace_size", "kernel_workspace_offset")
+
     def __init__(self, runtime, platform, workspace_addr: int, workspace_size: int, kernel_workspace_offset: int):
         self.runtime = runtime
         self.platform = platform

@@ -75,7 +75,7 @@ def run(op_name: str, workspace, workspace_size, executor, stream) -> int:
             return s.ACLNN_SUCCESS
         if needed:
             try:
-                owner.device_bytes(workspace or 0, workspace_size)
+                owner.check_device_range(workspace or 0, workspace_size)
             except GMError:
                 raise _Refused(s.ACLNN_ERR_RUNTIME_ERROR, s.KIND_RUNTIME,
                                f"workspace {_show_ptr(workspace)} does not hold {workspace_size} bytes of device "

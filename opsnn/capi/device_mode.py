@@ -149,7 +149,7 @@ class Memo:
                 return None
         fresh = object.__new__(Executor)
         fresh.__dict__.update(fields)
-        fresh._lock = threading.Lock()
+        fresh._unrun = {None}  # its own run
         return fresh
 
     def put(self, key: tuple, executor: Executor, objects: tuple) -> None:
@@ -157,7 +157,7 @@ class Memo:
                    for o in objects):
             return  # an array handle or a dangling one: plan each time
         kept = tuple((i, o) for i, o in enumerate(objects) if isinstance(o, (AclTensor, AclScalar)))
-        fields = {**executor.__dict__, "_consumed": False}  # as planned, before any run
+        fields = dict(executor.__dict__)  # as planned; each copy gets its own run (get)
         with self._lock:
             if len(self._plans) >= _MEMO_SIZE:
                 for old in list(self._plans)[:_MEMO_SIZE // 2]:

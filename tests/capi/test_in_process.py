@@ -202,3 +202,19 @@ print(sorted(m for m in sys.modules if m.startswith("opsnn.ascendc.") or m == "i
     expected = [0.0, 2.0, 0.0, 3.0] if threshold == 1.0 else [0.5, 2.0, -0.0, 3.0]  # ReluGrad: -1 * 0
     assert out[0] == str(expected)
     assert out[1] == "['opsnn.ascendc.gm', 'opsnn.ascendc.kernel_arg']"
+
+
+def test_retired_handles_answer_until_the_oldest_are_forgotten(monkeypatch):
+    """A run executor's handle still names it (a second run is a status, not a crash) for the
+    last RETIRED_KEPT retirements; older ones are unknown handles."""
+    monkeypatch.setattr(bridge, "RETIRED_KEPT", 3)
+    handles = bridge.Handles()
+    objects = [object() for _ in range(5)]
+    ids = [handles.add(o) for o in objects]
+    assert len(set(ids)) == 5 and all(handles.get(h) is o for h, o in zip(ids, objects, strict=True))
+    for h in ids:
+        handles.retire(h)
+    handles.retire(ids[0])  # retiring twice changes nothing
+    assert all(isinstance(handles.get(h), bridge.Dangling) for h in ids[:2])
+    assert [handles.get(h) for h in ids[2:]] == objects[2:]
+    assert handles.live == {} and len(handles._retired) == len(handles._retired_order) == 3

@@ -183,6 +183,20 @@ bool LoadBridge(std::string *error) {
     return true;
 }
 
+/* Phase 1's result, (status, workspace size, executor handle), read without PyArg_ParseTuple's
+ * format machinery (every call); false (an exception set) when it is not that. */
+bool ParseStatusSizeHandle(PyObject *r, int *status, unsigned long long *size, unsigned long long *handle) {
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3) {
+        PyErr_SetString(PyExc_TypeError, "phase 1 must return (status, workspace_size, executor)");
+        return false;
+    }
+    long s = PyLong_AsLong(PyTuple_GET_ITEM(r, 0));
+    *size = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(r, 1));
+    *handle = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(r, 2));
+    *status = static_cast<int>(s);
+    return !PyErr_Occurred();
+}
+
 /* Phase `which` (0, 1) of API `api`: a new reference, or NULL where the bridge has none. GIL held. */
 PyObject *PhaseFunction(int api, int which) {
     PyObject *pair = PyList_GET_ITEM(g_pairs, api);
@@ -543,7 +557,7 @@ aclnnStatus Phase1(int api, uint64_t *workspaceSize, aclOpExecutor **executor, c
     Py_DECREF(phase1);
     int status = kAclnnInner;
     unsigned long long size = 0, handle = 0;
-    if (r != nullptr && PyArg_ParseTuple(r, "iKK", &status, &size, &handle)) {
+    if (r != nullptr && ParseStatusSizeHandle(r, &status, &size, &handle)) {
         if (status == 0) {
             *workspaceSize = size;
             *executor = reinterpret_cast<aclOpExecutor *>(static_cast<uintptr_t>(handle));
@@ -567,8 +581,13 @@ aclnnStatus Phase2(int api, void *workspace, uint64_t workspaceSize, aclOpExecut
         Note(std::string("opsnn: ") + name + " is declared but no operator provides it");
         return kAclnnInner;
     }
-    PyObject *r = PyObject_CallFunction(phase2, "KKKK", H(workspace), static_cast<unsigned long long>(workspaceSize),
-                                        H(executor), H(stream));
+    /* a vectorcall of four ints: no argument tuple, no format string to read (every launch) */
+    PyObject *args[4] = {PyLong_FromUnsignedLongLong(H(workspace)),
+                         PyLong_FromUnsignedLongLong(static_cast<unsigned long long>(workspaceSize)),
+                         PyLong_FromUnsignedLongLong(H(executor)), PyLong_FromUnsignedLongLong(H(stream))};
+    PyObject *r = nullptr;
+    if (args[0] && args[1] && args[2] && args[3]) r = PyObject_Vectorcall(phase2, args, 4, nullptr);
+    for (PyObject *a : args) Py_XDECREF(a);
     Py_DECREF(phase2);
     long status = kAclnnInner;
     if (r != nullptr) status = PyLong_AsLong(r);
