@@ -24,7 +24,7 @@ from . import context as ctx_mod
 from .args import is_enum, is_int
 from .host_memory import HOST, HostMemoryError
 from .recent_error import fail
-from .stream import SelfSynchronize, Stream, Task, TaskFault
+from .stream import SelfSynchronize, Stream, TaskFault
 
 DEVICE_COUNT = 1
 DEFAULT_MEMORY_LIMIT = 8 * 1024**3  # bytes of device memory (padded) one runtime may hold
@@ -224,7 +224,7 @@ class Runtime:
         target, ret = self.resolve_stream(stream)
         if ret != c.ACL_SUCCESS:
             return ret
-        target.enqueue(Task(name, run))
+        target.enqueue(name, run)
         return c.ACL_SUCCESS
 
     def synchronize_stream(self, stream) -> int:
@@ -281,7 +281,10 @@ class Runtime:
 
     def check_device_range(self, ptr: int, nbytes: int) -> None:
         """device_bytes' check without its view (phase 2 checks the workspace at every launch)."""
-        self._allocation_holding(int(ptr), nbytes)
+        gm = self.gm
+        alloc = None if gm is None else gm.find(ptr)
+        if alloc is None or ptr + nbytes > alloc.base + alloc.size:
+            self._allocation_holding(int(ptr), nbytes)  # raises, with the message
 
     def _allocation_holding(self, ptr: int, nbytes: int):
         gm = self.gm
