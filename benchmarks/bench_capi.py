@@ -14,7 +14,8 @@ Thread scaling is measured in interleaved rounds (min, median and max of the rou
 load average): each round first runs the same loop in plain C++ (y = f > 1 ? g : 0 over 1 M
 floats, 160 calls, in 1 and in 8 threads with their own buffers, as the C ABI's threads have),
 which says what the machine gives right now, then the C ABI's 1 thread x 160 calls and 8 threads
-x 20. On shared cores the plain C++ figure bounds what any program can show."""
+x 20. On shared cores the plain C++ figure bounds what any program can show; beside it, the same
+threads doing arithmetic only (no memory traffic) say whether the cores themselves scale."""
 from __future__ import annotations
 
 import argparse
@@ -85,17 +86,23 @@ static void calls(int count) {  // the kernel's loop, on this thread's own buffe
         for (int i = 0; i < n; ++i) y[i] = f[i] > 1.0f ? g[i] : 0.0f;
     sink = y[n - 1];
 }
-static double seconds(int threads, int total) {
+static void spin(int count) {  // arithmetic only, no memory: what the cores give
+    volatile double x = 0;
+    for (long i = 0; i < count * 1000000L; ++i) x = x + 1.0;
+    sink = static_cast<float>(x);
+}
+template <class F> static double seconds(int threads, F work) {
     auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(calls, total / threads);
+    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
     for (auto &t : pool) t.join();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 int main(int argc, char **argv) {
     int threads = argc > 1 ? atoi(argv[1]) : 8;
-    double one = seconds(1, 160), many = seconds(threads, 160);
-    printf("ratio=%.4f\n", one / many);
+    double one = seconds(1, [] { calls(160); }), many = seconds(threads, [=] { calls(160 / threads); });
+    double spin1 = seconds(1, [] { spin(400); }), spins = seconds(threads, [=] { spin(400 / threads); });
+    printf("ratio=%.4f\nspin=%.4f\n", one / many, spin1 / spins);
 }
 """
 
@@ -107,11 +114,13 @@ def thread_scaling(program: Path, tmp: Path, rounds: int) -> None:
     plain = tmp / "plain"
     subprocess.run(["g++", "-O2", "-pthread", str(source), "-o", str(plain)], check=True)
     n, calls = 1 << 20, 160
-    loads, plains, capis = [], [], []
+    loads, plains, spins, capis = [], [], [], []
     for _ in range(rounds):
         loads.append(os.getloadavg()[0])
         out = subprocess.run([str(plain), "8"], capture_output=True, text=True, check=True).stdout
-        plains.append(float(out.split("=")[1]))
+        ratios = dict(line.split("=") for line in out.split())
+        plains.append(float(ratios["ratio"]))
+        spins.append(float(ratios["spin"]))
         one = run(program, ["threads", "1", str(n), str(calls)], "fast", OPSNN_NUM_THREADS="1")["seconds"]
         eight = run(program, ["threads", "8", str(n), str(calls // 8)], "fast", OPSNN_NUM_THREADS="1")["seconds"]
         capis.append(one / eight)
@@ -120,6 +129,7 @@ def thread_scaling(program: Path, tmp: Path, rounds: int) -> None:
         return f"min {min(xs):.2f}x median {statistics.median(xs):.2f}x max {max(xs):.2f}x"
     print(f"8 threads vs 1 at 1 M, {rounds} interleaved rounds, load average {min(loads):.1f}-{max(loads):.1f} "
           f"on {os.cpu_count()} CPUs:")
+    print(f"  plain C++, arithmetic only (what the cores give): {spread(spins)}")
     print(f"  plain C++ (the same loop): {spread(plains)}")
     print(f"  C ABI (fast mode):         {spread(capis)}")
 
