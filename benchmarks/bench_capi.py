@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import timeit
 from pathlib import Path
 
 import numpy as np
@@ -146,6 +147,10 @@ def main() -> int:
             return 0
         for mode in MODES:  # the bytecode cache (see _PYCACHE), and each mode's modules once
             run(program, ["bench", "4", "1"], mode)
+        # this shared machine's speed drifts by ~20% over minutes: a fixed CPython loop, timed
+        # now, lets figures of different runs be compared (best of 7 of sum(range(10000)))
+        reference = min(timeit.repeat("sum(range(10000))", number=200, repeat=7)) / 200 * 1e6
+        print(f"CPython reference now: sum(range(10000)) {reference:.0f} us (best of 7)")
         print("Python bytecode cached (as an installed opsnn has it); "
               f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         print(f"{'mode':>9} {'elements':>9} {'C++ call us':>12} {'Python fast us':>15} {'C/Python':>9} "
