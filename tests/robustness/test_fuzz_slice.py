@@ -157,6 +157,19 @@ def test_the_capi_surface_sees_a_wrong_result_and_a_wrong_acceptance(monkeypatch
     assert problem is not None and "a result; numpy API: TypeError" in problem
 
 
+def test_an_empty_tensor_in_a_dtype_without_a_kernel_is_a_known_departure_only_when_empty():
+    """aclnnSeluBackward takes int32 (upstream's list) and launches nothing for an empty tensor;
+    the numpy API refuses int32 (no kernel) at any size: known when empty, agreeing otherwise (both
+    refuse). Found by the fuzz, seed 27504 case 10342."""
+    fuzz_capi = _capi_or_skip()
+    for shape, expected in (((0, 1750), "known:aclnnSeluBackward empty int32"), ((3, 5), None)):
+        grad = np.zeros(shape, np.int32)
+        case = {"api": "selu_backward", "args": [grad, grad.copy()], "semantics": "ascend950",
+                "layout": "contiguous", "out": "none"}
+        problem = fuzz_capi.check(case, np.random.default_rng(1))
+        assert problem is None if expected is None else problem.startswith(expected), problem
+
+
 def test_the_capi_surface_skips_where_the_c_abi_cannot_be_built(monkeypatch):
     import fuzz_capi
     monkeypatch.setattr(fuzz_capi, "_state", {"lib": None, "why": "no C++ compiler found (set CXX)"})
