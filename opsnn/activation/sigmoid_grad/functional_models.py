@@ -5,8 +5,10 @@ emulator's (opsnn.ascendc: IEEE float32, host-independent NaNs), so the kernels'
   sigmoid_grad_910b     the 910B kernel: dy * ((1 - y) * y) in float32
   sigmoid_grad_arch35   the Ascend950 DAG: (dy * (1 - y)) * y in float32
   sigmoid_grad_aicpu    the AICPU kernel aclnn picks for float64 / complex: (dy * (1 - y)) * y,
-                        complex: conj((1 - y) * y) * dy (numpy on the host: AICPU's NaN bits
-                        are not modelled)
+                        complex: conj((1 - y) * y) * dy (numpy on the host; AICPU's NaN bits
+                        are not documented: a real NaN result takes dy's NaN, else y's, else
+                        the default NaN -- the operations' order, fixed so that the bits do not
+                        depend on the layout numpy's loops see)
   sigmoid_backward_torch  torch's CPU kernel (2.13, measured): (dy * (1 - y)) * y in the dtype,
                         each op rounded (float16 too); bfloat16 through float32, rounded once;
                         complex: dy * conj((1 - y) * y); torch's NaN bits (x86's NaN operand
@@ -44,7 +46,9 @@ def sigmoid_grad_aicpu(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         if y.dtype.kind == "c":
             return np.conj((1 - y) * y) * dy
-        return dy * (1 - y) * y
+        # numpy's multiply keeps either operand's NaN depending on the loop a layout selects (a
+        # broadcast operand, a chunk): pinned to the scalar order's, so chunks agree with the whole
+        return torch_nans.first_nan(dy * (1 - y) * y, dy, y)
 
 
 KERNELS = {"ascend910b": sigmoid_grad_910b, "ascend950": sigmoid_grad_arch35}

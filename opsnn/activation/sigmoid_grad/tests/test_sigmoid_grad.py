@@ -86,3 +86,23 @@ def test_torch_bits(dtype):
     want = to_numpy(torch.ops.aten.sigmoid_backward(from_numpy(g), from_numpy(y)))
     got = opsnn.sigmoid_backward(g, y)
     assert np.array_equal(_bits(got), _bits(want))  # NaNs too (bfloat16: 0xFFFF from the vectorised body)
+
+
+@pytest.mark.parametrize("semantics", ["ascend910b", "ascend950"])
+def test_float64_nan_bits_do_not_depend_on_the_layout(semantics):
+    """AICPU's float64 model: a NaN result is dy's NaN where dy is NaN, else y's, whatever layout
+    numpy's loops see (a broadcast operand, a chunk of it). Found by the fuzz's dask surface:
+    seed 27506 case 10254, a broadcast (2, 41, 1) x (1, 1707) whose chunks kept the other NaN."""
+    dy_nan, y_nan = np.uint64(0xFFFA7C89DD9CB230), np.uint64(0x7FFD7867E7F9DB13)  # both quiet already
+    y = np.full((1, 1707), 0.25)
+    y[0, 402] = y_nan.view(np.float64)
+    dy = np.full((2, 41, 1), 2.0)
+    dy[1, 22, 0] = dy_nan.view(np.float64)
+    dy[0, 5, 0] = np.nan
+    whole = opsnn.sigmoid_backward(dy, y, semantics=semantics)
+    chunk = opsnn.sigmoid_backward(dy[1:, 22:33], y, semantics=semantics)
+    bits = whole.view(np.uint64)
+    assert bits[1, 22, 402] == dy_nan and chunk.view(np.uint64)[0, 0, 402] == dy_nan  # both NaN: dy's
+    assert bits[1, 22, 0] == dy_nan and bits[0, 0, 402] == y_nan  # one NaN: its own
+    assert np.array_equal(bits[1:, 22:33], chunk.view(np.uint64))
+    assert bits[0, 5, 7] == np.float64(np.nan).view(np.uint64) | np.uint64(1 << 51)
