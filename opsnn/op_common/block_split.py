@@ -6,10 +6,8 @@ Integer arithmetic on Python ints, as upstream does it in uint64."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from opsnn.ascendc import Padding
+from opsnn.ascendc import Padding
 
 BLOCK_SIZE = 256  # bytes: the unit the cores share the data in
 BUFFER_NUM = 2  # double buffering: CopyIn of tile t+1 may overlap Compute of tile t on hardware
@@ -108,8 +106,6 @@ def plan_of(tiling_data, block_dim: int) -> list[CorePlan]:
 def block_padding(plans: list[CorePlan], num_elements: int, itemsize: int) -> tuple[Padding, ...]:
     """The past-the-tensor bytes the plan makes each core touch: only the last core's rounding up
     to whole blocks, under 256 bytes. The same for every tensor the kernel walks in step."""
-    from opsnn.ascendc import Padding  # here: the emulator (~25 ms to import) is for emulated launches only
-
     tensor_end = num_elements * itemsize
     out = []
     for p in plans:
