@@ -281,10 +281,7 @@ class Runtime:
 
     def check_device_range(self, ptr: int, nbytes: int) -> None:
         """device_bytes' check without its view (phase 2 checks the workspace at every launch)."""
-        gm = self.gm
-        alloc = None if gm is None else gm.find(ptr)
-        if alloc is None or ptr + nbytes > alloc.base + alloc.size:
-            self._allocation_holding(int(ptr), nbytes)  # raises, with the message
+        self._allocation_holding(int(ptr), nbytes)
 
     def _allocation_holding(self, ptr: int, nbytes: int):
         gm = self.gm
