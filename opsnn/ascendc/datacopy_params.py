@@ -49,11 +49,11 @@ class DataCopyPadExtParams:
     paddingValue: object = 0  # noqa: N815 - a scalar of the copy's type, or its bits as an int
 
 
-def _check_ub_aligned(lt: LocalTensor, instruction: str, nbytes: int) -> None:
+def _check_ub_aligned(lt: LocalTensor, instruction: str, nbytes: int, unit: int = BLOCK) -> None:
     ctx = lt.ctx
-    if ctx.sanitize and lt.ub_addr % BLOCK:
+    if ctx.sanitize and lt.ub_addr % unit:
         ctx.log.add(fk.DATACOPY_UNALIGNED, instruction, lt.buffer.name, lt.offset, nbytes,
-                    f"UB address {lt.ub_addr:#x} is not {BLOCK}-byte aligned")
+                    f"UB address {lt.ub_addr:#x} is not {unit}-byte aligned")
 
 
 def _check_gm_aligned(gt: GlobalTensor, instruction: str, nbytes: int) -> None:

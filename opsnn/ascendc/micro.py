@@ -41,11 +41,11 @@ from numpy.typing import DTypeLike
 
 from opsnn.dtypes import bfloat16, dtype_name
 
-from . import findings as fk
 from .binary import add_values, div_values, max_values, min_values, mul_values, sub_values
 from .cast import cast_values, check_cast
 from .compare import CMPMODE, compare_scalar_bits
 from .core import UB_ALIGN, CoreContext
+from .datacopy_params import _check_ub_aligned
 from .errors import EmulatorError
 from .ieee import F16, F32
 from .local_tensor import LocalTensor, _span, read_local
@@ -580,13 +580,6 @@ def _element_size(dist, expected: int, t: np.dtype) -> None:
                             f"{dtype_name(t)}")
 
 
-def _aligned(lt: LocalTensor, nbytes: int, unit: int) -> None:
-    ctx = lt.ctx
-    if ctx.sanitize and lt.ub_addr % unit:
-        ctx.log.add(fk.DATACOPY_UNALIGNED, _NAME, lt.buffer.name, lt.offset, nbytes,
-                    f"UB address {lt.ub_addr:#x} is not {unit}-byte aligned")
-
-
 def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
     t = src.dtype
     if not isinstance(dist, LoadDist):
@@ -606,7 +599,7 @@ def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
         count, step, unit = 1, 0, size
     else:
         raise EmulatorError(f"{_NAME} with LoadDist::{dist.name} is not modelled")
-    _aligned(src, count * size, unit)
+    _check_ub_aligned(src, _NAME, count * size, unit)
     values = read_local(src, count, _NAME).copy()
     # the read's undefined elements, as local_tensor's check recorded them for this instruction
     undefined = np.zeros(count, dtype=bool)
@@ -667,7 +660,7 @@ def _store(dst: LocalTensor, src: RegTensor, mask: MaskReg, dist: StoreDist) -> 
         origin = src.origin or f"{_NAME}{_where(ctx)} stored lanes of a register nothing wrote"
     else:
         origin = m_origin
-    _aligned(dst, n * size, UB_ALIGN)
+    _check_ub_aligned(dst, _NAME, n * size, UB_ALIGN)
     idx = np.flatnonzero(active)
     if idx.size == 0:
         return
