@@ -9,23 +9,14 @@ import struct
 from dataclasses import dataclass
 from typing import ClassVar
 
-from opsnn.op_common.tiling_struct import TilingStruct
+from opsnn.op_common.block_tiling import BlockSplitTilingData
 
 
 @dataclass(frozen=True)
-class ThresholdGradV2DTilingData(TilingStruct):
-    small_core_data_num: int
-    big_core_data_num: int
-    final_big_tile_num: int
-    final_small_tile_num: int
-    tile_data_num: int
-    small_tail_data_num: int
-    big_tail_data_num: int
-    tail_block_num: int
+class ThresholdGradV2DTilingData(BlockSplitTilingData):
+    """The block split's eight uint64 fields (op_common's struct), then the threshold."""
     threshold: float  # float32 on device
 
     LAYOUT: ClassVar[struct.Struct] = struct.Struct("<8Qf4x")
-    CAMEL: ClassVar[tuple[str, ...]] = (
-        "smallCoreDataNum", "bigCoreDataNum", "finalBigTileNum", "finalSmallTileNum",
-        "tileDataNum", "smallTailDataNum", "bigTailDataNum", "tailBlockNum", "threshold")
+    CAMEL: ClassVar[tuple[str, ...]] = (*BlockSplitTilingData.CAMEL, "threshold")
     SIZE: ClassVar[int] = 72
