@@ -2,6 +2,7 @@
 and run them as subprocesses; skipped where no C++ compiler or no shared libpython exists."""
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import subprocess
 from pathlib import Path
@@ -18,6 +19,25 @@ def capi_built():
         return build()
     except BuildUnavailable as e:
         pytest.skip(f"the C ABI cannot be built here: {e}")
+
+
+@pytest.fixture(scope="session")
+def lib(capi_built):
+    """The library loaded into this Python with ctypes, as a C program calls it: the signatures the
+    in-process tests pass pointers and handles through."""
+    lib = ctypes.CDLL(str(capi_built / "libascendcl.so"))
+    i64p = ctypes.POINTER(ctypes.c_int64)
+    lib.aclGetRecentErrMsg.restype = ctypes.c_char_p
+    lib.opsnnGetDeviceMode.restype = ctypes.c_char_p
+    lib.aclCreateScalar.restype = ctypes.c_void_p
+    lib.aclCreateTensor.restype = ctypes.c_void_p
+    lib.aclCreateTensor.argtypes = [i64p, ctypes.c_uint64, ctypes.c_int, i64p, ctypes.c_int64, ctypes.c_int, i64p,
+                                    ctypes.c_uint64, ctypes.c_void_p]
+    lib.aclDestroyTensor.argtypes = [ctypes.c_void_p]
+    lib.aclrtMalloc.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_int]
+    lib.aclrtFree.argtypes = [ctypes.c_void_p]
+    lib.aclrtMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    return lib
 
 
 class Compiler:

@@ -11,18 +11,6 @@ from opsnn.aclnn import checks
 from opsnn.capi import bridge
 
 
-@pytest.fixture(scope="module")
-def lib(capi_built):
-    lib = ctypes.CDLL(str(capi_built / "libascendcl.so"))
-    lib.aclGetRecentErrMsg.restype = ctypes.c_char_p
-    lib.aclCreateScalar.restype = ctypes.c_void_p
-    lib.aclCreateTensor.restype = ctypes.c_void_p
-    i64p = ctypes.POINTER(ctypes.c_int64)
-    lib.aclCreateTensor.argtypes = [i64p, ctypes.c_uint64, ctypes.c_int, i64p, ctypes.c_int64, ctypes.c_int, i64p,
-                                    ctypes.c_uint64, ctypes.c_void_p]
-    return lib
-
-
 def test_an_exception_in_a_runtime_call(lib, monkeypatch):
     def boom(device_id):
         raise RuntimeError("boom")

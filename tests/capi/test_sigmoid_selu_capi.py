@@ -18,21 +18,6 @@ ACL_DTYPE = {np.dtype(np.float16): acl.ACL_FLOAT16, np.dtype(bfloat16): acl.ACL_
 I64P = ctypes.POINTER(ctypes.c_int64)
 
 
-@pytest.fixture(scope="module")
-def lib(capi_built):
-    lib = ctypes.CDLL(str(capi_built / "libascendcl.so"))
-    lib.aclGetRecentErrMsg.restype = ctypes.c_char_p
-    lib.opsnnGetDeviceMode.restype = ctypes.c_char_p
-    lib.aclCreateTensor.restype = ctypes.c_void_p
-    lib.aclCreateTensor.argtypes = [I64P, ctypes.c_uint64, ctypes.c_int, I64P, ctypes.c_int64, ctypes.c_int, I64P,
-                                    ctypes.c_uint64, ctypes.c_void_p]
-    lib.aclDestroyTensor.argtypes = [ctypes.c_void_p]
-    lib.aclrtMalloc.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t, ctypes.c_int]
-    lib.aclrtFree.argtypes = [ctypes.c_void_p]
-    lib.aclrtMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    return lib
-
-
 @pytest.fixture(params=["fast", "emulator"])
 def device(lib, request, monkeypatch):
     """aclInit in the mode (OPSNN_DEVICE_MODE is read there), a device and a stream; released after."""
