@@ -15,7 +15,6 @@ from opsnn.dtypes import bfloat16
 
 ACL_DTYPE = {np.dtype(np.float16): acl.ACL_FLOAT16, np.dtype(bfloat16): acl.ACL_BF16,
              np.dtype(np.float32): acl.ACL_FLOAT, np.dtype(np.float64): acl.ACL_DOUBLE}
-I64P = ctypes.POINTER(ctypes.c_int64)
 
 
 @pytest.fixture(params=["fast", "emulator"])
