@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import json
 import os
 import re
@@ -29,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import build as kt_build
-from .cpp_text import top_level_split
 from .socs import platform_for
+from .tpl_entry import tiling_key_entry
 
 _HELPERS = ("kernel_ut_data_helper", "kernel_ut_data_executor")  # upstream's shared UT sources
 
@@ -192,7 +191,7 @@ def _kernel_shim(plan: Plan, work: Path) -> Path:
     against (upstream's build compiles kernels through a generated wrapper that does this)."""
     shim = work / "kernel_shim.cpp"
     kernel = plan.kernel_source.read_text(errors="replace")
-    entries = [e for e in map(lambda d: _tiling_key_entry(d, kernel, plan.kernel_source.parent),
+    entries = [e for e in map(lambda d: tiling_key_entry(d, kernel, plan.kernel_source.parent),
                               plan.c_declarations) if e]
     if entries:  # a kernel template: the C entry chooses the instantiation by the tiling key
         lines = ['#include "kernel_operator.h"', '#include "ascendc/host_api/tiling/template_argument.h"',
@@ -203,165 +202,6 @@ def _kernel_shim(plan: Plan, work: Path) -> Path:
     if not shim.is_file() or shim.read_text() != text:
         shim.write_text(text)
     return shim
-
-
-def _tiling_key_entry(declaration: str, kernel: str, kernel_dir: Path) -> str | None:
-    """The extern "C" entry of a kernel template whose template parameters are the arguments its
-    tiling-key header declares (ASCENDC_TPL_ARGS_DECL), as upstream's build generates it: one
-    case per combination ASCENDC_TPL_SEL allows, its tiling key packed as CANN's
-    GET_TPL_TILING_KEY packs it (template_argument.h: declaration order, first argument in the
-    lowest bits, each in its declared width; a UINT argument by its index in the declared list, a
-    DATATYPE one by its C_DT_* code), so ICPU_SET_TILING_KEY(GET_TPL_TILING_KEY(...)) selects the
-    instantiation; a key no combination has fails the launch by name. The keys are C++ constant
-    expressions of the header's own names (the compiler evaluates them). None where the kernel is
-    no such template or the header is not understood."""
-    m = re.search(r'void\s+(\w+)\s*\(([^)]*)\)', declaration)
-    if m is None:
-        return None
-    name, params = m.group(1), m.group(2)
-    t = re.search(r'template\s*<([^<>]*)>\s*(?:__global__\s+)?(?:__aicore__\s+)?void\s+' + re.escape(name) + r'\s*\(',
-                  kernel)
-    if t is None:
-        return None
-    tparams = []  # (name, is_type)
-    for p in _top_split(t.group(1)):
-        words = p.split("=")[0].split()
-        if len(words) < 2:
-            return None
-        tparams.append((words[-1], words[0] in ("typename", "class")))
-    for key_header in sorted(kernel_dir.rglob("*tiling_key.h")):
-        spec = _tpl_spec(key_header.read_text(errors="replace"))
-        if spec is None:
-            continue
-        decl, sels = spec
-        names = [d[0] for d in decl]
-        if sorted(names) != sorted(n for n, _ in tparams):
-            continue
-        return _tpl_entry(name, params, tparams, decl, sels)
-    return None
-
-
-def _top_split(text: str) -> list[str]:
-    """`text` split at its top-level commas (outside parentheses and braces), empties dropped."""
-    return [x for x in top_level_split(text, "({", ")}") if x]
-
-
-def _macro_args(text: str, macro: str) -> list[list[str]]:
-    """The argument lists of every call of `macro` in `text` (balanced parentheses)."""
-    calls = []
-    for m in re.finditer(r'\b' + macro + r'\s*\(', text):
-        depth, i = 1, m.end()
-        while i < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
-            i += 1
-        calls.append(_top_split(text[m.end():i - 1]))
-    return calls
-
-
-_TPL_PARAM = re.compile(r'ASCENDC_TPL_(DATATYPE|DTYPE|FORMAT|UINT|BOOL|KERNEL_TYPE)_(?:DECL|SEL)\s*\((.*)\)\s*$', re.S)
-
-
-def _tpl_param(text: str):
-    """(kind, name, args) of one ASCENDC_TPL_*_DECL / _SEL call, or None."""
-    m = _TPL_PARAM.match(text.strip())
-    if m is None:
-        return None
-    args = _top_split(m.group(2))
-    return (m.group(1), args[0] if args else "", args[1:])
-
-
-def _tpl_spec(header: str):
-    """([(name, kind, width, values)], [[(name, kind, values)] per ASCENDC_TPL_ARGS_SEL]) of a
-    tiling-key header, or None. UINT values are the declaration's tokens after the mode flag."""
-    header = re.sub(r'//[^\n]*|/\*.*?\*/', " ", header, flags=re.S)
-    decls = _macro_args(header, "ASCENDC_TPL_ARGS_DECL")
-    if len(decls) != 1:
-        return None
-    decl = []
-    for item in decls[0][1:]:
-        p = _tpl_param(item)
-        if p is None or p[0] == "KERNEL_TYPE":
-            return None
-        kind, pname, args = p
-        if kind == "UINT":
-            if len(args) < 2:
-                return None
-            decl.append((pname, kind, args[0], args[1:]))
-        else:
-            decl.append((pname, kind, "1" if kind == "BOOL" else "8", args))
-    sels = []
-    for group in _macro_args(header, "ASCENDC_TPL_ARGS_SEL"):
-        combination = []
-        for item in group:
-            p = _tpl_param(item)
-            if p is None:
-                return None
-            if p[0] != "KERNEL_TYPE":
-                combination.append((p[1], p[0], p[2]))
-        sels.append(combination)
-    return (decl, sels) if sels else None
-
-
-def _uint_values(args: list[str]) -> list[str] | None:
-    """A UINT's value tokens after its mode flag: LIST as written; RANGE / MIX expanded where the
-    bounds are integers (None otherwise)."""
-    mode, rest = args[0], args[1:]
-    if mode == "ASCENDC_TPL_UI_LIST":
-        return rest
-    try:
-        nums = [int(x, 0) for x in rest]
-    except ValueError:
-        return None
-    ranges, out = nums[0], []
-    for r in range(ranges):
-        out += [str(v) for v in range(nums[1 + 2 * r], nums[2 + 2 * r] + 1)]
-    return out + ([str(v) for v in nums[1 + 2 * ranges:]] if mode == "ASCENDC_TPL_UI_MIX" else [])
-
-
-def _tpl_entry(name: str, params: str, tparams, decl, sels) -> str | None:
-    combos = []
-    for sel in sels:
-        by_name = {n: (k, v) for n, k, v in sel}
-        lists = []
-        for pname, kind, _, _ in decl:
-            if pname not in by_name:
-                return None
-            values = by_name[pname][1]
-            if kind == "UINT":
-                values = _uint_values(values)
-                if values is None:
-                    return None
-            lists.append([v for v in values if "ASCENDC_TPL_INPUT" not in v])
-        combos += [c for c in itertools.product(*lists) if c not in combos]
-    if not combos:
-        return None
-    kinds = {pname: kind for pname, kind, _, _ in decl}
-    cases = []
-    for combo in combos:
-        shift, parts = "0", []
-        for (_, kind, width, dvalues), value in zip(decl, combo, strict=True):
-            bits = (f"::opsnn_kt::TplTilingIndex({{{', '.join(dvalues)}}}, ({value}))" if kind == "UINT"
-                    else f"static_cast<uint64_t>({value})")
-            parts.append(f"({bits} << ({shift}))")
-            shift = f"{shift} + ({width})"
-        values = dict(zip((d[0] for d in decl), combo, strict=True))
-        targs = []
-        for tname, is_type in tparams:
-            v = values[tname]
-            if is_type:
-                targs.append(f"typename ::opsnn_kt::TplDType<static_cast<uint64_t>({v})>::type")
-            elif kinds[tname] == "BOOL":
-                targs.append(f"static_cast<bool>({v})")
-            else:
-                targs.append(f"({v})")
-        cases.append((" | ".join(parts), ", ".join(targs)))
-    args = ", ".join(re.findall(r'(\w+)\s*(?:,|$)', params.strip()))
-    body = "".join(f"    if (key == ({k})) {{ {name}<{t}>({args}); return; }}\n" for k, t in cases)
-    listed = "; ".join(", ".join(c) for c in combos)
-    return (f'extern "C" void {name}({params}) {{\n'
-            f"    const uint64_t key = opsnn_kt_tiling_key();\n{body}"
-            f'    opsnn_kt_fail("{name}: no instantiation for this tiling key (ICPU_SET_TILING_KEY; keys are '
-            f'GET_TPL_TILING_KEY of the ASCENDC_TPL_SEL combinations {listed})", __FILE__, __LINE__);\n}}')
 
 
 def _dependencies(depfile: Path) -> list[str]:
