@@ -2,6 +2,7 @@
  * core. The element type is DTYPE_INPUT_GRADIENT, which the build defines per dtype; schMode is
  * the tiling key's template argument (one schedule: 0). */
 #include "threshold_grad_v2_d.h"
+#include "threshold_grad_v2_d_tiling_key.h"
 
 #ifndef DTYPE_INPUT_GRADIENT
 #define DTYPE_INPUT_GRADIENT float
