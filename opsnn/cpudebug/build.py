@@ -19,6 +19,8 @@ from opsnn.capi.build import BuildUnavailable, compiler, libpython
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = PACKAGE_DIR / "include"
+# the host twin's headers (graph/types.h, ...): kernels and their tiling headers include some; after ours
+HOST_INCLUDE_DIR = PACKAGE_DIR.parent / "host" / "include"
 LIBRARY = "libopsnn_kt.so"
 _SOURCES = ("src/runtime.cpp", "include/opsnn_kt/abi.h")
 
@@ -92,7 +94,7 @@ def cmake_dir() -> Path:
     """A folder holding opsnn_kernelConfig.cmake (written with the library's and headers' paths)."""
     d = lib_dir().parent / "cmake"
     d.mkdir(parents=True, exist_ok=True)
-    text = _CMAKE_CONFIG.format(library=lib_dir() / LIBRARY, include=INCLUDE_DIR)
+    text = _CMAKE_CONFIG.format(library=lib_dir() / LIBRARY, include=f"{INCLUDE_DIR};{HOST_INCLUDE_DIR}")
     config = d / "opsnn_kernelConfig.cmake"
     if not config.is_file() or config.read_text() != text:
         config.write_text(text)
@@ -118,7 +120,7 @@ def kernel_flags(wanted: list[str]) -> tuple[int, list[str]]:
 
 def kernel_cflags() -> list[str]:
     """What a kernel or its UT compiles with: the headers, C++17, __CCE_KT_TEST__."""
-    return ["-std=c++17", f"-I{INCLUDE_DIR}", "-D__CCE_KT_TEST__"]
+    return ["-std=c++17", f"-I{INCLUDE_DIR}", f"-I{HOST_INCLUDE_DIR}", "-D__CCE_KT_TEST__"]
 
 
 def kernel_libs() -> list[str]:
