@@ -31,6 +31,8 @@ PyObject *g_call = nullptr;
 PyObject *g_pending_type = nullptr, *g_pending_value = nullptr, *g_pending_tb = nullptr;
 OpsnnKtFailureHook g_failure_hook = nullptr;
 uint64_t g_tiling_key = 0;
+thread_local std::string t_last_failure;
+thread_local bool t_last_failed = false;
 thread_local int64_t t_block_idx = 0;
 thread_local int64_t t_block_num = 1;
 thread_local bool t_in_core = false;
@@ -248,11 +250,51 @@ void opsnn_kt_run(const char *kernel_name, uint32_t block_dim, void (*body)(void
     Py_XDECREF(core);
     Py_DECREF(ptrs);
     r = Checked(r, "ICPU_RUN_KF");
-    if (r != Py_None && PyUnicode_Check(r) && g_failure_hook != nullptr) {
+    t_last_failed = r != Py_None && PyUnicode_Check(r);
+    if (t_last_failed) {
         const char *text = PyUnicode_AsUTF8(r);
-        g_failure_hook(text ? text : "the launch failed", file, line);
+        t_last_failure = text ? text : "the launch failed";
+        if (g_failure_hook != nullptr) g_failure_hook(t_last_failure.c_str(), file, line);
     }
     Py_DECREF(r);
+}
+
+const char *opsnn_kt_last_failure(void) { return t_last_failed ? t_last_failure.c_str() : nullptr; }
+
+int opsnn_kt_python_call(const char *module, const char *function, const char *argument, char **result) {
+    Start();
+    PyObject *mod = PyImport_ImportModule(module);
+    PyObject *fn = mod ? PyObject_GetAttrString(mod, function) : nullptr;
+    Py_XDECREF(mod);
+    PyObject *r = fn ? PyObject_CallFunction(fn, "s", argument ? argument : "") : nullptr;
+    Py_XDECREF(fn);
+    std::string text;
+    int status = 0;
+    if (r != nullptr && PyUnicode_Check(r)) {
+        const char *utf8 = PyUnicode_AsUTF8(r);
+        text = utf8 ? utf8 : "";
+    } else {
+        if (r != nullptr) PyErr_Format(PyExc_TypeError, "%s.%s returned no str", module, function);
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        PyObject *name = type ? PyObject_GetAttrString(type, "__name__") : nullptr;
+        PyObject *message = value ? PyObject_Str(value) : nullptr;
+        const char *n = name ? PyUnicode_AsUTF8(name) : nullptr;
+        const char *m = message ? PyUnicode_AsUTF8(message) : nullptr;
+        text = std::string(n ? n : "Error") + ": " + (m ? m : "");
+        PyErr_Clear();
+        Py_XDECREF(name);
+        Py_XDECREF(message);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        status = 1;
+    }
+    Py_XDECREF(r);
+    *result = static_cast<char *>(malloc(text.size() + 1));
+    if (*result != nullptr) memcpy(*result, text.c_str(), text.size() + 1);
+    return status;
 }
 
 }  // extern "C"

@@ -56,6 +56,15 @@ void opsnn_kt_fail(const char *what, const char *file, int line);
 /* Set by tikicpulib.h when gtest is in the program: called with a launch's failure text. */
 typedef void (*OpsnnKtFailureHook)(const char *text, const char *file, int line);
 void opsnn_kt_set_failure_hook(OpsnnKtFailureHook hook);
+
+/* The failure text of this thread's last opsnn_kt_run, NULL when it ran clean (valid until the
+ * next run): how a caller that is not a UT (the host twin's LaunchKernel) learns the outcome. */
+const char *opsnn_kt_last_failure(void);
+
+/* module.function(argument) in the program's Python (started on first use), for the host twin's
+ * runtime services written in Python (building an operator's kernel libraries). 0: *result is
+ * the str it returned; else *result is "ExceptionType: message". *result is malloc'd: free() it. */
+int opsnn_kt_python_call(const char *module, const char *function, const char *argument, char **result);
 }
 
 #endif  // OPSNN_KT_ABI_H_
