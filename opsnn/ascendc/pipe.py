@@ -49,7 +49,9 @@ class _Holder:
 class TQue(_Holder):
     """`TQue<position, depth>`: buffers that travel between pipeline stages through a FIFO.
 
-    A buffer's life cycle is AllocTensor -> EnQue -> DeQue -> FreeTensor; anything else is
+    A buffer's life cycle is AllocTensor -> EnQue -> DeQue -> FreeTensor, where a dequeued buffer
+    may be enqueued again (CANN's TQueBind::EnQue accepts a buffer allocated or dequeued: a
+    tensor copied in, computed on in place and handed on to the copy out); anything else is
     queue_misuse (under the sanitizer the core stops there; otherwise EmulatorError).
 
     Parameters
@@ -99,16 +101,17 @@ class TQue(_Holder):
         self._misuse("AllocTensor", f"all {n} buffers are in use (allocated more than the queue holds)")
 
     def EnQue(self, tensor: LocalTensor) -> None:  # noqa: N802 - AscendC name
-        """Hand an allocated tensor to the next stage.
+        """Hand an allocated or dequeued tensor to the next stage.
 
         Parameters
         ----------
         tensor : LocalTensor
-            A tensor AllocTensor of this queue returned.
+            A tensor of this queue that AllocTensor or DeQue returned.
         """
         buf = self._own(tensor, "EnQue")
-        if buf.state != "allocated":
-            self._misuse("EnQue", f"EnQue of buffer {buf.index} in state {buf.state!r} (must be allocated)")
+        if buf.state not in ("allocated", "dequeued"):
+            self._misuse("EnQue", f"EnQue of buffer {buf.index} in state {buf.state!r} (must be allocated or "
+                                  "dequeued)")
         if len(self._fifo) >= self.depth:
             self._misuse("EnQue", f"EnQue onto a full queue (depth {self.depth})")
         buf.state = "queued"

@@ -58,6 +58,17 @@ def test_queue_round_trip():
     assert kinds(core) == []
 
 
+def test_a_dequeued_tensor_may_be_enqueued_again_clean():
+    # legal in CANN (TQueBind::EnQue accepts OCCUPIED or DEQUE): dequeue, compute in place, hand on
+    core = make_core()
+    q = _queue(core, depth=1, num=1)
+    q.EnQue(q.AllocTensor(np.float32))
+    t = q.DeQue(np.float32)
+    q.EnQue(t)
+    q.FreeTensor(q.DeQue(np.float32))
+    assert kinds(core) == []
+
+
 @pytest.mark.parametrize("misuse", ["dequeue_empty", "alloc_over_depth", "free_foreign", "double_free",
                                     "enqueue_full", "enqueue_twice"])
 @pytest.mark.parametrize("sanitize", [True, False])
