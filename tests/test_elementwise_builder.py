@@ -103,30 +103,31 @@ def test_out_may_be_an_input():
 
 
 def test_express_memo_learns_from_a_lane():
-    """A rule with a lane: the call teaches the express entry, whose next answer is the lane's."""
-    seen = []
-
-    class FakeLane:
-        def __call__(self, a, b, out):
-            seen.append("lane")
-            return np.zeros(a.shape, a.dtype) if out is None else out
-
-        cast = __call__
-
-    spec = ew.Elementwise(name="laned", tensors=("grad", "x"), scalars=(),
-                          torch=ew.TorchRule("laned", _torch_no_scalar, lane=lambda call, plan: FakeLane()),
-                          ascend=ew.AscendRule("aclnnLaned", _torch_no_scalar, lambda s: ("float32",)))
-    laned = ew.build(spec)
-    from opsnn.engine import lanes
+    """A rule with a lane (its engine params): the call teaches the express entry, whose next
+    answer is the lane's (the compute never runs)."""
+    from opsnn.engine import keys, lanes, modes
     if lanes.compiled() is None:
         pytest.skip("no C engine: the rule's compute answers")
-    a = np.ones(4, np.float32)
-    laned(a, a)
-    assert seen == ["lane"] and len(spec.memo) == 1
-    laned(a, a)  # the express entry: the lane without the checks
-    assert seen == ["lane", "lane"]
-    laned(a, a, backend="reference")  # not the lane, and does not teach
-    assert seen == ["lane", "lane"]
+    seen = []
+
+    def compute(call, g, x):
+        seen.append("compute")
+        return np.where(x > 0, g, g.dtype.type(0))
+
+    def positive(call, plan):  # keep grad where x > 0
+        dt = plan.dtype
+        kept = (keys.first_above(0.0, dt), keys.key_of(np.inf, dt), *keys.EMPTY_RANGE)
+        return modes.params(kept, modes.PLAIN, 0, modes.KEYED)
+
+    spec = ew.Elementwise(name="laned", tensors=("grad", "x"), scalars=(),
+                          torch=ew.TorchRule("laned", compute, lane=positive),
+                          ascend=ew.AscendRule("aclnnLaned", compute, lambda s: ("float32",)))
+    laned = ew.build(spec)
+    a, x = np.ones(4, np.float32), np.array([-1, 1, 0, 2], np.float32)
+    assert laned(a, x).tolist() == [0, 1, 0, 1] and seen == [] and len(spec.memo) == 1
+    assert laned(a, x).tolist() == [0, 1, 0, 1] and seen == []  # the express entry: the lane without the checks
+    assert laned(a, x, backend="reference").tolist() == [0, 1, 0, 1] and seen == ["compute"]  # does not teach
+    assert len(spec.memo) == 1
 
 
 def _torch_no_scalar(call, g, x):

@@ -45,6 +45,7 @@ import numpy as np
 
 from opsnn.dtypes import bfloat16
 from opsnn.engine import lanes
+from opsnn.engine.modes import CYCLIC as _CYCLIC
 from opsnn.op_common import torch_promotion
 from opsnn.op_common.api_args import check_names, check_out, deliver, real_scalar
 from opsnn.op_common.operands import broadcast_shape, fold_rank, operand
@@ -232,6 +233,20 @@ def torch_scalar(value, dtype: np.dtype, name: str):
     return np.float32(v)
 
 
+def torch_scalar_as_dtype(value, dtype: np.dtype, name: str):
+    """torch's Scalar.to<scalar_t>() (a kernel that converts its attribute to the tensors' own
+    dtype, as softshrink_backward does): c10's checked conversion refuses a finite value beyond
+    the dtype's range (7e4 for float16: ValueError); halves go through float, as c10::Half(float)."""
+    wide = torch_scalar(value, dtype, name)  # float32 (halves, float32) or float64
+    if dtype == wide.dtype:
+        return wide
+    limit = float(np.finfo(np.float16).max) if dtype == _F16 else float(bfloat16.type(np.finfo(np.float32).max))
+    if math.isfinite(float(value)) and abs(float(value)) > limit:
+        raise ValueError(f"{name} {float(value)!r} cannot be converted to {dtype} without overflow")
+    with np.errstate(over="ignore"):
+        return wide.astype(dtype)
+
+
 def acl_to_float(value) -> np.float32:
     """aclScalar::ToFloat: a C++ conversion to float (nearest even; beyond range +-inf)."""
     if isinstance(value, numbers.Integral | np.bool_) and not isinstance(value, np.floating):
@@ -259,32 +274,49 @@ def _apply(compute, call: Call, plan: Plan) -> np.ndarray:
     return result.copy() if any(np.may_share_memory(result, t) for t in call.tensors) else result
 
 
-def _compute(rule, call: Call, plan: Plan) -> np.ndarray:
+def engine_lane(make, call: Call, plan: Plan, max_rank: int):
+    """The engine's Lane for a rule's element rule: make(call, plan) -> its params (engine.modes.params)
+    or None; None where the engine is not in use, the backend is the reference, or the params keep
+    nothing (the engine has no lane for that: the compute answers). max_rank: the semantics' limit
+    (the Lane declines a call above it, the express entry too)."""
+    if make is None or call.backend == "reference" or lanes.compiled() is None:
+        return None
+    params = make(call, plan)
+    if params is None or (not params[-1] & _CYCLIC and params[0] > params[1] and params[2] > params[3]):
+        return None
+    return lanes.lane(plan.dtype, tuple(params), max_rank=max_rank)
+
+
+def _compute(rule, call: Call, plan: Plan, max_rank: int) -> np.ndarray:
     """The rule's lane where it has one and the engine answers (the express entry learns it), else
     its compute; delivered into out."""
-    if rule.lane is not None and call.backend != "reference" and lanes.compiled() is not None:
-        lane = rule.lane(call, plan)
-        if lane is not None:
-            result = lanes.run(lane, *call.tensors, plan.dtype, call.out)
-            if result is not None:
-                call.remember(lane)
-                return result
+    lane = engine_lane(rule.lane, call, plan, max_rank)
+    if lane is not None:
+        result = lanes.run(lane, *call.tensors, plan.dtype, call.out)
+        if result is not None:
+            call.remember(lane)
+            return result
     return call.deliver(_apply(rule.compute, call, plan))
 
 
 @dataclass(frozen=True)
 class TorchRule:
     """torch's CPU kernel for `op` (its aten name): the operands' common dtype (torch.result_type),
-    which must be one of `dtypes`; the broadcast shape; each scalar as the opmath type
-    (torch_scalar); compute(call, *cast, *scalars) -> the result (halves: compute widens and
-    rounds once, as torch's opmath does). scalar_compute: the scalar body where torch's two
-    loops differ (applied to the elements torch_loops says run scalar: C-contiguous operands of
-    one dtype). lane(call): the engine's Lane for the plan, or None."""
+    which must be one of `dtypes`; the broadcast shape; each scalar converted by `scalar` (default
+    torch_scalar, the opmath type; torch_scalar_as_dtype for a kernel that converts to scalar_t);
+    compute(call, *cast, *scalars) -> the result (halves: compute widens and rounds once, as
+    torch's opmath does). Where torch's two loop bodies differ (NaNs, usually), compute is the
+    vectorised body and scalar_compute the scalar one, for the elements torch_loops says run
+    scalar (the operands' layout decides; `step_bytes` per vectorised step). lane / scalar_lane:
+    (call, plan) -> the engine's params for compute / scalar_compute, or None (engine_lane)."""
     op: str
     compute: Callable
     dtypes: tuple = FLOATS
     lane: Callable | None = None
     scalar_compute: Callable | None = None
+    scalar_lane: Callable | None = None
+    scalar: Callable = torch_scalar
+    step_bytes: int = 64
     emulator: bool = False
     fold: bool = True
 
@@ -298,20 +330,70 @@ class TorchRule:
             raise TypeError(f"{self.op} is not implemented for {dtype} (torch: "
                             f"{', '.join(str(d) for d in self.dtypes)} only)")
         names = (s.name for s in call.spec.scalars)
-        return Plan(dtype, shape, tuple(torch_scalar(v, dtype, n) for v, n in zip(call.scalars, names, strict=True)))
+        return Plan(dtype, shape, tuple(self.scalar(v, dtype, n) for v, n in zip(call.scalars, names, strict=True)))
 
     def run(self, call: Call, plan: Plan) -> np.ndarray:
-        a = call.tensors
-        if self.scalar_compute is None or not (
-                len(a) == 2 and all(t.dtype == plan.dtype and t.flags.c_contiguous for t in a)):
-            return _compute(self, call, plan)
-        # both bodies from the operands before out (which may be one of them) is written
-        from opsnn.op_common.torch_loops import torch_vector_lanes
-        result = _apply(self.compute, call, plan)
-        if result.size:
-            scalar = _apply(self.scalar_compute, call, plan)
-            np.copyto(result, scalar, where=~torch_vector_lanes(a[0].shape, a[1].shape, plan.dtype.itemsize))
+        if self.scalar_compute is None:
+            return _compute(self, call, plan, lanes.ANY_RANK)
+        from opsnn.op_common import torch_loops
+        itemsize = max(plan.dtype.itemsize * 64 // self.step_bytes, 1)
+        lane = engine_lane(self.lane, call, plan, lanes.ANY_RANK)
+        if all(t.shape == plan.shape and t.flags.c_contiguous for t in call.tensors):
+            scalar_lane = engine_lane(self.scalar_lane, call, plan, lanes.ANY_RANK)
+            result = _split_run(self, call, plan.dtype, plan.scalars, itemsize, call.tensors, call.out, lane,
+                                scalar_lane)
+            if lane is not None and result is not None:
+                call.remember(_split_answer(self, call, plan, itemsize, lane, scalar_lane))
+            return result
+        vector = torch_loops.torch_vector_mask(call.tensors, plan.dtype, itemsize)
+        result = lanes.run(lane, *call.tensors, plan.dtype, None) if lane is not None else None
+        if result is None:
+            result = _apply(self.compute, call, plan)
+        if not vector.all():
+            np.copyto(result, _apply(self.scalar_compute, call, plan), where=~vector)
         return call.deliver(result)
+
+
+def _split_run(rule: TorchRule, call: Call, dtype: np.dtype, scalars: tuple, itemsize: int, tensors: tuple, out,
+               lane, scalar_lane):
+    """torch's loop on C-contiguous operands of one shape: the vectorised body (lane, else
+    compute) over all, then the scalar body over each thread range's tail (torch_scalar_runs),
+    each computed from the operands before out (which may be one of them) is written. None where
+    the lane declines (an express call it is not for)."""
+    from opsnn.op_common.torch_loops import torch_scalar_runs
+    runs = torch_scalar_runs(tensors[0].size, itemsize)
+    tails = []
+    for a, b in runs:
+        piece = tuple(t.reshape(-1)[a:b] for t in tensors)
+        answer = lanes.run(scalar_lane, *piece, dtype, None) if scalar_lane is not None else None
+        if answer is None:
+            answer = _apply(rule.scalar_compute, call._replace(tensors=piece, out=None), Plan(dtype, (b - a,), scalars))
+        tails.append((a, b, answer))
+    direct = out is None or out.flags.c_contiguous
+    if lane is not None:
+        result = lanes.run(lane, *tensors, dtype, out if direct else None)
+        if result is None:
+            return None
+    else:
+        result = _apply(rule.compute, call, Plan(dtype, tensors[0].shape, scalars))
+        direct = False
+    flat = result.reshape(-1)
+    for a, b, answer in tails:
+        flat[a:b] = answer
+    return result if direct else deliver(result, out)
+
+
+def _split_answer(rule: TorchRule, call: Call, plan: Plan, itemsize: int, lane, scalar_lane):
+    """The express entry's answer for a rule with two bodies: (a, b, out) -> the result of _split_run
+    on C-contiguous operands, else None (the general way models any other layout)."""
+    template = call._replace(tensors=(), out=None)
+
+    def answer(*args):
+        *tensors, out = args
+        if not all(t.flags.c_contiguous for t in tensors):
+            return None
+        return _split_run(rule, template, plan.dtype, plan.scalars, itemsize, tuple(tensors), out, lane, scalar_lane)
+    return answer
 
 
 @dataclass(frozen=True)
@@ -320,9 +402,11 @@ class AscendRule:
     API's list), promoted together (promote=True: torch.promote_types; a callable (a, b) -> dtype:
     the API's own, e.g. op::PromoteType with complex) or required equal, the promoted dtype in the
     list too (TypeError); shapes broadcast (broadcast=True) or required equal; rank <= 8; each
-    scalar as aclScalar::ToFloat;
-    compute(call, *cast, *scalars) -> the kernel's result. emulator(call) -> the result computed
-    by the aclnn API on the emulated device (None: backend="emulator" is refused)."""
+    scalar as aclScalar::ToFloat; then check(call, plan): the API's own refusals of a scalar value
+    (raise ValueError, as aclnn's 161002 of KIND_ATTR reads).
+    compute(call, *cast, *scalars) -> the kernel's result; lane(call, plan) -> the engine's params
+    for it (engine_lane; the Lane declines rank > 8). emulator_run(call, plan) -> the result
+    computed by the aclnn API on the emulated device (None: backend="emulator" is refused)."""
     api: str
     compute: Callable
     dtypes: Callable  # semantics -> tuple of dtype names
@@ -331,6 +415,7 @@ class AscendRule:
     lane: Callable | None = None
     emulator_run: Callable | None = None
     fold: bool = False
+    check: Callable | None = None
 
     @property
     def emulator(self) -> bool:
@@ -357,11 +442,12 @@ class AscendRule:
             dtype = promote(dtype, a.dtype)
         if dtype.name not in allowed:
             raise TypeError(f"{family}: {self.api} promotes the operands to {dtype}, which is not in its list")
-        return Plan(dtype, shape, tuple(acl_to_float(v) for v in call.scalars))
+        plan = Plan(dtype, shape, tuple(acl_to_float(v) for v in call.scalars))
+        if self.check is not None:
+            self.check(call, plan)
+        return plan
 
     def run(self, call: Call, plan: Plan) -> np.ndarray:
         if call.backend == "emulator":
             return call.deliver(np.asarray(self.emulator_run(call, plan)))
-        return _compute(self, call, plan)
-
-
+        return _compute(self, call, plan, MAX_RANK)

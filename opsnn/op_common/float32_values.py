@@ -12,9 +12,11 @@ F32 = np.dtype(np.float32)
 
 
 def widen(a: np.ndarray) -> np.ndarray:
-    """a as float32 (a contiguous copy or a itself)."""
-    a = np.ascontiguousarray(a)
-    return a if a.dtype == F32 else cast_values(a.reshape(-1), F32, RoundMode.CAST_NONE).reshape(a.shape)
+    """a as float32 (a contiguous copy or a itself), of a's shape (0-d included)."""
+    a = np.asarray(a)
+    if a.dtype == F32:
+        return a if a.flags.c_contiguous else np.ascontiguousarray(a).reshape(a.shape)
+    return cast_values(np.ascontiguousarray(a).reshape(-1), F32, RoundMode.CAST_NONE).reshape(a.shape)
 
 
 def narrow(r: np.ndarray, dtype) -> np.ndarray:

@@ -138,6 +138,131 @@ def torch_vector_lanes(grad_shape, x_shape, itemsize: int, threads: int | None =
     return lanes.reshape(out_shape)
 
 
+def torch_vector_mask(operands, dtype, itemsize: int | None = None, threads: int | None = None) -> np.ndarray:
+    """Bool array of the broadcast shape: True where torch's CPU loop runs the vectorised body for
+    these operands as they lie in memory (their strides), computing in `dtype` (the common dtype:
+    an operand of another dtype is first converted, as TensorIterator does on CPU, keeping its
+    strides where it is dense and C-contiguous otherwise). `itemsize`: the kernel's bytes per
+    element for the 64-byte step (default dtype's). What TensorIterator does, in its order: the
+    dims sorted by the inputs' strides (reorder_dimensions), coalesced, the inner row vectorised
+    where every input is contiguous in it or one is a broadcast scalar (else the basic loop: all
+    scalar), the range over threads; a new output is dense in that order. Negative strides (which
+    torch cannot express) are read as a C-contiguous operand. Inside `place(...)`: as
+    torch_vector_lanes (the whole arrays C-contiguous)."""
+    dtype = np.dtype(dtype)
+    itemsize = itemsize or dtype.itemsize
+    shapes = [tuple(a.shape) for a in operands]
+    if _PLACE.get() is not None or all(a.flags.c_contiguous for a in operands):
+        return torch_vector_lanes(*shapes, itemsize, threads) if len(shapes) == 2 else \
+            _lanes_in_order(tuple(broadcast_shapes(*shapes)), [_c_strides(s) for s in shapes], itemsize, threads)
+    return _lanes_in_order(tuple(broadcast_shapes(*shapes)), [_element_strides(a, dtype) for a in operands],
+                           itemsize, threads)
+
+
+def _c_strides(shape) -> tuple:
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step if n > 1 else 0)
+        step *= n
+    return tuple(strides[::-1])
+
+
+def _element_strides(a: np.ndarray, dtype: np.dtype) -> tuple:
+    """a's strides in elements as TensorIterator sees it: a converted operand keeps its layout
+    only where it is dense (Tensor.to's preserve_format), as does any with a negative stride."""
+    if any(s < 0 for s in a.strides) or (a.dtype != dtype and not _dense(a)):
+        return _c_strides(a.shape)
+    return tuple(s // a.itemsize if n > 1 else 0 for s, n in zip(a.strides, a.shape, strict=True))
+
+
+def _dense(a: np.ndarray) -> bool:
+    """Non-overlapping and dense: the elements fill a block of memory with no gap."""
+    span = sum((n - 1) * abs(s) for n, s in zip(a.shape, a.strides, strict=True) if n > 1)
+    return a.size <= 1 or (span // a.itemsize + 1 == a.size and all(s % a.itemsize == 0 for s in a.strides))
+
+
+def _lanes_in_order(out_shape: tuple, strides: list, itemsize: int, threads) -> np.ndarray:
+    """torch_vector_mask's answer from the operands' element strides (C axis order, each over its
+    own shape)."""
+    nd, numel = len(out_shape), math.prod(out_shape)
+    if numel < 2:
+        return np.zeros(out_shape, bool)
+    st = []  # per input, fastest dim first, over the broadcast shape (0: broadcast)
+    for s in strides:
+        s = (0,) * (nd - len(s)) + tuple(s)
+        st.append([0 if out_shape[d] == 1 else s[d] for d in range(nd)][::-1])
+    shape = list(out_shape[::-1])
+    perm = list(range(nd))  # TensorIterator's perm_, fastest first
+
+    def should_swap(d0: int, d1: int) -> int:
+        for s in st:  # the inputs in order (a new output has no strides yet)
+            s0, s1 = s[d0], s[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, nd):  # insertion sort with ambiguous comparisons (reorder_dimensions)
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    sizes = [shape[d] for d in perm]
+    pst = [[s[d] for d in perm] for s in st]
+    out_st, step = [], 1  # the new output: dense in the sorted order
+    for n in sizes:
+        out_st.append(step)
+        step *= n
+    all_st = [out_st, *pst]
+    prev = 0  # coalesce_dimensions
+    csize, cst = sizes[:1], [s[:1] for s in all_st]
+    for d in range(1, nd):
+        if csize[prev] == 1 or sizes[d] == 1 or all(csize[prev] * c[prev] == s[d] for c, s in zip(cst, all_st,
+                                                                                                 strict=True)):
+            if csize[prev] == 1:
+                for c, s in zip(cst, all_st, strict=True):
+                    c[prev] = s[d]
+            csize[prev] *= sizes[d]
+        else:
+            prev += 1
+            csize.append(sizes[d])
+            for c, s in zip(cst, all_st, strict=True):
+                c.append(s[d])
+    inner = [c[0] for c in cst[1:]]
+    vectorised = cst[0][0] == 1 and (all(s == 1 for s in inner) or (len(inner) == 2 and sorted(inner) == [0, 1]))
+    if not vectorised:
+        return np.zeros(out_shape, bool)
+    mult, m = [0] * nd, 1  # each C axis's weight in the iteration's linear order
+    for d in perm:
+        mult[nd - 1 - d] = m
+        m *= shape[d]
+    lin = np.zeros(out_shape, np.int64)
+    for axis in range(nd):
+        view = [1] * nd
+        view[axis] = out_shape[axis]
+        lin = lin + (np.arange(out_shape[axis], dtype=np.int64) * mult[axis]).reshape(view)
+    return _segment_prefix(lin, numel, csize[0], itemsize, threads)
+
+
+def _segment_prefix(lin: np.ndarray, numel: int, inner: int, itemsize: int, threads) -> np.ndarray:
+    """True at the iteration positions `lin` that a row segment's vectorised prefix covers: each
+    thread range runs its part of a row of `inner` elements two vectors at a time from its start."""
+    step = max(TORCH_STEP_BYTES // itemsize, 1)
+    begins, ends = (np.array(side, np.int64) for side in zip(*_thread_ranges(numel, threads), strict=True))
+    r = np.searchsorted(begins, lin, side="right") - 1
+    row = lin - lin % inner
+    seg_start = np.maximum(row, begins[r])
+    seg_end = np.minimum(row + inner, ends[r])
+    return (lin - seg_start) < (seg_end - seg_start) // step * step
+
+
 def _vector_rows(out_shape: tuple, grad_shape, x_shape) -> int | None:
     """The row length of TensorIterator's coalesced view where its inner loop vectorises (all
     operands contiguous, or one of them a broadcast scalar); None where every element runs scalar."""
