@@ -25,7 +25,7 @@ from opsnn.ascendc import RoundMode
 from opsnn.ascendc.cast import cast_values
 from opsnn.ascendc.mul_arch35 import mul_values
 from opsnn.dtypes import bfloat16
-from opsnn.op_common.torch_loops import torch_threads, torch_vector_lanes  # noqa: F401 (torch_threads: tests)
+from opsnn.op_common.torch_loops import torch_threads, torch_vector_lanes, torch_vector_mask  # noqa: F401 (tests)
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _HALVES = frozenset((np.dtype(np.float16), bfloat16))
@@ -126,7 +126,7 @@ def hardtanh_backward_torch(grad: np.ndarray, x: np.ndarray, min_val, max_val,
     """torch's CPU kernel on grad and x of one floating dtype (broadcast together): 0 where
     x <= min or x >= max, else grad (its bits). float16 / bfloat16 / float32 compare in float32
     against the bounds as float32, float64 in float64. Where x or a bound is NaN the answer is
-    the loop's: grad from the scalar body, 0 from the vectorised one (torch_vector_lanes)."""
+    the loop's: grad from the scalar body, 0 from the vectorised one (torch_vector_mask)."""
     dtype = grad.dtype
     shape = tuple(np.broadcast_shapes(grad.shape, x.shape))
     if dtype == _F64:
@@ -139,7 +139,7 @@ def hardtanh_backward_torch(grad: np.ndarray, x: np.ndarray, min_val, max_val,
     nan_x = np.isnan(xw)
     bound_nan = bool(np.isnan(lo) or np.isnan(hi))
     if bound_nan or nan_x.any():
-        lanes = torch_vector_lanes(grad.shape, x.shape, dtype.itemsize, threads)
+        lanes = torch_vector_mask((grad, x), dtype, dtype.itemsize, threads)  # their layout decides
         hit = lanes if bound_nan else lanes & np.broadcast_to(nan_x, shape)
         result.view(_uint(dtype))[hit] = 0
     return result

@@ -10,9 +10,10 @@ semantics="torch" is torch.ops.aten.hardtanh_backward on CPU, bit for bit:
   - a NaN x or a NaN bound: torch's CPU loop answers grad from its scalar body and 0 from its
     vectorised one, element by element as TensorIterator hands them out (row segments two vectors
     at a time from their start, the range split over at::get_num_threads() threads from 32768
-    elements); opsnn reproduces that split (op_common/torch_loops.torch_vector_lanes) for C-contiguous
-    operands, an x86 torch (64 bytes per vectorised step) and torch's default thread count
-    (OMP_NUM_THREADS, else MKL_NUM_THREADS, else the physical cores this process may use)
+    elements, in the order of the operands' strides; a strided row all scalar); opsnn reproduces
+    that split (op_common/torch_loops.torch_vector_mask) for any layout, an x86 torch (64 bytes
+    per vectorised step) and torch's default thread count (OMP_NUM_THREADS, else
+    MKL_NUM_THREADS, else the physical cores this process may use)
   - float16 / bfloat16 / float32 compare in float32 against the bounds converted to float32
     (torch's checked conversion: a finite bound beyond float32's range is a ValueError);
     float64 compares in float64
@@ -235,7 +236,7 @@ def _fast_torch(grad: np.ndarray, x: np.ndarray, lo, hi, dtype: np.dtype, shape,
         zero |= np.greater_equal(xw, hi)
     bound_nan = bool(np.isnan(lo) or np.isnan(hi))
     if bound_nan or (xw.size and np.isnan(xw.min())):  # torch's vectorised body gives 0 there, its scalar body grad
-        vector = fm.torch_vector_lanes(grad.shape, x.shape, dtype.itemsize)
+        vector = fm.torch_vector_mask((grad, x), dtype, dtype.itemsize)  # their layout decides
         zero = np.broadcast_to(zero, shape) | (vector if bound_nan else vector & np.broadcast_to(np.isnan(xw), shape))
     with np.errstate(invalid="ignore", over="ignore"):  # as x's conversion above
         g = grad.astype(dtype, copy=False)

@@ -27,7 +27,7 @@ import numpy as np
 
 from opsnn.dtypes import bfloat16
 from opsnn.op_common import torch_promotion
-from opsnn.op_common.torch_loops import torch_vector_lanes
+from opsnn.op_common.torch_loops import torch_vector_mask
 
 from . import functional_models as fm
 
@@ -120,8 +120,7 @@ def bfloat16_nans(grad, x, g, f, result) -> np.ndarray:
     nan = (bits & 0x7FFF) > 0x7F80
     if not nan.any():
         return result
-    same = grad.dtype == x.dtype == bfloat16 and grad.flags.c_contiguous and x.flags.c_contiguous
-    lanes = torch_vector_lanes(grad.shape, x.shape, 2) if same else np.zeros(result.shape, bool)
+    lanes = torch_vector_mask((grad, x), bfloat16, 2)  # the operands' layout decides (a strided one: none)
     # the scalar loop computes in float and rounds back with c10's BFloat16 conversion, which writes
     # every NaN as 0x7FC0: a kept NaN grad too (its own bits do not survive; issue 27)
     bits[nan] = np.where(lanes, np.uint16(0xFFFF), np.uint16(0x7FC0))[nan]

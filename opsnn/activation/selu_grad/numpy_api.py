@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from opsnn.op_common import elementwise as ew
 from opsnn.op_common.emulated import declared_run
-from opsnn.op_common.torch_loops import torch_vector_lanes
+from opsnn.op_common.torch_loops import torch_vector_mask
 
 from . import functional_models as fm
 from .op_host import KERNEL_DTYPES
@@ -20,8 +20,9 @@ from .op_host import KERNEL_DTYPES
 
 def _torch(call, g, r):
     """torch's kernel, with where its vectorised body computes (elu_backward's AVX512 build: 128
-    bytes a step, hence half the itemsize for torch_loops' 64-byte step; C-contiguous operands)."""
-    vector = torch_vector_lanes(*(a.shape for a in call.tensors), max(g.dtype.itemsize // 2, 1))
+    bytes a step, hence half the itemsize for torch_loops' 64-byte step), from the operands'
+    layout: a strided one runs the scalar body everywhere."""
+    vector = torch_vector_mask(call.tensors, g.dtype, max(g.dtype.itemsize // 2, 1))
     return fm.selu_backward_torch(g, r, vector)
 
 

@@ -19,7 +19,7 @@ from opsnn.op_common import elementwise as ew
 from opsnn.op_common import torch_promotion
 from opsnn.op_common.emulated import declared_run
 from opsnn.op_common.operands import broadcast_shape
-from opsnn.op_common.torch_loops import torch_vector_lanes
+from opsnn.op_common.torch_loops import torch_vector_mask
 
 from . import functional_models as fm
 from .op_api.aclnn_sigmoid_backward import promote, supported_dtypes
@@ -49,8 +49,8 @@ def _torch_plan(call) -> ew.Plan:
 def _torch(call, dy, y) -> np.ndarray:
     """torch's kernel; for bfloat16 the elements its vectorised body computes (their NaN is 0xFFFF):
     this kernel's AVX512 build steps 64 elements (128 bytes) at a time, hence itemsize 1 for
-    torch_loops' 64-byte step (measured on torch 2.13; C-contiguous operands)."""
-    vector = torch_vector_lanes(*(a.shape for a in call.tensors), 1) if dy.dtype == bfloat16 else True
+    torch_loops' 64-byte step (measured on torch 2.13), from the operands' layout."""
+    vector = torch_vector_mask(call.tensors, dy.dtype, 1) if dy.dtype == bfloat16 else True
     return fm.sigmoid_backward_torch(dy, y, vector)
 
 
