@@ -38,6 +38,8 @@ struct LaunchRequest {
     std::vector<TensorArg> inputs;
     std::vector<TensorArg> outputs;
     std::vector<AttrValue> attrs;
+    std::string file;              /* where the op_api launched it (ADD_TO_LAUNCHER_LIST_AICORE's __FILE__ */
+    int line = 0;                  /* and __LINE__): a launch's report and findings name it */
 };
 
 /* What the operator's tiling function produced. ok == false: error says why, naming the layer
