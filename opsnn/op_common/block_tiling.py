@@ -46,10 +46,12 @@ class BlockSplitTilingData(TilingStruct):
 
 
 def block_split_tiling(op: str, num_elements: int, dtype, platform: Platform | str | None, ub_factor: dict,
-                       data_type=BlockSplitTilingData) -> TilingResult:
+                       data_type=BlockSplitTilingData, **attrs) -> TilingResult:
     """num_elements of dtype (a name in ub_factor: tile-sized UB slices it needs) shared out in
     256-byte blocks over the AIV cores, big cores first; key 0, the system workspace. TilingError
-    for a dtype not in ub_factor or a split that does not fit."""
+    for a dtype not in ub_factor or a split that does not fit. A data_type that extends
+    BlockSplitTilingData with the kernel's attributes (ThresholdGradV2DTilingData's threshold)
+    gets them from `attrs`, by field name."""
     platform = platform if isinstance(platform, Platform) else get_platform(platform)
     name = dtype_name(dtype) if dtype is not None else "none"
     if name not in ub_factor:
@@ -60,5 +62,5 @@ def block_split_tiling(op: str, num_elements: int, dtype, platform: Platform | s
     except SplitError as e:
         raise TilingError(f"{name} on {platform.name}: {e}") from None
     data = data_type(split.small.data_num, split.big.data_num, split.big.tile_num, split.small.tile_num,
-                     split.tile_data_num, split.small.tail_num, split.big.tail_num, split.tail_block_num)
+                     split.tile_data_num, split.small.tail_num, split.big.tail_num, split.tail_block_num, **attrs)
     return TilingResult(split.block_dim, 0, platform.system_workspace, data, name, int(num_elements))
