@@ -14,6 +14,7 @@ import importlib
 # module -> the public names it defines; each name written once, here
 _MODULES = {
     "arith": ("Duplicate",),
+    "atomic": ("SetAtomicAdd", "SetAtomicMax", "SetAtomicMin", "SetAtomicNone", "SetAtomicType"),
     "binary": ("Add", "And", "Div", "Max", "Min", "Mul", "Or", "Sub", "add_values", "div_values", "mul_values",
         "sub_values"),
     "broadcast": ("Broadcast",),
@@ -23,12 +24,13 @@ _MODULES = {
     "compare_tensor": ("Compare",),
     "copy": ("Copy", "CopyRepeatParams"),
     "core": ("CoreContext", "GetBlockIdx", "GetBlockNum"),
+    "cores": ("SyncAll",),
     "datacopy": ("DataCopy",),
     "datacopy_pad": ("DataCopyNd", "DataCopyPad", "GetValue"),
     "datacopy_params": ("DataCopyExtParams", "DataCopyPadExtParams", "DataCopyParams"),
-    "errors": ("CoreAborted", "EmulatorError"),
+    "errors": ("CoreAborted", "CoreFailed", "EmulatorError"),
     "findings": ("ERROR", "EXPECTED", "KINDS", "Finding"),
-    "global_tensor": ("GlobalTensor", "GmPtr"),
+    "global_tensor": ("GlobalTensor", "GmPtr", "InitGlobalMemory"),
     "gm": ("GlobalMemory", "GMError"),
     "kernel_arg": ("KernelArg", "Padding"),
     "kernel_launch": ("LaunchReport", "launch"),

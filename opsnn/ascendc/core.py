@@ -32,7 +32,11 @@ class MaskState(NamedTuple):
 class GmRange(NamedTuple):
     """GM bytes [start, end) one instruction of a core read or wrote (kept for the cross-core
     checks). The accessors record plain tuples of these fields (one per GM access: a tuple is the
-    cheapest thing to build); the checks read them by position and name them as GmRange."""
+    cheapest thing to build); the checks read them by position and name them as GmRange.
+
+    phase: how many SyncAll barriers the core had passed (accesses of different phases are
+    ordered by the barrier between them, so never race); atomic: for a write made under
+    SetAtomicAdd/Max/Min, the operation and type ("add float32"): such writes of one kind commute."""
     start: int
     end: int
     core: int
@@ -40,6 +44,8 @@ class GmRange(NamedTuple):
     tensor: str
     tensor_base: int
     instruction: str = "DataCopy"
+    phase: int = 0
+    atomic: str | None = None
 
 
 WriteRange = GmRange  # the name the overlap check has always used
@@ -77,6 +83,12 @@ class CoreContext:
     undefined_inputs : list of tuple
         Sanitizer: the undefined elements the running instruction read, for its write to mark
         (local_tensor: undefined values are tracked valgrind-style).
+    phase : int
+        How many SyncAll barriers the core has passed.
+    atomic : tuple or None
+        The atomic mode SetAtomicAdd/Max/Min set: (operation, dtype), or None (SetAtomicNone).
+    barrier : callable or None
+        The launch's SyncAll, ``barrier(ctx, expected_cores)``; None for a core outside a launch.
     """
     block_idx: int
     block_num: int
@@ -93,6 +105,10 @@ class CoreContext:
     vector_mask: MaskState = MaskState()  # normal mode, full mask: what a core starts with
     # sanitizer: the undefined elements the running instruction read, for its write (local_tensor)
     undefined_inputs: list = field(default_factory=list, repr=False)
+    phase: int = 0  # SyncAll barriers passed (cores.py); GM accesses record it for the race checks
+    atomic: tuple | None = None  # SetAtomicAdd/Max/Min's (operation, dtype) for DMA writes to GM (atomic.py)
+    # the launch's SyncAll (cores.Cores.sync_all); None outside a launch
+    barrier: object = field(default=None, repr=False)
 
     def __post_init__(self):
         self.ub = np.zeros(self.platform.kernel_ub, dtype=np.uint8)

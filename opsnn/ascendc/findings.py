@@ -17,11 +17,19 @@ GM_WRITE_OVERLAP = "gm_write_overlap"  # two cores of one launch write the same 
 GM_READ_WRITE_RACE = "gm_read_write_race"  # a core reads GM bytes another core of the launch writes
 QUEUE_MISUSE = "queue_misuse"
 UB_READ_BEFORE_WRITE = "ub_read_before_write"  # UB bytes read that nothing wrote since allocation
+# The core stopped on an error that is no sanitizer check: an instruction the emulator refuses (not
+# modelled, a wrong operand), an exception out of the kernel's own code. The other cores run on.
+CORE_FAILED = "core_failed"
+ASSERT_FAILED = "assert_failed"  # the kernel's ASSERT (or Trap) stopped the core
+# A core ended (returned or stopped) without reaching the SyncAll the others wait at: on the device
+# the launch hangs; the emulator stops the waiting cores instead.
+SYNC_ALL_MISSING_CORE = "sync_all_missing_core"
 
 KINDS = (
     GM_READ_PAST_TENSOR, GM_WRITE_PAST_TENSOR, GM_READ_PAST_ALLOCATION, GM_WRITE_PAST_ALLOCATION,
     LOCAL_TENSOR_OVERFLOW, LOCAL_TENSOR_UNDERFLOW, UB_EXHAUSTED, DATACOPY_UNALIGNED, COMPARE_COUNT_UNALIGNED,
-    GM_WRITE_OVERLAP, GM_READ_WRITE_RACE, QUEUE_MISUSE, UB_READ_BEFORE_WRITE,
+    GM_WRITE_OVERLAP, GM_READ_WRITE_RACE, QUEUE_MISUSE, UB_READ_BEFORE_WRITE, CORE_FAILED, ASSERT_FAILED,
+    SYNC_ALL_MISSING_CORE,
 )
 
 ERROR = "error"

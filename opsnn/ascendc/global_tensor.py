@@ -164,7 +164,8 @@ def gm_read(gt: GlobalTensor, nbytes: int, instruction: str) -> np.ndarray:
     if p.arg_base <= a and end <= p.arg_base + p.arg_nbytes:  # the common case: inside the tensor
         if ctx.sanitize and nbytes:
             # GmRange's fields as a plain tuple: several times cheaper to build, one per access
-            ctx.reads.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction))
+            ctx.reads.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction, ctx.phase,
+                              None))
         off = a - alloc.base
         return alloc.data[off:off + nbytes]
     lo, hi = _check(p, a, end, instruction, write=False)
@@ -175,21 +176,66 @@ def gm_read(gt: GlobalTensor, nbytes: int, instruction: str) -> np.ndarray:
 
 
 def gm_write(gt: GlobalTensor, data: np.ndarray, instruction: str) -> None:
-    """Store the uint8 `data` at gt. Bytes outside the allocation are dropped (never reach a neighbour)."""
+    """Store the uint8 `data` at gt. Bytes outside the allocation are dropped (never reach a neighbour).
+
+    Under SetAtomicAdd/Max/Min (ctx.atomic) a DMA write combines with GM's bytes instead
+    (atomic.py); a scalar SetValue overwrites."""
     p = gt._bound()
     ctx = p.ctx
     ctx.counters.ub_to_gm_bytes += data.size
     ctx.counters.issue(instruction)
     alloc, a, end = p.alloc, p.addr, p.addr + data.size
+    atomic = ctx.atomic if instruction not in SCALAR_WRITES else None
     if p.arg_base <= a and end <= p.arg_base + p.arg_nbytes:
         if ctx.sanitize and data.size:
-            ctx.writes.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction))
+            ctx.writes.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction, ctx.phase,
+                               None if atomic is None else _atomic_label(atomic)))
         off = a - alloc.base
+        if atomic is not None:
+            data = _atomic_combine(atomic, alloc.data[off:off + data.size], data)
         alloc.data[off:off + data.size] = data
         return
-    lo, hi = _check(p, a, end, instruction, write=True)
+    lo, hi = _check(p, a, end, instruction, write=True, atomic=atomic)
     if lo < hi:
+        if atomic is not None:  # combine the whole write against GM's bytes (zeros where none are)
+            old = np.zeros(data.size, dtype=np.uint8)
+            old[lo - a:hi - a] = alloc.data[lo - alloc.base:hi - alloc.base]
+            data = _atomic_combine(atomic, old, data)
         alloc.data[lo - alloc.base:hi - alloc.base] = data[lo - a:hi - a]
+
+
+# GM writes of the scalar unit, which the atomic mode (an MTE3 setting) does not touch
+SCALAR_WRITES = frozenset({"SetValue"})
+
+
+def _atomic_combine(mode: tuple, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    from .atomic import combine  # the vector arithmetic: loaded only by kernels that use atomics
+    return combine(mode, old, new)
+
+
+def _atomic_label(mode: tuple) -> str:
+    return f"{mode[0]} {mode[1]}"
+
+
+def InitGlobalMemory(gm: GlobalTensor, size: int, value) -> None:  # noqa: N802 - AscendC name
+    """AscendC's InitGlobalMemory(gmWorkspaceAddr, size, value): `size` elements of GM from gm set
+    to `value` (a DMA write: under SetAtomicAdd it adds, as the device's Duplicate + DataCopy
+    would). The usual use: each core zeroes its part of an output or a workspace, then SyncAll.
+
+    Parameters
+    ----------
+    gm : GlobalTensor
+        Where the elements start.
+    size : int
+        How many elements, at least 0.
+    value : scalar
+        The value, converted to the tensor's type.
+    """
+    size = int(size)
+    if size < 0:
+        raise EmulatorError(f"InitGlobalMemory size must be >= 0, got {size}")
+    if size:
+        gm_write(gm, np.full(size, value, dtype=gm.dtype).view(np.uint8), "InitGlobalMemory")
 
 
 def _split(start: int, end: int, padding: tuple[tuple[int, int], ...]) -> list[tuple[int, int, bool]]:
@@ -213,7 +259,7 @@ def _declared(p: GmPtr) -> str:
     return ", ".join(f"[{lo - t}, {hi - t})" for lo, hi in sorted(p.padding)) or "none"
 
 
-def _check(p: GmPtr, a: int, end: int, instruction: str, write: bool) -> tuple[int, int]:
+def _check(p: GmPtr, a: int, end: int, instruction: str, write: bool, atomic: tuple | None = None) -> tuple[int, int]:
     """Judge an access that leaves the tensor; return the part [lo, hi) inside the allocation."""
     ctx, alloc = p.ctx, p.alloc
     lo, hi = max(a, alloc.base), min(end, alloc.end)
@@ -226,7 +272,8 @@ def _check(p: GmPtr, a: int, end: int, instruction: str, write: bool) -> tuple[i
         return lo, hi
     if lo < hi:  # only bytes that reach GM can race with another core
         (ctx.writes if write else ctx.reads).append(
-            (lo, hi, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction))
+            (lo, hi, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction, ctx.phase,
+             None if atomic is None else _atomic_label(atomic)))
     log = ctx.log
     t_lo, t_hi = p.arg_base, p.arg_base + p.arg_nbytes
     kind = fk.GM_WRITE_PAST_TENSOR if write else fk.GM_READ_PAST_TENSOR

@@ -1,25 +1,27 @@
 """launch(): run a kernel on `block_dim` emulated AIV cores and collect what the sanitizer saw.
 
 Each core gets its own CoreContext (UB, finding log); the cores share only GM. Cores of a correct
-kernel write disjoint GM bytes, so the result does not depend on the order they run in. By default
-the cores run one after another: the per-instruction Python work holds the GIL and tiles are
-small, so a thread pool measured slower (about half the float32 throughput on 2 CPUs); max_workers > 1 runs
-them on a pool anyway."""
+kernel write disjoint GM bytes between two SyncAlls, so the result does not depend on the order
+they run in. The cores run one at a time (cores.py): one after another on the launching thread,
+and where the kernel calls SyncAll, each waiting at the barrier on a thread of its own until every
+core has arrived. A core that fails (an instruction the emulator refuses, an ASSERT) stops alone:
+the others run on, and the launch reports it or raises it once they all have."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from opsnn.platform import Platform
 
+from . import findings as fk
 from .core import CoreContext
-from .errors import CoreAborted, EmulatorError
-from .findings import Finding
+from .cores import Cores
+from .errors import CoreAborted, CoreFailed, EmulatorError
+from .findings import NO_TILE, Finding
 from .global_tensor import GmPtr
 from .gm import GlobalMemory, GMError
 from .kernel_arg import KernelArg
-from .overlap import read_write_races, write_overlaps
+from .overlap import cross_core_findings
 from .stats import CoreStats
 
 MAX_BLOCK_DIM = 65535  # what the runtime accepts; cores beyond the physical ones run in waves
@@ -37,7 +39,8 @@ class LaunchReport:
         Every core's findings in core order, then the cross-core ones (gm_write_overlap,
         gm_read_write_race). Empty when the launch ran without the sanitizer.
     aborted_cores : tuple of int
-        Cores the sanitizer stopped (queue misuse).
+        Cores that stopped before their end: the sanitizer stopped them (queue misuse), they
+        failed (core_failed, assert_failed), or they waited at a SyncAll that could never complete.
     ub_used : tuple of int
         Bytes of UB each core's buffers took.
     core_stats : tuple of CoreStats
@@ -45,7 +48,7 @@ class LaunchReport:
     """
     block_dim: int
     findings: list[Finding] = field(default_factory=list)
-    aborted_cores: tuple[int, ...] = ()  # cores the sanitizer stopped (queue misuse)
+    aborted_cores: tuple[int, ...] = ()  # cores that stopped early (see above)
     ub_used: tuple[int, ...] = ()  # bytes of UB each core's buffers took
     core_stats: tuple[CoreStats, ...] = ()  # per core: bytes moved, instructions, UB (for --stats)
 
@@ -100,7 +103,7 @@ def _core_padding(arg: KernelArg, core: int) -> tuple[tuple[int, int], ...]:
 
 def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim: int,
            args: Sequence[KernelArg | None], tiling: bytes, sanitize: bool = False,
-           max_workers: int | None = None) -> LaunchReport:
+           on_core_error: str = "raise") -> LaunchReport:
     """Run `kernel(ctx, *gm_addrs, tiling)` on every core; `None` args arrive as None (nullptr).
 
     The kernel reads its tiling from the `tiling` bytes, as GET_TILING_DATA does on device.
@@ -121,8 +124,11 @@ def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim:
         The tiling data the kernel reads.
     sanitize : bool
         Record findings (otherwise bad GM / UB / queue use raises `GMError` or `EmulatorError`).
-    max_workers : int or None
-        Run the cores on this many threads (default: one after another, measured faster).
+    on_core_error : {"raise", "report"}
+        What an error that stops a core becomes (an instruction the emulator refuses, a
+        `CoreFailed`, a SyncAll no core can complete): "raise" raises the first core's once every
+        core has run; "report" makes it a finding (core_failed, assert_failed,
+        sync_all_missing_core), with or without the sanitizer, and the launch returns.
 
     Returns
     -------
@@ -132,48 +138,103 @@ def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim:
     Raises
     ------
     EmulatorError
-        A block_dim out of range, or padding declared for a core outside the launch.
+        A block_dim out of range, padding declared for a core outside the launch, or (raise) a
+        core's error.
     GMError
-        An argument outside every allocation, or padding that does not lie past its tensor and
-        inside its allocation.
+        An argument outside every allocation, padding that does not lie past its tensor and inside
+        its allocation, or (raise) a core's bad GM access without the sanitizer.
     """
     block_dim = int(block_dim)
     if not 1 <= block_dim <= MAX_BLOCK_DIM:
         raise EmulatorError(f"block_dim must be in [1, {MAX_BLOCK_DIM}], got {block_dim}")
+    if on_core_error not in ("raise", "report"):
+        raise ValueError(f"on_core_error must be 'raise' or 'report', got {on_core_error!r}")
     tiling = bytes(tiling)
     allocs = [None if a is None else _resolve(gm, a, block_dim) for a in args]
+    contexts: list[CoreContext | None] = [None] * block_dim
+    aborted: set[int] = set()
+    errors: list[tuple[int, BaseException]] = []
 
-    def run_core(i: int) -> tuple[CoreContext, bool]:
-        ctx = CoreContext(i, block_dim, platform, gm, sanitize)
+    def run_core(i: int) -> None:
+        ctx = contexts[i] = CoreContext(i, block_dim, platform, gm, sanitize)
+        ctx.barrier = cores.sync_all
         ptrs = [None if a is None else GmPtr(ctx, a.name, a.addr, a.nbytes, al, a.addr, None, _core_padding(a, i))
                 for a, al in zip(args, allocs, strict=True)]
         try:
             kernel(ctx, *ptrs, tiling)
         except CoreAborted:
-            return ctx, True
+            aborted.add(i)
+        except Exception as e:  # noqa: BLE001 - one core's error: the others run on
+            aborted.add(i)
+            if on_core_error == "raise":
+                errors.append((i, e))
+            else:
+                _report_failure(ctx, e)
         finally:
             # ctx.buffers -> UbBuffer -> ctx is a cycle: break it, so the core's UB is freed by
             # reference counting when the launch ends (waiting for the GC measurably slows launches).
             ctx.buffers.clear()
-        return ctx, False
+            ctx.barrier = None
 
-    workers = min(block_dim, max_workers or 1)  # see the module docstring
-    if workers <= 1:
-        results = [run_core(i) for i in range(block_dim)]
-    else:
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="aiv") as pool:
-            results = list(pool.map(run_core, range(block_dim)))
-    findings = [f for ctx, _ in results for f in ctx.log.findings()]
+    def missing(waiting: list[int], absent: list[int], barrier: int, expected: int | None) -> None:
+        site = contexts[waiting[0]].log.source
+        detail = (f"cores {_listed(waiting)} wait at SyncAll #{barrier}"
+                  + (f" for {expected} cores" if expected is not None else "")
+                  + (f" ({site})" if site else "") + ", which can never complete: on the device the launch hangs "
+                  "(the emulator stops the waiting cores)")
+        if on_core_error == "raise":
+            errors.append((waiting[0], EmulatorError(f"core(s) {_listed(absent)} ended without reaching "
+                                                     f"SyncAll #{barrier}: {detail}")))
+            return
+        for c in absent:
+            log = contexts[c].log
+            log.items.append(Finding(fk.SYNC_ALL_MISSING_CORE, c, NO_TILE, "SyncAll", "-", 0, 0,
+                                     f"core {c} ended after {contexts[c].phase} SyncAll(s); {detail}",
+                                     source=site))
+
+    cores = Cores(block_dim, run_core, missing)
+    cores.run()
+    if errors:
+        raise min(errors, key=lambda e: e[0])[1]
+    findings = [f for ctx in contexts for f in ctx.log.findings()]
     if sanitize:
-        writes = [w for ctx, _ in results for w in ctx.writes]
-        findings += write_overlaps(writes)
-        findings += read_write_races([r for ctx, _ in results for r in ctx.reads], writes)
+        findings += cross_core_findings([r for ctx in contexts for r in ctx.reads],
+                                        [w for ctx in contexts for w in ctx.writes])
     return LaunchReport(
         block_dim=block_dim,
         findings=findings,
-        aborted_cores=tuple(ctx.block_idx for ctx, aborted in results if aborted),
-        ub_used=tuple(ctx.ub_used for ctx, _ in results),
+        aborted_cores=tuple(sorted(aborted)),
+        ub_used=tuple(ctx.ub_used for ctx in contexts),
         core_stats=tuple(CoreStats(ctx.block_idx, ctx.counters.gm_to_ub_bytes, ctx.counters.ub_to_gm_bytes,
                                    dict(ctx.counters.instructions), ctx.ub_used, platform.kernel_ub)
-                         for ctx, _ in results),
+                         for ctx in contexts),
     )
+
+
+def _listed(cores: list[int]) -> str:
+    return ", ".join(map(str, cores)) if len(cores) <= 8 else f"{cores[0]}..{cores[-1]} ({len(cores)})"
+
+
+def _report_failure(ctx: CoreContext, e: Exception) -> None:
+    """A core's error as its finding: where the kernel says it failed (CoreFailed), else where
+    the core was (the running instruction's source line, for C++ kernels)."""
+    if isinstance(e, CoreFailed):
+        kind, instruction, source, message = e.kind, e.instruction, e.source, e.message
+    else:
+        kind, instruction, source, message = (fk.CORE_FAILED, _instruction_of(e), ctx.log.source,
+                                              f"{type(e).__name__}: {e}")
+    ctx.log.items.append(Finding(kind, ctx.block_idx, ctx.log.tile, instruction, "-", 0, 0,
+                                 f"{message}; the core stops here", source=source))
+
+
+def _instruction_of(e: BaseException) -> str:
+    """The AscendC instruction a Python kernel's error came from: the outermost frame of the
+    emulator's instructions (a function of opsnn.ascendc named as AscendC names them) in its
+    traceback; "?" when the error is the kernel's own."""
+    tb = e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if tb.tb_frame.f_globals.get("__name__", "").startswith("opsnn.ascendc.") and code.co_name[:1].isupper():
+            return code.co_name
+        tb = tb.tb_next
+    return "?"

@@ -1,6 +1,11 @@
 """Cross-core checks. Cores of one launch run in no defined order, so on hardware (a) two cores
 writing the same GM bytes leave whichever finished last, and (b) a core reading GM bytes another
-core writes reads old or new data depending on timing. Both are errors."""
+core writes reads old or new data depending on timing. Both are errors.
+
+Only accesses of one phase can race: SyncAll orders everything before it on every core before
+everything after it, so the checks run per phase (GmRange.phase). Atomic writes of one kind
+(SetAtomicAdd<float> on every core, say) commute: they do not race with each other, but they do
+with a plain write or another kind of atomic write to the same bytes, and with any read."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
@@ -11,7 +16,7 @@ from .core import GmRange
 
 # The ranges arrive as plain tuples of GmRange's fields (see core.GmRange); the sweeps read them by
 # position, which keeps this post-launch pass at a few per cent of a launch.
-_START, _END, _CORE = 0, 1, 2
+_START, _END, _CORE, _PHASE, _ATOMIC = 0, 1, 2, 7, 8
 _BY_START_CORE_END = itemgetter(0, 2, 1)
 
 
@@ -78,17 +83,23 @@ def write_overlaps(writes: Iterable[tuple]) -> list[fk.Finding]:
     return found
 
 
+def _cross_pairs(xs: list[tuple], ys: list[tuple]) -> list[tuple[tuple, tuple, int]]:
+    """(x, y, first shared byte) for each range of `xs` that a range of `ys` of another core
+    overlaps: either a y starts at or before x (first pass) or x starts before a y that reaches
+    into it (second pass). Both lists sorted by start."""
+    if not xs or not ys:
+        return []
+    pairs = [(x, y, x[_START]) for x, y in _against_earlier(xs, ys, True)]
+    pairs += [(x, y, y[_START]) for y, x in _against_earlier(ys, xs, False)]
+    return pairs
+
+
 def read_write_races(reads: Iterable[tuple], writes: Iterable[tuple]) -> list[fk.Finding]:
     """gm_read_write_race findings: a core read GM bytes another core of the launch writes.
 
     Each finding is the reading core's (core, instruction, tensor, tile) with the writer as
-    other_core. Every racing read is found: either a write starts at or before it (first pass)
-    or it starts before a write that reaches into it (second pass)."""
-    reads, writes = sorted(reads, key=_BY_START_CORE_END), sorted(writes, key=_BY_START_CORE_END)
-    if not reads or not writes:
-        return []
-    pairs = [(r, w, r[_START]) for r, w in _against_earlier(reads, writes, True)]
-    pairs += [(r, w, w[_START]) for w, r in _against_earlier(writes, reads, False)]
+    other_core. Every racing read is found."""
+    pairs = _cross_pairs(sorted(reads, key=_BY_START_CORE_END), sorted(writes, key=_BY_START_CORE_END))
     found, reported = [], set()
     for rt, wt, lo in pairs:
         r, w = GmRange._make(rt), GmRange._make(wt)
@@ -97,9 +108,58 @@ def read_write_races(reads: Iterable[tuple], writes: Iterable[tuple]) -> list[fk
         if key in reported:
             continue
         reported.add(key)
+        how = f"{w.instruction} to {w.tensor}" + (f", atomic {w.atomic}" if w.atomic else "")
         found.append(fk.Finding(
             fk.GM_READ_WRITE_RACE, r.core, r.tile, r.instruction, r.tensor, lo - r.tensor_base, hi - lo,
             f"core {r.core} tile {r.tile} reads bytes [{lo - r.tensor_base}, {hi - r.tensor_base}) of {r.tensor} "
-            f"that core {w.core} tile {w.tile} writes ({w.instruction} to {w.tensor}): what it reads depends "
+            f"that core {w.core} tile {w.tile} writes ({how}): what it reads depends "
             f"on which core runs first", other_core=w.core))
+    return found
+
+
+def _mixed_writes(atomics: list[tuple], others: list[tuple]) -> list[fk.Finding]:
+    """gm_write_overlap findings where an atomic write meets another core's write of another kind
+    (a plain one, or an atomic one of another operation or type): the order decides the result."""
+    pairs = _cross_pairs(sorted(atomics, key=_BY_START_CORE_END), sorted(others, key=_BY_START_CORE_END))
+    found, reported = [], set()
+    for at, ot, lo in pairs:
+        a, o = GmRange._make(at), GmRange._make(ot)
+        hi = min(a.end, o.end)
+        key = (a.core, a.tile, a.instruction, a.tensor, lo, hi)
+        if key in reported:
+            continue
+        reported.add(key)
+        other = f"atomic {o.atomic}" if o.atomic else "plain"
+        found.append(fk.Finding(
+            fk.GM_WRITE_OVERLAP, a.core, a.tile, a.instruction, a.tensor, lo - a.tensor_base, hi - lo,
+            f"core {a.core} tile {a.tile} writes bytes [{lo - a.tensor_base}, {hi - a.tensor_base}) of {a.tensor} "
+            f"atomically ({a.atomic}) where core {o.core} tile {o.tile} makes a {other} write ({o.instruction} to "
+            f"{o.tensor}): the result depends on which core runs first", other_core=o.core))
+    return found
+
+
+def cross_core_findings(reads: Iterable[tuple], writes: Iterable[tuple]) -> list[fk.Finding]:
+    """Every cross-core finding of a launch: per phase (SyncAll separates them), overlapping plain
+    writes, atomic writes meeting writes of another kind, and reads of bytes another core writes.
+
+    `reads`, `writes`: GmRange, or tuples of its fields (what the accessors record)."""
+    phases: dict[int, tuple[list, list]] = {}
+    for w in writes:
+        phases.setdefault(w[_PHASE], ([], []))[1].append(w)
+    for r in reads:
+        phases.setdefault(r[_PHASE], ([], []))[0].append(r)
+    found = []
+    for phase in sorted(phases):
+        rs, ws = phases[phase]
+        plain, atomics = [], {}
+        for w in ws:
+            if w[_ATOMIC] is None:
+                plain.append(w)
+            else:
+                atomics.setdefault(w[_ATOMIC], []).append(w)
+        found += write_overlaps(plain)
+        kinds = sorted(atomics)
+        for i, kind in enumerate(kinds):
+            found += _mixed_writes(atomics[kind], plain + [w for k in kinds[i + 1:] for w in atomics[k]])
+        found += read_write_races(rs, ws)
     return found

@@ -1,4 +1,4 @@
-"""launch(): every core runs with its own UB; findings per core; cross-core write overlap; threads."""
+"""launch(): every core runs with its own UB; findings per core; cross-core write overlap; launches from threads."""
 from __future__ import annotations
 
 import struct
@@ -53,10 +53,9 @@ def _launch(gm, xa, ya, block_dim, per, stride, **kw):
                   tiling=struct.pack("<II", per, stride), **kw)
 
 
-@pytest.mark.parametrize("workers", [1, 3])
-def test_every_core_runs_and_result_is_order_independent(workers):
+def test_every_core_runs():
     gm, xa, ya = _setup()
-    report = _launch(gm, xa, ya, 8, 128, 128, sanitize=True, max_workers=workers)
+    report = _launch(gm, xa, ya, 8, 128, 128, sanitize=True)
     assert report.findings == [] and report.ok and report.block_dim == 8
     assert report.ub_used == (512,) * 8
     np.testing.assert_array_equal(gm.bytes_view(ya.addr, 4096).view(np.float32), np.arange(1024))
@@ -119,7 +118,7 @@ def test_each_core_has_its_own_ub():
         firsts[ctx.GetBlockIdx()] = int(t.numpy(1)[0])
         t.buffer.storage[t.buffer.base:t.buffer.base + 4] = np.array([ctx.GetBlockIdx() + 1], np.int32).view(np.uint8)
 
-    launch(kernel, gm=GlobalMemory(), platform=PLATFORM, block_dim=4, args=[], tiling=b"", max_workers=2)
+    launch(kernel, gm=GlobalMemory(), platform=PLATFORM, block_dim=4, args=[], tiling=b"")
     assert firsts == {0: 0, 1: 0, 2: 0, 3: 0}
 
 

@@ -1,6 +1,7 @@
 """The sanitizer on small, deliberately broken kernels: one per finding kind (every kind in KINDS),
-each asserting what, who, where; and the padding rule: past-the-tensor bytes are `expected` only
-inside the range the launch declares for the core touching them."""
+each asserting what, who, where, and beside each its legal twin -- the nearest correct kernel --
+which must stay clean; and the padding rule: past-the-tensor bytes are `expected` only inside the
+range the launch declares for the core touching them."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,6 +15,7 @@ from opsnn.ascendc import (
     SELMODE,
     Cast,
     Compares,
+    CoreFailed,
     DataCopy,
     EmulatorError,
     GlobalMemory,
@@ -24,6 +26,9 @@ from opsnn.ascendc import (
     QuePosition,
     RoundMode,
     Select,
+    SetAtomicAdd,
+    SetAtomicNone,
+    SyncAll,
     TBuf,
     TPipe,
     TQue,
@@ -43,7 +48,7 @@ def _gm(gm: GlobalMemory, name: str, nbytes: int, alloc: int | None = None, padd
     return KernelArg(name, addr, nbytes, tuple(padding))
 
 
-def _run(kernel, *, x=1024, y=1024, block_dim=1, x_pad=(), y_pad=(), platform=PLATFORM):
+def _run(kernel, *, x=1024, y=1024, block_dim=1, x_pad=(), y_pad=(), platform=PLATFORM, on_core_error="raise"):
     """kernel(ctx, xg, yg, pipe) on `block_dim` cores over float32 tensors x (in) and y (out) of
     the given byte sizes (allocations: the GM's 512-byte rounding)."""
     gm = GlobalMemory()
@@ -55,7 +60,8 @@ def _run(kernel, *, x=1024, y=1024, block_dim=1, x_pad=(), y_pad=(), platform=PL
         yg.SetGlobalBuffer(yp.as_type(F32))
         kernel(ctx, xg, yg, TPipe(ctx))
 
-    return launch(entry, gm=gm, platform=platform, block_dim=block_dim, args=args, tiling=b"", sanitize=True)
+    return launch(entry, gm=gm, platform=platform, block_dim=block_dim, args=args, tiling=b"", sanitize=True,
+                  on_core_error=on_core_error)
 
 
 class _Kept:
@@ -243,12 +249,46 @@ def case_ub_read_before_write():
     return report.findings[0], ("ub_read_before_write", ERROR, 0, "DataCopy", "q", 128, 128)
 
 
+def case_core_failed():
+    # Core 1 asks for a Cast the emulator refuses: that core stops there, named, and cores 0 and 2 run.
+    def kernel(ctx, xg, yg, pipe):
+        c = ctx.GetBlockIdx()
+        t = _buf(pipe, "ub", 256)
+        Duplicate(t, float(c), 64)
+        if c == 1:
+            Cast(_buf(pipe, "out", 64, np.int8), t, RoundMode.CAST_ODD, 64)
+        DataCopy(yg[64 * c], t, 64)
+    report = _run(kernel, block_dim=3, on_core_error="report")
+    assert report.aborted_cores == (1,) and len(report.findings) == 1
+    return report.findings[0], ("core_failed", ERROR, 1, "Cast", "-", 0, 0)
+
+
+def case_assert_failed():
+    # what the C++ runtime raises for a failed ASSERT (or Trap) in the kernel's code
+    def kernel(ctx, xg, yg, pipe):
+        if ctx.GetBlockIdx() == 0:
+            raise CoreFailed(0, "ASSERT", "k.cpp:7", "ASSERT(tileNum > 0) failed", "assert_failed")
+    report = _run(kernel, block_dim=2, on_core_error="report")
+    assert report.aborted_cores == (0,) and len(report.findings) == 1
+    return report.findings[0], ("assert_failed", ERROR, 0, "ASSERT", "-", 0, 0)
+
+
+def case_sync_all_missing_core():
+    # core 1 returns early; core 0 waits for it at SyncAll: a hang on the device
+    def kernel(ctx, xg, yg, pipe):
+        if ctx.GetBlockIdx() == 0:
+            SyncAll(ctx)
+    report = _run(kernel, block_dim=2, on_core_error="report")
+    assert report.aborted_cores == (0,) and len(report.findings) == 1
+    return report.findings[0], ("sync_all_missing_core", ERROR, 1, "SyncAll", "-", 0, 0)
+
+
 CASES = {name[len("case_"):]: fn for name, fn in dict(globals()).items() if name.startswith("case_")}
 
 
 def test_every_finding_kind_has_a_negative_test():
-    assert sorted(CASES) == sorted(KINDS)
-    assert len(set(KINDS)) == len(KINDS) == 13
+    assert sorted(CASES) == sorted(KINDS) == sorted(LEGAL)
+    assert len(set(KINDS)) == len(KINDS) == 16
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))
@@ -256,6 +296,136 @@ def test_broken_kernel_is_reported(kind):
     finding, want = CASES[kind]()
     assert _where(finding) == want
     assert finding.is_error
+
+
+# --- each broken kernel's legal twin, which must stay clean -----------------------------------------
+
+def _twin_read_tail(ctx, xg, yg, pipe):
+    if ctx.GetBlockIdx() == 1:
+        DataCopy(_buf(pipe, "ub", 256), xg[64], 64)  # floats 64..127 of a 512-byte x
+
+
+def _twin_write_tail(ctx, xg, yg, pipe):
+    if ctx.GetBlockIdx() == 1:
+        t = _buf(pipe, "ub", 256)
+        Duplicate(t, 1.0, 64)
+        DataCopy(yg[64], t, 64)
+
+
+def _twin_underflow(ctx, xg, yg, pipe):
+    _buf(pipe, "a", 256)
+    Duplicate(_buf(pipe, "b", 256)[16], 1.0, 48)
+
+
+def _twin_ub(ctx, xg, yg, pipe):
+    pipe.InitBuffer(TBuf(name="a"), 960)
+    pipe.InitBuffer(TBuf(name="big"), 64)  # ends at byte 1024: fits
+
+
+def _twin_unaligned(ctx, xg, yg, pipe):
+    t = _buf(pipe, "ub", 256)
+    DataCopy(t, xg[1], 16)  # 64 bytes, from a GM address 4 bytes off 32-byte alignment: GM has no rule
+    DataCopy(yg[3], t, 16)
+
+
+def _twin_compare(ctx, xg, yg, pipe):
+    src = _buf(pipe, "src", 512)
+    DataCopy(src, xg, 128)
+    Compares(_buf(pipe, "mask", 32, np.uint8), src, 0.0, CMPMODE.GT, 128)  # two whole repeats
+
+
+def _twin_disjoint_writes(ctx, xg, yg, pipe):
+    c = ctx.GetBlockIdx()
+    t = _buf(pipe, "ub", 256)
+    DataCopy(t, xg[64 * c], 64)
+    DataCopy(yg[64 * c], t, 64)
+
+
+def _twin_atomic_writes(ctx, xg, yg, pipe):
+    # every core adds its 64 floats into the same 64 of y: atomic writes of one kind commute
+    t = _buf(pipe, "ub", 256)
+    DataCopy(t, xg[64 * ctx.GetBlockIdx()], 64)
+    SetAtomicAdd(ctx, F32)
+    DataCopy(yg, t, 64)
+    SetAtomicNone(ctx)
+
+
+def _twin_race(ctx, xg, yg, pipe):
+    t = _buf(pipe, "ub", 256)
+    if ctx.GetBlockIdx() == 0:
+        DataCopy(t, xg, 64)
+        DataCopy(yg, t, 64)
+    SyncAll(ctx)  # core 1 reads after core 0 wrote: another phase
+    if ctx.GetBlockIdx() == 1:
+        DataCopy(t, yg[32], 64)
+
+
+def _twin_queue(ctx, xg, yg, pipe):
+    q = TQue(QuePosition.VECIN, 1, name="q")
+    pipe.InitBuffer(q, 1, 256)
+    t = q.AllocTensor(F32)
+    DataCopy(t, xg, 64)
+    q.EnQue(t)
+    t = q.DeQue(F32)
+    q.EnQue(t)  # a dequeued tensor handed on again: legal (CANN's TQueBind::EnQue)
+    t = q.DeQue(F32)
+    DataCopy(yg[64 * ctx.GetBlockIdx()], t, 64)
+    q.FreeTensor(t)
+
+
+def _twin_read_before_write(ctx, xg, yg, pipe):
+    q = TQue(QuePosition.VECOUT, 1, name="q")
+    pipe.InitBuffer(q, 1, 256)
+    t = q.AllocTensor(F32)
+    DataCopy(t, xg, 64)
+    DataCopy(yg, t, 64)
+    q.FreeTensor(t)
+
+
+def _twin_cast(ctx, xg, yg, pipe):
+    c = ctx.GetBlockIdx()
+    t = _buf(pipe, "ub", 256)
+    Duplicate(t, float(c), 64)
+    h = _buf(pipe, "out", 128, np.float16)
+    Cast(h, t, RoundMode.CAST_RINT, 64)  # a pair Atlas A2 has
+    Cast(t, h, RoundMode.CAST_NONE, 64)
+    DataCopy(yg[64 * c], t, 64)
+
+
+def _twin_sync_all(ctx, xg, yg, pipe):
+    SyncAll(ctx)  # every core arrives
+
+
+LEGAL = {
+    "gm_read_past_tensor": dict(kernel=_twin_read_tail, x=512, block_dim=2),
+    "gm_write_past_tensor": dict(kernel=_twin_write_tail, y=512, block_dim=2),
+    "gm_read_past_allocation": dict(kernel=_copy(0, 0, 128), x=512, y=1024),
+    "gm_write_past_allocation": dict(kernel=_copy(0, 0, 128), x=1024, y=512),
+    "local_tensor_overflow": dict(kernel=_copy(0, 0, 64, buf_bytes=256)),
+    "local_tensor_underflow": dict(kernel=_twin_underflow),
+    "ub_exhausted": dict(kernel=_twin_ub, platform=Platform.custom(ub_size=1024, aiv_cores=1)),
+    "datacopy_unaligned": dict(kernel=_twin_unaligned),
+    "compare_count_unaligned": dict(kernel=_twin_compare),
+    "gm_write_overlap": dict(kernel=_twin_disjoint_writes, x=512, y=1024, block_dim=2),
+    "gm_read_write_race": dict(kernel=_twin_race, block_dim=2),
+    "queue_misuse": dict(kernel=_twin_queue, block_dim=3),
+    "ub_read_before_write": dict(kernel=_twin_read_before_write),
+    "core_failed": dict(kernel=_twin_cast, block_dim=3),
+    "assert_failed": dict(kernel=lambda ctx, xg, yg, pipe: None, block_dim=2),
+    "sync_all_missing_core": dict(kernel=_twin_sync_all, block_dim=2),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LEGAL))
+def test_legal_twin_is_clean(kind):
+    spec = dict(LEGAL[kind])
+    report = _run(spec.pop("kernel"), on_core_error="report", **spec)
+    assert report.findings == [] and report.aborted_cores == ()
+
+
+def test_atomic_writes_of_one_kind_are_the_overlaps_legal_twin_too():
+    report = _run(_twin_atomic_writes, x=512, y=1024, block_dim=2, on_core_error="report")
+    assert report.findings == []
 
 
 # --- the padding rule ------------------------------------------------------------------------------
