@@ -48,7 +48,8 @@ void Finish();
 
 void Start() {
     if (g_session != nullptr) return;
-    if (!Py_IsInitialized()) {
+    const bool inside_python = Py_IsInitialized();  // loaded into a running Python (ctypes.PyDLL)
+    if (!inside_python) {
         PyConfig config;
         PyConfig_InitPythonConfig(&config);
         config.install_signal_handlers = 0;
@@ -71,7 +72,19 @@ void Start() {
     if (g_session == nullptr) Die("the emulator session did not start");
     g_call = PyObject_GetAttrString(g_session, "call");
     if (g_call == nullptr) Die("the session has no call()");
-    atexit(Finish);
+    if (!inside_python) {
+        atexit(Finish);
+        return;
+    }
+    /* Inside a running Python the interpreter is finalized before C's atexit handlers run, and the
+     * exit status is that Python's: the session's record is written at Python's own exit instead. */
+    PyObject *atexit_module = PyImport_ImportModule("atexit");
+    PyObject *finish = PyObject_GetAttrString(g_session, "finish");
+    PyObject *r = (atexit_module && finish) ? PyObject_CallMethod(atexit_module, "register", "O", finish) : nullptr;
+    if (r == nullptr) Die("cannot register the session's finish with Python's atexit");
+    Py_DECREF(r);
+    Py_XDECREF(finish);
+    Py_XDECREF(atexit_module);
 }
 
 /* At exit: the session's summary, and a failing exit status where the sanitizer found errors in a
