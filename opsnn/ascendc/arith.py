@@ -1,4 +1,4 @@
-"""Duplicate (fill a LocalTensor with a scalar) and Mul (elementwise product of two LocalTensors),
+"""Duplicate (fill a LocalTensor with a scalar, both forms) and Mul (elementwise product of two LocalTensors),
 as the Ascend910B vector unit has them.
 
 Mul follows IEEE-754 in the operand type, with its NaN results made independent of the host
@@ -15,6 +15,7 @@ import numpy as np
 
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
+from .repeat import active_elements, element_offsets, scatter
 
 _DUPLICATE_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32, np.uint16, np.uint32))
 _MUL_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32))
@@ -22,8 +23,13 @@ _FLOAT_BITS = MappingProxyType({np.dtype(np.float16): (np.uint16, 0x0200, 0x7E00
                                 np.dtype(np.float32): (np.uint32, 0x0040_0000, 0x7FC0_0000, 0x8000_0000)})
 
 
-def Duplicate(dst: LocalTensor, scalar: float | np.generic, count: int) -> None:  # noqa: N802 - AscendC name
-    """dst[i] = scalar for i < count (the scalar converted to dst's type).
+def Duplicate(dst: LocalTensor, scalar: float | np.generic, *rest) -> None:  # noqa: N802 - AscendC name
+    """dst[i] = scalar for i < count (the scalar converted to dst's type), or on the active lanes
+    of the mask/repeat form.
+
+    ``Duplicate(dst, scalar, count)`` or
+    ``Duplicate(dst, scalar, mask, repeatTime, dstBlockStride, dstRepeatStride)`` (repeat.py's
+    addressing; strides in 32-byte blocks).
 
     Parameters
     ----------
@@ -31,12 +37,22 @@ def Duplicate(dst: LocalTensor, scalar: float | np.generic, count: int) -> None:
         half, float, int16/32 or uint16/32.
     scalar : float or numpy scalar
         The value.
-    count : int
-        Elements.
+    *rest : int
+        count; or mask, repeatTime, dstBlockStride, dstRepeatStride.
     """
     if dst.dtype not in _DUPLICATE_TYPES:
         raise EmulatorError(f"Duplicate on {dst.dtype}: half, float, int16/32 or uint16/32 only")
-    count = int(count)
+    if len(rest) == 4:
+        mask, repeat_times, blk, rep = rest
+        r, j = active_elements(dst.dtype, mask, repeat_times, dst.ctx)
+        if r.size:
+            scatter(dst, element_offsets(dst.dtype, r, j, blk, rep),
+                    np.full(r.size, np.asarray(scalar).astype(dst.dtype)), "Duplicate")
+        return
+    if len(rest) != 1:
+        raise EmulatorError(f"Duplicate takes (dst, scalar, count) or (dst, scalar, mask, repeatTime, dstBlockStride, "
+                            f"dstRepeatStride), got {2 + len(rest)} arguments")
+    count = int(rest[0])
     if count <= 0:
         return
     out, direct = open_local(dst, count, "Duplicate")

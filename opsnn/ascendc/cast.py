@@ -5,8 +5,8 @@ atlasascendc_api_07_0072 in CANN 8.5) gives the round-mode rules; the search too
 opening of that page, not its pair table, so the table below was read from AscendC's own A2
 (dav_c220) implementation, impl/basic_api/dav_c220/kernel_operator_vec_vconv_impl.h in asc-devkit
 (CheckCastDatatype and the round modes each CastIntrinsicsImpl accepts). Not modelled: int4b_t
-(numpy has no such type) and int32 -> half, which on A2 is a dequantising conversion scaled by
-SetDeqScale, not a plain Cast.
+(numpy has no such type). int32 -> half, which on A2 is a dequantising conversion scaled by
+SetDeqScale, not a plain Cast, is deq.py's; the mask/repeat form is cast_repeat.py's.
 
 Out-of-range values: float -> integer and integer -> narrower integer saturate (the result is the
 target type's min or max; +-inf too; NaN gives 0). The A2's CTRL[59] bit selects saturation
@@ -174,8 +174,9 @@ def check_cast(src: np.dtype, dst: np.dtype, mode: RoundMode) -> None:
                             f"allowed: {', '.join(sorted(m.name for m in modes))}")
 
 
-def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) -> None:  # noqa: N802
-    """dst[i] = convert(src[i]) for i < count, on the pairs and modes ALLOWED_CASTS lists.
+def cast_count(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) -> None:
+    """dst[i] = convert(src[i]) for i < count, on the pairs and modes ALLOWED_CASTS lists (Cast's
+    count form; cast_repeat.Cast dispatches every form, the mask/repeat one and int32 -> half).
 
     Parameters
     ----------
@@ -188,9 +189,6 @@ def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) 
     count : int
         Elements.
     """
-    if not isinstance(round_mode, RoundMode):
-        raise EmulatorError(f"Cast round mode must be a RoundMode, got {round_mode!r}")
-    check_cast(src.dtype, dst.dtype, round_mode)
     count = int(count)
     if count <= 0:
         return
@@ -198,3 +196,10 @@ def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) 
     out, direct = open_local(dst, count, "Cast")
     cast_values(values, dst.dtype, round_mode, out)
     close_local(dst, out, direct, "Cast")
+
+
+def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *rest) -> None:  # noqa: N802 - AscendC name
+    """AscendC's Cast in every form: ``Cast(dst, src, roundMode, count)`` or
+    ``Cast(dst, src, roundMode, mask, repeatTime, UnaryRepeatParams)`` (cast_repeat.Cast)."""
+    from .cast_repeat import cast_any  # cast_repeat builds on this module
+    cast_any(dst, src, round_mode, *rest)

@@ -89,6 +89,8 @@ class CoreContext:
         The atomic mode SetAtomicAdd/Max/Min set: (operation, dtype), or None (SetAtomicNone).
     barrier : callable or None
         The launch's SyncAll, ``barrier(ctx, expected_cores)``; None for a core outside a launch.
+    spr : dict
+        The special registers instructions set and scalar code reads back (spr.py).
     """
     block_idx: int
     block_num: int
@@ -105,6 +107,9 @@ class CoreContext:
     vector_mask: MaskState = MaskState()  # normal mode, full mask: what a core starts with
     # sanitizer: the undefined elements the running instruction read, for its write (local_tensor)
     undefined_inputs: list = field(default_factory=list, repr=False)
+    # the vector unit's special registers instructions leave results in (ACC_VAL of ReduceSum,
+    # MAX_MIN_CNT of ReduceMax/Min, DEQSCALE, GatherMask's count...), by name: spr.py
+    spr: dict = field(default_factory=dict, repr=False)
     phase: int = 0  # SyncAll barriers passed (cores.py); GM accesses record it for the race checks
     atomic: tuple | None = None  # SetAtomicAdd/Max/Min's (operation, dtype) for DMA writes to GM (atomic.py)
     # the launch's SyncAll (cores.Cores.sync_all); None outside a launch

@@ -1,22 +1,34 @@
-"""Reductions and the block broadcast of the Atlas A2 vector unit: WholeReduceSum/Max/Min (one
-result per 256-byte repeat), BlockReduceSum/Max/Min (one result per 32-byte block, 8 a repeat) and
-Brcb (each of 8 elements fills one 32-byte block), in their mask/repeat form (repeat.py: a
-continuous or bit mask, or the core's mask register and counter mode; strides in 32-byte blocks).
+"""Reductions and the block broadcast of the Atlas A2 vector unit: WholeReduceSum/Max/Min and
+RepeatReduceSum (one result per 256-byte repeat), BlockReduceSum/Max/Min (one result per 32-byte
+block, 8 a repeat), PairReduceSum (one per two adjacent elements) and Brcb (each of 8 elements
+fills one 32-byte block), in their mask/repeat form (repeat.py: a continuous or bit mask, or the
+core's mask register and counter mode; strides in 32-byte blocks). ReduceSum/Max/Min over a whole
+tensor are reduce_full.py.
 
 What is modelled, and what is chosen where AscendC does not say:
 
 - Types: half and float (Brcb: any 2- or 4-byte type, the bits copied).
-- Summation order (not documented for the NPU; chosen, deterministic): a pairwise tree over the
-  lanes of the repeat (or block) in element order -- lane 2k + lane 2k+1, then pairs of those,
-  ... -- each addition rounded to the operand type (half sums in half). Masked-off lanes do not
-  take part (they enter the tree as -0.0, the exact identity: -0.0 + -0.0 stays -0.0).
-- Max / Min: IEEE max/min; a NaN among the active lanes wins (the first one's bits); ties and
-  +0/-0 keep the first lane in element order. The index written is that lane's position in its
-  repeat, stored as the unsigned integer bits of one element (uint16 for half, uint32 for float).
+- Summation order (AscendC documents it, ReduceDataBlock's "key features"): a pairwise tree over
+  the lanes of the repeat (or block) in element order -- lane 2k + lane 2k+1, then pairs of
+  those, ... -- each addition rounded to the operand type (half sums in half: the unit's adder
+  width is not documented). Masked-off lanes do not take part (they enter the tree as -0.0, the
+  exact identity: -0.0 + -0.0 stays -0.0).
+- Max / Min: IEEE max/min; ties keep the first lane in element order (documented: the smallest
+  index); a NaN among the active lanes wins, the first one's bits, and +0/-0 count as a tie (both
+  not documented: chosen). The index written is that lane's position in its repeat.
 - WholeReduceMax/Min write by ReduceOrder: ORDER_VALUE_INDEX (value, index), ORDER_INDEX_VALUE
-  (index, value), ORDER_ONLY_VALUE, ORDER_ONLY_INDEX; dstRepStride counts one repeat's result
-  (2 elements with both, 1 with one: AscendC's "the length of one repeat's result").
-- WholeReduceSum writes one element a repeat at dst[r * dstRepStride].
+  (index, value), ORDER_ONLY_VALUE, ORDER_ONLY_INDEX; the index is stored as the unsigned bits of
+  one element (uint16 for half, uint32 for float) beside a value, and as a uint32 with
+  ORDER_ONLY_INDEX whatever the type. dstRepStride counts one repeat's result (AscendC's table:
+  4 bytes for half with an index, 8 for float with both, the value's size with ORDER_ONLY_VALUE,
+  4 with ORDER_ONLY_INDEX). They leave the extreme of all their repeats, and its index counting
+  lanes from the first repeat's, in MAX_MIN_CNT (spr.py; AscendC reads it back only for
+  contiguous repeats).
+- WholeReduceSum and RepeatReduceSum write one element a repeat at dst[r * dstRepStride]
+  (RepeatReduceSum's dstBlkStride is not used on A2, as its A2 implementation passes none).
+- PairReduceSum: repeat r's pair k (lanes 2k, 2k+1) to dst[r * dstRepStride * (n / 2) + k], n the
+  lanes of a repeat (dstRepStride counts 128 bytes, documented); the sum of its active lanes; a
+  pair with no active lane is not written (not documented: chosen).
 - BlockReduce*: 8 results a repeat, dst[r * dstRepStride * 8 + b] (the unit of dstRepStride is
   assumed to be one repeat's result, as for WholeReduce); a block with no active lane writes
   +0.0 (Sum) or -inf / +inf (Max / Min) -- an assumption.
@@ -31,6 +43,7 @@ from enum import Enum
 
 import numpy as np
 
+from . import spr
 from .errors import EmulatorError
 from .local_tensor import LocalTensor
 from .repeat import (
@@ -73,7 +86,7 @@ def tree_sum(lanes: np.ndarray) -> np.ndarray:
     return lanes[..., 0]
 
 
-def _extreme(lanes: np.ndarray, active: np.ndarray, largest: bool) -> tuple[np.ndarray, np.ndarray]:
+def extreme(lanes: np.ndarray, active: np.ndarray, largest: bool) -> tuple[np.ndarray, np.ndarray]:
     """(value, first index) of the max/min along the last axis over active lanes; NaN wins."""
     fill = -np.inf if largest else np.inf
     v = np.where(active, lanes, lanes.dtype.type(fill))
@@ -121,16 +134,23 @@ def _whole_extreme(name: str, largest: bool, dst, src, mask, repeat_times, dst_r
     if not isinstance(order, ReduceOrder):
         raise EmulatorError(f"{name} order must be a ReduceOrder, got {order!r}")
     lanes, active = _lanes(name, src, mask, repeat_times, src_blk_stride, src_rep_stride)
-    value, idx = _extreme(lanes, active, largest)
+    value, idx = extreme(lanes, active, largest)
+    if value.size:  # MAX_MIN_CNT: the extreme over every repeat, its index counting repeats of lanes
+        best, at = extreme(lanes.reshape(1, -1), active.reshape(1, -1), largest)
+        src.ctx.spr[spr.MAX_MIN_CNT] = spr.bits_of(best[0]) | (int(at[0]) & 0xFFFF_FFFF) << 32
+    if order is ReduceOrder.ORDER_ONLY_INDEX:  # a uint32 a repeat, whatever the type
+        _store(name, dst, np.empty(0, np.int64), value)  # checks dst's type
+        if idx.size:
+            scatter(dst.ReinterpretCast(np.uint32), np.arange(idx.size, dtype=np.int64) * int(dst_rep_stride),
+                    idx.astype(np.uint32), name)
+        return
     index = idx.astype(_INDEX[src.dtype.itemsize]).view(src.dtype)
     if order is ReduceOrder.ORDER_VALUE_INDEX:
         out = np.stack([value, index], axis=-1)
     elif order is ReduceOrder.ORDER_INDEX_VALUE:
         out = np.stack([index, value], axis=-1)
-    elif order is ReduceOrder.ORDER_ONLY_VALUE:
-        out = value[:, None]
     else:
-        out = index[:, None]
+        out = value[:, None]
     width = out.shape[1]
     offsets = (np.arange(out.shape[0], dtype=np.int64)[:, None] * int(dst_rep_stride) * width
                + np.arange(width, dtype=np.int64)[None, :])
@@ -153,6 +173,28 @@ def WholeReduceMin(dst: LocalTensor, src: LocalTensor, mask, repeat_times: int, 
                    src_rep_stride, order)
 
 
+def RepeatReduceSum(dst: LocalTensor, src: LocalTensor, repeat_times: int, mask, dst_blk_stride: int,  # noqa: N802
+                    src_blk_stride: int, dst_rep_stride: int, src_rep_stride: int) -> None:
+    """WholeReduceSum under AscendC's other argument order (dstBlkStride unused on A2)."""
+    lanes, _ = _lanes("RepeatReduceSum", src, mask, repeat_times, src_blk_stride, src_rep_stride)
+    sums = tree_sum(lanes)
+    _store("RepeatReduceSum", dst, np.arange(sums.size, dtype=np.int64) * int(dst_rep_stride), sums)
+
+
+def PairReduceSum(dst: LocalTensor, src: LocalTensor, repeat_times: int, mask, dst_rep_stride: int,  # noqa: N802
+                  src_blk_stride: int, src_rep_stride: int) -> None:
+    """dst[r * dstRepStride * n/2 + k] = lane 2k + lane 2k+1 of repeat r (module docstring)."""
+    lanes, active = _lanes("PairReduceSum", src, mask, repeat_times, src_blk_stride, src_rep_stride)
+    r = lanes.shape[0]
+    half = per_repeat(src.dtype) // 2
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = lanes[:, 0::2] + lanes[:, 1::2]
+    live = active[:, 0::2] | active[:, 1::2]
+    offsets = (np.arange(r, dtype=np.int64)[:, None] * int(dst_rep_stride) * half
+               + np.arange(half, dtype=np.int64)[None, :])
+    _store("PairReduceSum", dst, offsets[live], sums[live])
+
+
 def _block_reduce(name: str, kind: str, dst, src, repeat_times, mask, dst_rep_stride, src_blk_stride,
                   src_rep_stride) -> None:
     lanes, active = _lanes(name, src, mask, repeat_times, src_blk_stride, src_rep_stride)
@@ -163,7 +205,7 @@ def _block_reduce(name: str, kind: str, dst, src, repeat_times, mask, dst_rep_st
         out = tree_sum(lanes)
         out[~active.any(axis=-1)] = 0.0
     else:
-        out, _ = _extreme(lanes, active, kind == "max")
+        out, _ = extreme(lanes, active, kind == "max")
         out[~active.any(axis=-1)] = -np.inf if kind == "max" else np.inf
     offsets = (np.arange(r, dtype=np.int64)[:, None] * int(dst_rep_stride) * BLOCKS_PER_REPEAT
                + np.arange(BLOCKS_PER_REPEAT, dtype=np.int64)[None, :])
