@@ -28,6 +28,7 @@ from opsnn.ascendc.local_tensor import read_local, write_local
 from opsnn.dtypes import bfloat16
 from opsnn.platform import Platform
 
+from . import atvoss_vec
 from .cpp_text import top_level_split
 from .socs import platform_for
 
@@ -309,6 +310,9 @@ class Session:
         if name.startswith("MicroAPI."):
             return self._micro(name, raw_args, core)
         args = [self._decode(a, core) for a in raw_args]
+        if name.startswith("Atvoss."):  # a Vec op of the C++ atvoss framework (include/atvoss/util/vec.h)
+            atvoss_vec.run(name[len("Atvoss."):], args)
+            return None
         special = _SPECIAL.get(name)
         if special is not None:
             return special(self, core, *args)

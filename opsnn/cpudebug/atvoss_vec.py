@@ -1,0 +1,101 @@
+"""The count-form vector instructions the C++ atvoss framework's Vec ops run (opsnn/cpudebug/include/
+atvoss/util/vec.h calls them as "Atvoss.<name>"), on Ascend950 as opsnn's Python atvoss runs the
+same DAG ops (opsnn/atvoss/compute.py): the same emulator functions, so a DAG written in C++ and
+the same DAG written in Python compute the same bits.
+
+The arch35 forms where Ascend950 differs from Atlas A2 (add_sub_arch35, mul_arch35, cast_arch35,
+the platform-aware Compare, SelectTensors, a Duplicate of every type, packed-bit And/Or); the A2
+functions where the rule is the same for the float types the DAGs compute in (Div, Max, Min, the
+scalar forms, the unary ops). A Vec op no function here computes fails the launch naming it."""
+from __future__ import annotations
+
+import numpy as np
+
+from opsnn import ascendc
+from opsnn.ascendc import EmulatorError, LocalTensor, SelectTensors
+from opsnn.ascendc.add_sub_arch35 import Add, Sub
+from opsnn.ascendc.cast_arch35 import Cast
+from opsnn.ascendc.local_tensor import close_local, open_local, read_local
+from opsnn.ascendc.mul_arch35 import Mul
+
+
+def duplicate(dst: LocalTensor, scalar, count: int) -> None:
+    """Every element type (the A2 Duplicate has no 8- or 64-bit types)."""
+    count = int(count)
+    if count <= 0:
+        return
+    out, direct = open_local(dst, count, "Duplicate")
+    with np.errstate(all="ignore"):
+        out.fill(np.asarray(scalar).astype(dst.dtype))
+    close_local(dst, out, direct, "Duplicate")
+
+
+def copy(dst: LocalTensor, src: LocalTensor, count: int) -> None:
+    """UB -> UB, the bits unchanged."""
+    count = int(count)
+    if count <= 0:
+        return
+    values = read_local(src, count, "Copy").copy()  # src and dst may overlap
+    out, direct = open_local(dst, count, "Copy")
+    out[...] = values
+    close_local(dst, out, direct, "Copy")
+
+
+def select(dst: LocalTensor, mask: LocalTensor, src0, src1, mode: ascendc.SELMODE | None, count: int) -> None:
+    """src0 where the mask bit is set, src1 elsewhere. The tensor-tensor form names its SELMODE;
+    VSEL_CMPMASK_SPR (the mask from SetCmpMask's register, not the mask tensor) is not modelled."""
+    if mode is ascendc.SELMODE.VSEL_CMPMASK_SPR:
+        raise EmulatorError("Vec::Select with SELMODE VSEL_CMPMASK_SPR (the CMPMASK register) is not modelled; "
+                            "the DAG's Select reads its mask tensor in VSEL_TENSOR_TENSOR_MODE")
+    SelectTensors(dst, mask, src0, src1, count)
+
+
+def _swapped(tensor_scalar):
+    """A scalar-first op the hardware runs as its tensor-scalar instruction (commutative)."""
+    def run(dst: LocalTensor, scalar, src: LocalTensor, count: int) -> None:
+        tensor_scalar(dst, src, scalar, count)
+    return run
+
+
+def _scalar_first(binary):
+    """scalar <op> tensor as the hardware runs it for a Vec op with the scalar first: the scalar
+    duplicated into dst, then the tensor op dst = dst <op> src."""
+    def run(dst: LocalTensor, scalar, src: LocalTensor, count: int) -> None:
+        duplicate(dst, scalar, count)
+        binary(dst, dst, src, count)
+    return run
+
+
+def _tensor_scalar(binary):
+    """tensor <op> scalar for the ops with no scalar instruction: the scalar duplicated into dst,
+    then dst = src <op> dst."""
+    def run(dst: LocalTensor, src: LocalTensor, scalar, count: int) -> None:
+        duplicate(dst, scalar, count)
+        binary(dst, src, dst, count)
+    return run
+
+
+OPS = {
+    "Duplicate": duplicate, "Copy": copy,
+    "Cast": Cast,
+    "Compare": ascendc.Compare,  # Ascend950: any count, src1 a tensor or a scalar
+    "Select": select,
+    "Add": Add, "Sub": Sub, "Mul": Mul,
+    "Adds": Add, "Muls": Mul, "AddsScalarFirst": _swapped(Add), "MulsScalarFirst": _swapped(Mul),
+    "Div": ascendc.Div, "Max": ascendc.Max, "Min": ascendc.Min,
+    "Maxs": ascendc.Maxs, "Mins": ascendc.Mins, "MinsScalarFirst": _swapped(ascendc.Mins),
+    "LeakyRelu": ascendc.LeakyRelu,
+    "Subs": _tensor_scalar(Sub), "Divs": _tensor_scalar(ascendc.Div),
+    "SubsScalarFirst": _scalar_first(Sub), "DivsScalarFirst": _scalar_first(ascendc.Div),
+    "MaxsScalarFirst": _scalar_first(ascendc.Max),
+    "And": ascendc.And, "Or": ascendc.Or,  # uint8: packed masks, count in bits
+    "Abs": ascendc.Abs, "Exp": ascendc.Exp, "Log": ascendc.Ln, "Sqrt": ascendc.Sqrt,
+    "Reciprocal": ascendc.Reciprocal, "Relu": ascendc.Relu, "Not": ascendc.Not,
+}
+
+
+def run(name: str, args: list) -> None:
+    fn = OPS.get(name)
+    if fn is None:
+        raise EmulatorError(f"atvoss Vec::{name} is not modelled by opsnn's emulator")
+    fn(*args)

@@ -1,0 +1,235 @@
+"""The atvoss C++ framework (opsnn/cpudebug/include/atvoss) under `opsnn ut`: our own Ascend950
+kernels written as DAGs (kernels/test_atvoss_kernels.cpp) run on the emulator clean, and their
+outputs equal numpy computed the way the instructions compute, bit for bit: an elementwise binary
+op with a scalar attribute (multi-core, tails), a cast to two outputs, a DAG with a tensor-scalar
+input, a scalar op, a constant and Vars from the tiling, and ThresholdGradV2D's arch35 DAG on
+the one-dim broadcast schedule, also equal to opsnn's Python atvoss running the same DAG on the
+same tiling. An op writing past its tile is local_tensor_overflow naming its line."""
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from opsnn.activation.threshold_grad_v2_d.op_kernel.arch35.threshold_grad_v2_d_dag import threshold_grad_v2_d_dag
+from opsnn.ascendc import GlobalMemory, KernelArg
+from opsnn.atvoss import BroadcastBaseTiling, launch_broadcast
+from opsnn.cpudebug import ut
+from opsnn.dtypes import bfloat16
+from opsnn.platform import SOCS
+
+SOURCE = Path(__file__).resolve().parent / "kernels" / "test_atvoss_kernels.cpp"
+PLATFORM = SOCS["Ascend950"]
+N = 1000  # two cores: blocks of 512 and 488 elements
+
+
+def _line(marker: str) -> int:
+    return next(i for i, text in enumerate(SOURCE.read_text().splitlines(), 1) if marker in text)
+
+
+def _floats(rng, n: int) -> np.ndarray:
+    special = np.array([0.0, -0.0, np.inf, -np.inf, 1e-40, -1e-40, 65504.0, 65520.0, -70000.0, 1e30,
+                        np.finfo(np.float32).tiny, 3.0, -3.0], dtype=np.float32)
+    x = (rng.standard_normal(n) * 100).astype(np.float32)
+    x[:special.size] = special
+    return x
+
+
+def _ele_tiling(dim0: int, block_former: int, ub_former: int) -> tuple[bytes, int]:
+    """EleBaseTilingData (80 bytes) for dim0 elements in blocks of block_former, tiles of ub_former."""
+    blocks = -(-dim0 // block_former)
+    tail_block = dim0 - (blocks - 1) * block_former
+    loops_f, loops_t = -(-block_former // ub_former), -(-tail_block // ub_former)
+    raw = struct.pack("<qiiqqqqqqqQ", dim0, blocks, ub_former, block_former, blocks, loops_f, loops_t,
+                      block_former - (loops_f - 1) * ub_former, tail_block - (loops_t - 1) * ub_former, ub_former, 1)
+    return raw, blocks
+
+
+def _write_case(work: Path, name: str, inputs: list[np.ndarray], out_bytes: list[int], tiling: bytes,
+                block_dim: int) -> None:
+    for k, a in enumerate(inputs):
+        np.ascontiguousarray(a).tofile(work / f"{name}.in{k}.bin")
+    np.array(out_bytes, dtype=np.uint64).tofile(work / f"{name}.outsizes.bin")
+    (work / f"{name}.tiling.bin").write_bytes(tiling)
+    np.array([block_dim], dtype=np.uint32).tofile(work / f"{name}.blockdim.bin")
+
+
+def _out(work: Path, name: str, k: int, dtype) -> np.ndarray:
+    return np.fromfile(work / f"{name}.out{k}.bin", dtype=dtype)
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    assert a.shape == b.shape and a.dtype == b.dtype
+    if a.dtype.kind in "iu":
+        return bool((a == b).all())
+    u = np.dtype(f"u{a.dtype.itemsize}")
+    both_nan = np.isnan(a.astype(np.float32)) & np.isnan(b.astype(np.float32))
+    return bool(((a.view(u) == b.view(u)) | both_nan).all())
+
+
+# ---- the numpy references: each instruction's rounding, in order ----
+def _scaled_diff(a, b, alpha: np.float32, dtype) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return ((a.astype(np.float32) - b.astype(np.float32)) * alpha).astype(dtype)
+
+
+def _round_half_away_saturating(x: np.ndarray) -> np.ndarray:
+    r = np.trunc(x.astype(np.float64) + np.copysign(0.5, x))
+    return np.clip(r, np.iinfo(np.int32).min, np.iinfo(np.int32).max).astype(np.int32)
+
+
+def _gated_scale(x: np.ndarray, s: np.float16, v: np.float32) -> np.ndarray:
+    xf = x.astype(np.float32)
+    with np.errstate(all="ignore"):
+        return np.where(xf > np.float32(s), xf * v, np.float32(1.5)).astype(np.float16)
+
+
+TGV2D_DTYPES = {"f32": "float32", "f16": "float16", "i8": "int8"}
+THRESHOLD = np.float32(0.25)
+
+
+def _tgv2d_inputs(dtype: str, shape: str, rng) -> tuple[np.ndarray, np.ndarray]:
+    dt = np.dtype(dtype)
+    if dt.kind == "i":
+        grad = rng.integers(-128, 128, N).astype(dt)
+        self_ = rng.integers(-2, 3, N).astype(dt)
+    else:
+        with np.errstate(over="ignore"):
+            grad = _floats(rng, N).astype(dt)
+        self_ = (rng.standard_normal(N) * 0.5).astype(np.float32)
+        self_[:4] = [np.nan, 0.25, -0.0, np.inf]
+        self_ = self_.astype(dt)
+    return grad, (self_[:1] if shape == "brc" else self_)
+
+
+def _tgv2d_reference(grad: np.ndarray, self_: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        s = np.broadcast_to(self_.astype(np.float32), grad.shape)
+        return np.where(s <= THRESHOLD, np.float32(0), grad.astype(np.float32)).astype(grad.dtype)
+
+
+def _tgv2d_python(dtype: str, grad, self_, tiling: bytes) -> np.ndarray:
+    """opsnn's Python atvoss: the same DAG on the same tiling."""
+    gm = GlobalMemory()
+    args = []
+    for name, a in (("grad", grad), ("self", self_), ("out", np.zeros_like(grad))):
+        raw = np.ascontiguousarray(a).view(np.uint8)
+        addr = gm.malloc(raw.size)
+        gm.bytes_view(addr, raw.size)[:] = raw
+        args.append(KernelArg(name, addr, raw.size))
+    report = launch_broadcast(threshold_grad_v2_d_dag(dtype), gm=gm, platform=PLATFORM, schedule_mode=201,
+                              tiling=tiling, inputs=args[:2], outputs=args[2:], sanitize=True)
+    assert report.findings == []
+    return np.array(gm.bytes_view(args[2].addr, args[2].nbytes)).view(grad.dtype)
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory, runtime):
+    work = tmp_path_factory.mktemp("atvoss")
+    rng = np.random.default_rng(34)
+    cases: dict = {}
+
+    alpha = np.float32(-1.75)
+    tiling, blocks = _ele_tiling(N, 512, 192)  # tiles 192, 192, 128 / 192, 192, 104
+    for tag, dt in (("f32", np.float32), ("f16", np.float16), ("bf16", bfloat16)):
+        with np.errstate(over="ignore"):
+            a, b = _floats(rng, N).astype(dt), _floats(rng, N).astype(dt)
+        _write_case(work, f"scaled_diff_{tag}", [a, b], [N * a.itemsize], tiling + struct.pack("<f4x", alpha), blocks)  # 88 bytes: the struct is 8-aligned
+        cases[f"scaled_diff_{tag}"] = _scaled_diff(a, b, alpha, dt)
+
+    x = _floats(rng, N)
+    x[20:30] = [0.5, 1.5, 2.5, -0.5, -2.5, 2.0**31, -2.0**31 - 1e3, 3e9, -3e9, 2147483520.0]
+    _write_case(work, "cast_two", [x], [N * 2, N * 4], struct.pack("<qii", N, 3, 256), 2)  # blocks 512, 488
+    with np.errstate(over="ignore"):
+        cases["cast_two"] = (x.astype(np.float16), _round_half_away_saturating(x))
+
+    with np.errstate(over="ignore"):
+        xh = _floats(rng, N).astype(np.float16)
+    s = np.array([0.5, 7.0, -1.0], dtype=np.float16)  # element 0 is the scalar
+    v = np.float32(3.0)
+    _write_case(work, "gated_scale", [xh, s], [N * 2],
+                struct.pack("<qii", N, 2, 160) + struct.pack("<f", v) + bytes(12), 2)
+    cases["gated_scale"] = _gated_scale(xh, s[0], v)
+
+    for tag, dtype in TGV2D_DTYPES.items():
+        for shape, self_shape in (("same", (N,)), ("brc", (1,))):
+            grad, self_ = _tgv2d_inputs(dtype, shape, rng)
+            r = BroadcastBaseTiling(threshold_grad_v2_d_dag(dtype), PLATFORM).do_tiling([(N,), self_shape])
+            assert r.schedule_mode == 201
+            tiling = r.set_scalar(float(THRESHOLD)).tiling_data.to_bytes()
+            name = f"tgv2d_{tag}_{shape}"
+            _write_case(work, name, [grad, self_], [grad.nbytes], tiling, r.block_dim)
+            cases[name] = (_tgv2d_reference(grad, self_), _tgv2d_python(dtype, grad, self_, tiling), r.block_dim)
+
+    # by hand, as upstream's UTs write theirs: 11 tiles of 96 on 2 cores (6 and 5, the last 40
+    # elements): the broadcast input is duplicated on a core's first two tiles and kept after
+    grad, self_ = _tgv2d_inputs("float16", "brc", rng)
+    tiling = struct.pack("<5i4x2q16s", 0b10, 0, 96, 40, 2, 6, 5, struct.pack("<f", THRESHOLD))
+    _write_case(work, "tgv2d_f16_tiles", [grad, self_], [grad.nbytes], tiling, 2)
+    cases["tgv2d_f16_tiles"] = (_tgv2d_reference(grad, self_), _tgv2d_python("float16", grad, self_, tiling), 2)
+
+    out = work / "run.json"
+    rc = ut.main([str(SOURCE), "--soc", "ascend950", "--workdir", str(work), "--json", str(out),
+                  "--", "--gtest_filter=atvoss.*"])
+    return rc, work, json.loads(out.read_text())["runs"][0]["launches"], cases
+
+
+def test_the_kernels_run_clean(good):
+    rc, _, launches, _ = good
+    assert rc == 0
+    assert [x["kernel"] for x in launches] == [
+        "scaled_diff_f32", "scaled_diff_f16", "scaled_diff_bf16", "cast_two", "gated_scale",
+        *(f"tgv2d_{t}" for t in TGV2D_DTYPES for _ in ("same", "brc")), "tgv2d_f16"]
+    assert all(x["ok"] and x["findings"] == [] for x in launches)
+    assert [x["block_dim"] for x in launches[:5]] == [2, 2, 2, 2, 2]
+
+
+@pytest.mark.parametrize("tag", ["f32", "f16", "bf16"])
+def test_scaled_diff_with_a_var_bit_for_bit(good, tag):
+    _, work, _, cases = good
+    want = cases[f"scaled_diff_{tag}"]
+    assert _same_bits(_out(work, f"scaled_diff_{tag}", 0, want.dtype), want)
+
+
+def test_a_cast_to_two_outputs_bit_for_bit(good):
+    _, work, _, cases = good
+    half, i32 = cases["cast_two"]
+    assert _same_bits(_out(work, "cast_two", 0, np.float16), half)
+    assert _same_bits(_out(work, "cast_two", 1, np.int32), i32)
+
+
+def test_a_tensor_scalar_input_a_scalar_op_and_vars_from_the_tiling(good):
+    _, work, _, cases = good
+    assert _same_bits(_out(work, "gated_scale", 0, np.float16), cases["gated_scale"])
+
+
+@pytest.mark.parametrize("name", [f"tgv2d_{t}_{s}" for t in TGV2D_DTYPES for s in ("same", "brc")] + ["tgv2d_f16_tiles"])
+def test_threshold_grad_v2d_dag_equals_numpy_and_the_python_atvoss(good, name):
+    _, work, _, cases = good
+    want, python, _ = cases[name]
+    got = _out(work, name, 0, want.dtype)
+    assert _same_bits(got, want)
+    assert got.view(np.uint8).tobytes() == python.view(np.uint8).tobytes()  # the same bits, NaN payloads too
+
+
+@pytest.fixture(scope="module")
+def bad(tmp_path_factory, runtime):
+    work = tmp_path_factory.mktemp("atvoss_bad")
+    tiling, blocks = _ele_tiling(256, 256, 256)
+    _write_case(work, "overrun", [np.ones(256, np.float32)], [1024], tiling, blocks)
+    out = work / "run.json"
+    rc = ut.main([str(SOURCE), "--soc", "ascend950", "--workdir", str(work), "--json", str(out),
+                  "--", "--gtest_filter=atvoss_bad.*"])
+    return rc, json.loads(out.read_text())["runs"][0]["launches"]
+
+
+def test_an_op_writing_past_its_tile_is_found_at_its_line(bad):
+    rc, [launch] = bad
+    assert rc == 1
+    [f] = [f for f in launch["findings"] if f["level"] == "error"]
+    assert (f["kind"], f["core"], f["instruction"], f["source"]) == (
+        "local_tensor_overflow", 0, "Duplicate", f"test_atvoss_kernels.cpp:{_line('OVERRUN_LINE')}")
