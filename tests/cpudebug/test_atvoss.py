@@ -138,7 +138,8 @@ def good(tmp_path_factory, runtime):
     for tag, dt in (("f32", np.float32), ("f16", np.float16), ("bf16", bfloat16)):
         with np.errstate(over="ignore"):
             a, b = _floats(rng, N).astype(dt), _floats(rng, N).astype(dt)
-        _write_case(work, f"scaled_diff_{tag}", [a, b], [N * a.itemsize], tiling + struct.pack("<f4x", alpha), blocks)  # 88 bytes: the struct is 8-aligned
+        tail = struct.pack("<f4x", alpha)  # ScaledDiffTiling: 88 bytes, the struct is 8-aligned
+        _write_case(work, f"scaled_diff_{tag}", [a, b], [N * a.itemsize], tiling + tail, blocks)
         cases[f"scaled_diff_{tag}"] = _scaled_diff(a, b, alpha, dt)
 
     x = _floats(rng, N)
@@ -207,7 +208,10 @@ def test_a_tensor_scalar_input_a_scalar_op_and_vars_from_the_tiling(good):
     assert _same_bits(_out(work, "gated_scale", 0, np.float16), cases["gated_scale"])
 
 
-@pytest.mark.parametrize("name", [f"tgv2d_{t}_{s}" for t in TGV2D_DTYPES for s in ("same", "brc")] + ["tgv2d_f16_tiles"])
+TGV2D_CASES = [f"tgv2d_{t}_{s}" for t in TGV2D_DTYPES for s in ("same", "brc")] + ["tgv2d_f16_tiles"]
+
+
+@pytest.mark.parametrize("name", TGV2D_CASES)
 def test_threshold_grad_v2d_dag_equals_numpy_and_the_python_atvoss(good, name):
     _, work, _, cases = good
     want, python, _ = cases[name]
