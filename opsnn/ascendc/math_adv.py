@@ -18,7 +18,9 @@ instruction rounds), so the result is the device's up to the last bit of Exp / L
   Zeros keep their sign, NaN and inf pass.
 - Power(x, y) in float (half through float): exp(y * ln|x|) by Abs, Ln, Mul, Exp; then 1 where
   y == 0, or x == 1, or x == -1 with |y| infinite; the sign of x where y is an odd integer; NaN
-  where x < 0 (not -inf) and y is neither an integer nor infinite. int32 Power is not modelled.
+  where x < 0 (not -inf) and y is neither an integer nor infinite. With PowerConfig's
+  DOUBLE_FLOAT_TECH (undocumented steps): pow in float64 rounded once. int32 Power is not
+  modelled.
 - Erf, Erfc, Sin, Cos, Exp<T, taylorExpandLevel>: AscendC computes polynomial approximations
   whose coefficients it does not document; the model computes the function in float64 and rounds
   once to T (so it is the correctly rounded value, which the device's may miss by a few ulp).
@@ -30,6 +32,7 @@ mask mode with the mask register all ones.
 from __future__ import annotations
 
 import math
+from enum import Enum
 
 import numpy as np
 
@@ -43,6 +46,13 @@ from .rounding import RoundMode
 from .unary import abs_values, exp_values, ln_values
 
 _ONE = np.float32(1.0)
+
+
+class PowerAlgo(Enum):
+    """PowerConfig's algorithm: AscendC's steps (INTRINSIC) or its higher-precision DOUBLE_FLOAT_TECH,
+    whose steps it does not document (modelled as pow in float64, rounded once to float)."""
+    INTRINSIC = 0
+    DOUBLE_FLOAT_TECH = 1
 
 
 def _to_float(x: np.ndarray) -> np.ndarray:
@@ -169,10 +179,19 @@ Floor, Ceil, Trunc, Round = (_api(n) for n in ("Floor", "Ceil", "Trunc", "Round"
 Erf, Erfc, Sin, Cos, ExpHighLevel = (_api(n) for n in ("Erf", "Erfc", "Sin", "Cos", "Exp"))
 
 
+def _power_double(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return narrow(np.power(x.astype(np.float64), y.astype(np.float64)), F32)
+
+
 def Power(dst: LocalTensor, src0, src1, *rest) -> None:  # noqa: N802 - AscendC name
     """dst = src0 ** src1 over calCount elements: each of src0, src1 a LocalTensor or a scalar (not
-    both scalars); ``Power(dst, src0, src1, [sharedTmpBuffer,] calCount)`` (module docstring)."""
+    both scalars); ``Power(dst, src0, src1, [sharedTmpBuffer,] calCount[, PowerAlgo])`` (module
+    docstring)."""
     name = "Power"
+    algo = PowerAlgo.INTRINSIC
+    if rest and isinstance(rest[-1], PowerAlgo):
+        algo, rest = rest[-1], rest[:-1]
     t = dst.dtype
     if t not in FLOATS:
         raise EmulatorError(f"Power on {t}: half or float (int32 Power is not modelled)")
@@ -184,10 +203,11 @@ def Power(dst: LocalTensor, src0, src1, *rest) -> None:  # noqa: N802 - AscendC 
         x, y = ((read_local(s, count, name).copy() if isinstance(s, LocalTensor) else np.asarray(s).astype(t))
                 for s in (src0, src1))
         out, direct = open_local(dst, count, name)
-        out[...] = _from_float(_power32(_to_float(np.atleast_1d(x)), _to_float(np.atleast_1d(y))), t)
+        power = _power32 if algo is PowerAlgo.INTRINSIC else _power_double
+        out[...] = _from_float(power(_to_float(np.atleast_1d(x)), _to_float(np.atleast_1d(y))), t)
         close_local(dst, out, direct, name)
     dst.ctx.vector_mask = MaskState()
 
 
-__all__ = ["Ceil", "Cos", "Erf", "Erfc", "ExpHighLevel", "Floor", "Log", "Log10", "Log2", "Power", "Round", "Sign",
-           "Sin", "Tanh", "Trunc"]
+__all__ = ["Ceil", "Cos", "Erf", "Erfc", "ExpHighLevel", "Floor", "Log", "Log10", "Log2", "Power", "PowerAlgo",
+           "Round", "Sign", "Sin", "Tanh", "Trunc"]

@@ -58,6 +58,11 @@ _STRUCTS = {name: getattr(ascendc, name) for name in (
     "DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", "BinaryRepeatParams", "UnaryRepeatParams",
     "BrcbRepeatParams", "CopyRepeatParams", "TransDataTo5HDParams")}
 _STRUCTS["CastTrait"] = micro.cast_trait_from_codes
+_ENUMS["PowerAlgo"] = ascendc.PowerAlgo
+for _name in ("GatherRepeatParams", "GatherMaskParams"):
+    _STRUCTS[_name] = getattr(ascendc, _name)
+_STRUCTS["MrgSort4Info"] = lambda a, b, c, d, suspend, valid, repeats: ascendc.MrgSort4Info(
+    (a, b, c, d), bool(suspend), valid, repeats)
 
 
 def _short_name(expression: str) -> str:
@@ -320,8 +325,8 @@ class Session:
         if not callable(fn):
             raise EmulatorError(f"{name} is not modelled by opsnn's emulator (called at {file}:{line})")
         args = self._mask_flag(core, args)
-        fn(*args)
-        return None
+        result = fn(*args)
+        return result if isinstance(result, int) else None  # an instruction's count (GatherMask's rsvdCnt)
 
     def _micro(self, name: str, raw_args: tuple, core: CoreState):
         """A MicroAPI call: opsnn.ascendc.micro's function of the name, on the core's registers;
@@ -389,6 +394,8 @@ class Session:
             if core is None:
                 raise EmulatorError("a __local_mem__ pointer outside a kernel launch")
             return core.tensor_at(a, _DTYPES[dtype], "a __local_mem__ pointer")
+        if s == "registerMask":
+            return None  # the mask SetVectorMask left (repeat.active_elements)
         if s == "isSetMask":
             return _IsSetMask(bool(a))
         if s == "dtype":
@@ -538,6 +545,15 @@ def _with_ctx(fn):
     return lambda session, core, *args: fn(core.ctx, *args)
 
 
+def _mrg_sort(session, core, dst, params, *lists):
+    ascendc.MrgSort(dst, ascendc.MrgSortSrcList(*lists), params)
+
+
+def _mrg_sort_result(session, core):
+    a, b, c, d = ascendc.GetMrgSortResult(core.ctx)
+    return a | b << 16 | c << 32 | d << 48
+
+
 _SPECIAL = {
     "TPipe.new": _pipe_new, "TPipe.InitBuffer": _init_buffer, "TPipe.FetchEventID": _fetch_event,
     "TPipe.AllocEventID": _fetch_event, "TPipe.ReleaseEventID": _release_event,
@@ -551,6 +567,10 @@ _SPECIAL = {
     "TransDataTo5HD": _trans_data_to_5hd,
     "SetMaskCount": _with_ctx(ascendc.SetMaskCount), "SetMaskNorm": _with_ctx(ascendc.SetMaskNorm),
     "SetVectorMask": _with_ctx(ascendc.SetVectorMask), "ResetMask": _with_ctx(ascendc.ResetMask),
+    "GetAccVal": _with_ctx(ascendc.GetAccVal), "GetReduceRepeatSumSpr": _with_ctx(ascendc.GetReduceRepeatSumSpr),
+    "GetReduceRepeatMaxMinSpr": _with_ctx(ascendc.GetReduceRepeatMaxMinSpr),
+    "GetGatherMaskRemainCount": _with_ctx(ascendc.GetGatherMaskRemainCount),
+    "SetDeqScale": _with_ctx(ascendc.SetDeqScale), "MrgSort": _mrg_sort, "GetMrgSortResult": _mrg_sort_result,
 }
 
 __all__ = ["CoreAborted", "CoreState", "Session"]

@@ -357,12 +357,7 @@ template <typename T, typename U>
 __aicore__ inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, const int32_t &count, OPSNN_KT_WHERE) {
     opsnn_kt::Call("Duplicate", OPSNN_KT_AT, dst, static_cast<T>(scalar), count);
 }
-template <typename T, bool isSetMask = true, typename U>
-__aicore__ inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, uint64_t mask, const uint8_t repeatTimes,
-                                 const uint16_t dstBlockStride, const uint8_t dstRepeatStride, OPSNN_KT_WHERE) {
-    opsnn_kt::Call("Duplicate", OPSNN_KT_AT, dst, static_cast<T>(scalar), mask, repeatTimes,
-                   opsnn_kt::Fields{"UnaryRepeatParams", 4, {dstBlockStride, 1, dstRepeatStride, 8}}, opsnn_kt::SetMaskFlag{isSetMask});
-}
+/* Duplicate's mask/repeat forms: opsnn_kt/math_api.h */
 
 template <typename T, typename U>
 __aicore__ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &mode,
@@ -426,41 +421,7 @@ __aicore__ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &s
     opsnn_kt::Call("Select", OPSNN_KT_AT, dst, selMask, src0, src1, mode, mask, repeatTimes, p, opsnn_kt::SetMaskFlag{isSetMask});
 }
 
-/* ---- reductions and broadcasts ---- */
-template <typename T, bool isSetMask = true>
-__aicore__ inline void WholeReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask,
-                                      const int32_t repeatTimes, const int32_t dstRepStride,
-                                      const int32_t srcBlkStride, const int32_t srcRepStride, OPSNN_KT_WHERE) {
-    opsnn_kt::Call("WholeReduceSum", OPSNN_KT_AT, dst, src, mask, repeatTimes, dstRepStride, srcBlkStride,
-                   srcRepStride);
-}
-template <typename T, bool isSetMask = true>
-__aicore__ inline void WholeReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask,
-                                      const int32_t repeatTimes, const int32_t dstRepStride,
-                                      const int32_t srcBlkStride, const int32_t srcRepStride,
-                                      ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, OPSNN_KT_WHERE) {
-    opsnn_kt::Call("WholeReduceMax", OPSNN_KT_AT, dst, src, mask, repeatTimes, dstRepStride, srcBlkStride,
-                   srcRepStride, order);
-}
-template <typename T, bool isSetMask = true>
-__aicore__ inline void BlockReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTimes,
-                                      const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,
-                                      const int32_t srcRepStride, OPSNN_KT_WHERE) {
-    opsnn_kt::Call("BlockReduceSum", OPSNN_KT_AT, dst, src, repeatTimes, mask, dstRepStride, srcBlkStride,
-                   srcRepStride);
-}
-template <typename T, bool isSetMask = true>
-__aicore__ inline void BlockReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTimes,
-                                      const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,
-                                      const int32_t srcRepStride, OPSNN_KT_WHERE) {
-    opsnn_kt::Call("BlockReduceMax", OPSNN_KT_AT, dst, src, repeatTimes, mask, dstRepStride, srcBlkStride,
-                   srcRepStride);
-}
-template <typename T>
-__aicore__ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTimes,
-                            const BrcbRepeatParams &p, OPSNN_KT_WHERE) {
-    opsnn_kt::Call("Brcb", OPSNN_KT_AT, dst, src, repeatTimes, p);
-}
+/* reductions, Brcb and their special registers: opsnn_kt/reduce_api.h */
 
 /* ---- kernel-side checks ---- */
 inline void KtAssert(bool ok, const char *text, const char *file, int line) {
