@@ -36,7 +36,8 @@ class GmRange(NamedTuple):
 
     phase: how many SyncAll barriers the core had passed (accesses of different phases are
     ordered by the barrier between them, so never race); atomic: for a write made under
-    SetAtomicAdd/Max/Min, the operation and type ("add float32"): such writes of one kind commute."""
+    SetAtomicAdd/Max/Min, the operation and type ("add float32"): such writes of one kind commute;
+    source: the instruction's file:line in a C++ kernel, for the findings."""
     start: int
     end: int
     core: int
@@ -46,6 +47,7 @@ class GmRange(NamedTuple):
     instruction: str = "DataCopy"
     phase: int = 0
     atomic: str | None = None
+    source: str | None = None
 
 
 WriteRange = GmRange  # the name the overlap check has always used

@@ -165,7 +165,7 @@ def gm_read(gt: GlobalTensor, nbytes: int, instruction: str) -> np.ndarray:
         if ctx.sanitize and nbytes:
             # GmRange's fields as a plain tuple: several times cheaper to build, one per access
             ctx.reads.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction, ctx.phase,
-                              None))
+                              None, ctx.log.source))
         off = a - alloc.base
         return alloc.data[off:off + nbytes]
     lo, hi = _check(p, a, end, instruction, write=False)
@@ -189,7 +189,7 @@ def gm_write(gt: GlobalTensor, data: np.ndarray, instruction: str) -> None:
     if p.arg_base <= a and end <= p.arg_base + p.arg_nbytes:
         if ctx.sanitize and data.size:
             ctx.writes.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction, ctx.phase,
-                               None if atomic is None else _atomic_label(atomic)))
+                               None if atomic is None else _atomic_label(atomic), ctx.log.source))
         off = a - alloc.base
         if atomic is not None:
             data = _atomic_combine(atomic, alloc.data[off:off + data.size], data)
@@ -273,7 +273,7 @@ def _check(p: GmPtr, a: int, end: int, instruction: str, write: bool, atomic: tu
     if lo < hi:  # only bytes that reach GM can race with another core
         (ctx.writes if write else ctx.reads).append(
             (lo, hi, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction, ctx.phase,
-             None if atomic is None else _atomic_label(atomic)))
+             None if atomic is None else _atomic_label(atomic), ctx.log.source))
     log = ctx.log
     t_lo, t_hi = p.arg_base, p.arg_base + p.arg_nbytes
     kind = fk.GM_WRITE_PAST_TENSOR if write else fk.GM_READ_PAST_TENSOR

@@ -78,7 +78,7 @@ def write_overlaps(writes: Iterable[tuple]) -> list[fk.Finding]:
                 fk.GM_WRITE_OVERLAP, w.core, w.tile, w.instruction, w.tensor, lo - w.tensor_base, hi - lo,
                 f"core {w.core} tile {w.tile} writes bytes [{lo - w.tensor_base}, {hi - w.tensor_base}) of "
                 f"{w.tensor}, running into the range core {o.core} tile {o.tile} writes ({o.instruction} to "
-                f"{o.tensor}): the result depends on which core finishes last", other_core=o.core))
+                f"{o.tensor}): the result depends on which core finishes last", other_core=o.core, source=w.source))
         seen.add(t)
     return found
 
@@ -113,7 +113,7 @@ def read_write_races(reads: Iterable[tuple], writes: Iterable[tuple]) -> list[fk
             fk.GM_READ_WRITE_RACE, r.core, r.tile, r.instruction, r.tensor, lo - r.tensor_base, hi - lo,
             f"core {r.core} tile {r.tile} reads bytes [{lo - r.tensor_base}, {hi - r.tensor_base}) of {r.tensor} "
             f"that core {w.core} tile {w.tile} writes ({how}): what it reads depends "
-            f"on which core runs first", other_core=w.core))
+            f"on which core runs first", other_core=w.core, source=r.source))
     return found
 
 
@@ -134,7 +134,7 @@ def _mixed_writes(atomics: list[tuple], others: list[tuple]) -> list[fk.Finding]
             fk.GM_WRITE_OVERLAP, a.core, a.tile, a.instruction, a.tensor, lo - a.tensor_base, hi - lo,
             f"core {a.core} tile {a.tile} writes bytes [{lo - a.tensor_base}, {hi - a.tensor_base}) of {a.tensor} "
             f"atomically ({a.atomic}) where core {o.core} tile {o.tile} makes a {other} write ({o.instruction} to "
-            f"{o.tensor}): the result depends on which core runs first", other_core=o.core))
+            f"{o.tensor}): the result depends on which core runs first", other_core=o.core, source=a.source))
     return found
 
 

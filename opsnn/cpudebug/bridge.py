@@ -22,7 +22,7 @@ import numpy as np
 
 from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch, micro
-from opsnn.ascendc.errors import CoreAborted, EmulatorError
+from opsnn.ascendc.errors import CoreAborted, CoreFailed, EmulatorError
 from opsnn.ascendc.global_tensor import gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
 from opsnn.dtypes import bfloat16
@@ -47,6 +47,9 @@ _DTYPES = {name: (bfloat16 if name == "bfloat16" else np.dtype(name)) for name i
     "uint64", "bool")}
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _KERNEL_MODES = ("MIX_MODE", "AIC_MODE", "AIV_MODE", "MIX_AIC_1_1", "MIX_AIC_1_2")
+# vector cores per block of each kernel mode that has any (CANN's CPU debug: MIX_MODE runs an AIC and
+# two AIVs per block); only they run here: a mixed kernel's vector work runs, its cube work is refused
+_AIV_PER_BLOCK = {"AIV_MODE": 1, "MIX_MODE": 2, "MIX_AIC_1_1": 1, "MIX_AIC_1_2": 2}
 
 
 # the enums and parameter structs the headers pass by name (opsnn_kt/*.h: "Type.MEMBER", struct names)
@@ -234,16 +237,18 @@ class Session:
         record = {"kernel": kernel_name, "file": file, "line": line, "block_dim": block_dim, "tiling_key": tiling_key,
                   "soc": self.platform.name, "sanitize": self.sanitize}
         try:
-            if self.kernel_mode != "AIV_MODE":
-                raise EmulatorError(f"KernelMode::{self.kernel_mode} is not modelled: opsnn emulates vector (AIV) "
-                                    "cores only; SetKernelMode(KernelMode::AIV_MODE)")
+            ration = _AIV_PER_BLOCK.get(self.kernel_mode)
+            if ration is None:
+                raise EmulatorError(f"KernelMode::{self.kernel_mode} is not modelled: it runs cube (AIC) cores only, "
+                                    "and opsnn emulates vector (AIV) cores; SetKernelMode(KernelMode::AIV_MODE)")
             names = [_short_name(s) for s in top_level_split(arg_text, "([{<", ")]}>")]
             args = []
             for name, host in zip(names, ptrs, strict=False):
                 alloc, addr = (None, None) if host is None else self._resolve(host)
                 args.append(None if alloc is None else KernelArg(name, addr, alloc.size - (addr - alloc.base)))
-            report = launch(self._core_kernel(core_fn, args), gm=self.gm, platform=self.platform,
-                            block_dim=block_dim, args=args, tiling=b"", sanitize=self.sanitize)
+            report = launch(self._core_kernel(core_fn, args, block_dim, ration), gm=self.gm, platform=self.platform,
+                            block_dim=block_dim * ration, args=args, tiling=b"", sanitize=self.sanitize,
+                            on_core_error="report")
         except (EmulatorError, ascendc.GMError, RuntimeError, ValueError, TypeError) as e:
             message = f"{where}: {type(e).__name__}: {e}"
             print(f"opsnn ut: {message}", file=sys.stderr, flush=True)
@@ -261,7 +266,7 @@ class Session:
                       core_stats=[s.to_dict() for s in report.core_stats])
         self.launches.append(record)
         status = "clean" if report.ok else "FAILED"
-        print(f"opsnn ut: {where}: {status} ({block_dim} core(s), {instructions} instruction(s), "
+        print(f"opsnn ut: {where}: {status} ({report.block_dim} core(s), {instructions} instruction(s), "
               f"{seconds * 1e3:.1f} ms, sanitizer {'on' if self.sanitize else 'off'})", file=sys.stderr)
         if report.findings:
             for text in format_report(report):
@@ -273,7 +278,10 @@ class Session:
         first = report.errors[0]
         return f"{where}: sanitizer: {len(report.errors)} error(s); first: {first}"
 
-    def _core_kernel(self, core_fn, args):
+    def _core_kernel(self, core_fn, args, blocks: int, ration: int):
+        """The launch's kernel: one C++ core. `self.core` is the running core's state: set as a
+        core starts and again as it resumes from SyncAll (_sync_all), so one attribute serves
+        the cores that take turns (cores.py runs one at a time)."""
         def kernel(ctx, *rest):
             self._serial += 1
             ptrs = {}
@@ -282,15 +290,19 @@ class Session:
                     ptrs.setdefault(gm_ptr.alloc.base, gm_ptr)
             self.core = CoreState(self._serial, ctx, ptrs)
             try:
-                core_fn(ctx.block_idx, ctx.block_num)
+                core_fn(ctx.block_idx, blocks, ration)
             finally:
                 self.core = None
         return kernel
 
     def fail(self, what: str, file: str, line: int):
+        """ASSERT / Trap in kernel code: stops the core (assert_failed, at the kernel's line)."""
         core = self.core
-        where = f"core {core.ctx.block_idx}: " if core is not None else ""
-        raise EmulatorError(f"{where}{what} at {file}:{line}")
+        source = f"{os.path.basename(file)}:{line}"
+        if core is None:
+            raise EmulatorError(f"{what} at {source}")
+        raise CoreFailed(core.ctx.block_idx, "Trap" if what.startswith("Trap") else "ASSERT", source, what,
+                         "assert_failed")
 
     def finish(self) -> int:
         """At the program's exit: write the JSON record; 1 when a launch failed, else 0."""
@@ -312,21 +324,28 @@ class Session:
             if where is None:  # one string per call site, made once (an instruction call is ~15 us)
                 where = self._sources[(file, line)] = f"{os.path.basename(file)}:{line}"
             core.ctx.log.source = where
-        if name.startswith("MicroAPI."):
-            return self._micro(name, raw_args, core)
-        args = [self._decode(a, core) for a in raw_args]
-        if name.startswith("Atvoss."):  # a Vec op of the C++ atvoss framework (include/atvoss/util/vec.h)
-            atvoss_vec.run(name[len("Atvoss."):], args)
-            return None
-        special = _SPECIAL.get(name)
-        if special is not None:
-            return special(self, core, *args)
-        fn = getattr(ascendc, name, None)
-        if not callable(fn):
-            raise EmulatorError(f"{name} is not modelled by opsnn's emulator (called at {file}:{line})")
-        args = self._mask_flag(core, args)
-        result = fn(*args)
-        return result if isinstance(result, int) else None  # an instruction's count (GatherMask's rsvdCnt)
+        try:
+            if name.startswith("MicroAPI."):
+                return self._micro(name, raw_args, core)
+            args = [self._decode(a, core) for a in raw_args]
+            if name.startswith("Atvoss."):  # a Vec op of the C++ atvoss framework (include/atvoss/util/vec.h)
+                atvoss_vec.run(name[len("Atvoss."):], args)
+                return None
+            special = _SPECIAL.get(name)
+            if special is not None:
+                return special(self, core, *args)
+            fn = getattr(ascendc, name, None)
+            if not callable(fn):
+                raise EmulatorError(f"{name} is not modelled by opsnn's emulator")
+            args = self._mask_flag(core, args)
+            result = fn(*args)
+            return result if isinstance(result, int) else None  # an instruction's count (GatherMask's rsvdCnt)
+        except (CoreAborted, CoreFailed):
+            raise
+        except Exception as e:  # noqa: BLE001 - the core stops here, named: core, instruction, line
+            if core is None:
+                raise
+            raise CoreFailed(core.ctx.block_idx, name, core.ctx.log.source, f"{type(e).__name__}: {e}") from e
 
     def _micro(self, name: str, raw_args: tuple, core: CoreState):
         """A MicroAPI call: opsnn.ascendc.micro's function of the name, on the core's registers;
@@ -540,6 +559,27 @@ def _trans_data_to_5hd(session, core, dst: _UbAddrList, src: _UbAddrList, params
     ascendc.TransDataTo5HD(tensors(dst.addresses, "dstList"), tensors(src.addresses, "srcList"), params, dtype=dtype)
 
 
+def _sync_all(session, core, used_cores=None):
+    """SyncAll: this core waits (its thread blocks) while the others run; it is the running core
+    again when it resumes."""
+    try:
+        ascendc.SyncAll(core.ctx, used_cores)
+    finally:
+        session.core = core
+
+
+def _scalar_cast(session, core, value, mode, src, dst):
+    """ScalarCast<T, U, mode>(value): one element through the vector Cast's conversion."""
+    from opsnn.ascendc.cast import cast_values, check_cast
+    check_cast(src, dst, mode)
+    return _bits(cast_values(np.array([value], dtype=src), dst, mode))
+
+
+def _count(instruction: str):
+    """An instruction with nothing to emulate (the emulator has no data cache): counted."""
+    return lambda session, core, *args: core.ctx.counters.issue(instruction)
+
+
 def _with_ctx(fn):
     """An instruction of the core's own state (the vector mask): the core comes first."""
     return lambda session, core, *args: fn(core.ctx, *args)
@@ -567,6 +607,11 @@ _SPECIAL = {
     "TransDataTo5HD": _trans_data_to_5hd,
     "SetMaskCount": _with_ctx(ascendc.SetMaskCount), "SetMaskNorm": _with_ctx(ascendc.SetMaskNorm),
     "SetVectorMask": _with_ctx(ascendc.SetVectorMask), "ResetMask": _with_ctx(ascendc.ResetMask),
+    "SyncAll": _sync_all, "ScalarCast": _scalar_cast,
+    "SetAtomicAdd": _with_ctx(ascendc.SetAtomicAdd), "SetAtomicMax": _with_ctx(ascendc.SetAtomicMax),
+    "SetAtomicMin": _with_ctx(ascendc.SetAtomicMin), "SetAtomicType": _with_ctx(ascendc.SetAtomicType),
+    "SetAtomicNone": _with_ctx(ascendc.SetAtomicNone),
+    "DataCacheCleanAndInvalid": _count("DataCacheCleanAndInvalid"),
     "GetAccVal": _with_ctx(ascendc.GetAccVal), "GetReduceRepeatSumSpr": _with_ctx(ascendc.GetReduceRepeatSumSpr),
     "GetReduceRepeatMaxMinSpr": _with_ctx(ascendc.GetReduceRepeatMaxMinSpr),
     "GetGatherMaskRemainCount": _with_ctx(ascendc.GetGatherMaskRemainCount),

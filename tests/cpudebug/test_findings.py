@@ -63,7 +63,11 @@ def test_queue_misuse_stops_only_that_core(record):
     assert launch["aborted_cores"] == [1]
 
 
-def test_assert_fails_the_launch_by_its_text(record):
+def test_assert_fails_its_core_by_its_text_and_line(record):
     _, launches = record
     launch = launches["assert_kernel4"]
-    assert not launch["ok"] and "ASSERT(GetBlockNum() == 1 && \"one core only\") failed" in launch["error"]
+    assert not launch["ok"] and launch["aborted_cores"] == [0, 1]  # every core of the launch asserted
+    for core, f in enumerate(_errors(launch)):
+        assert (f["kind"], f["core"], f["instruction"], f["source"]) == (
+            "assert_failed", core, "ASSERT", f"test_bad_kernels.cpp:{_line('ASSERT(GetBlockNum() == 1')}")
+        assert "ASSERT(GetBlockNum() == 1 && \"one core only\") failed" in f["detail"]

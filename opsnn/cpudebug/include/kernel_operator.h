@@ -17,6 +17,8 @@
 #include "opsnn_kt/sort_api.h"
 #include "opsnn_kt/math_api.h"
 #include "opsnn_kt/high_level.h"
+#include "opsnn_kt/multicore.h"
+#include "opsnn_kt/type_utils.h"
 #include "opsnn_kt/micro_api.h"
 #include "opsnn_kt/kernel_macros.h"
 

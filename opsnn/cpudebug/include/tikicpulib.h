@@ -32,7 +32,10 @@ template <typename F, typename... A>
 inline void RunKf(const char *name, const char *arg_names, const char *file, int line, F &&kernel, uint32_t block_dim,
                   A... args) {
     void *ptrs[sizeof...(A) + 1] = {AsGmAddr(args)...};
-    auto body = [&]() { kernel(args...); };
+    auto body = [&]() {
+        ResetCoreState();
+        kernel(args...);
+    };
     opsnn_kt_run(name, block_dim, [](void *closure) { (*static_cast<decltype(body) *>(closure))(); }, &body,
                  arg_names, ptrs, static_cast<int>(sizeof...(A)), file, line);
 }

@@ -1,7 +1,9 @@
 /* libopsnn_kt: the CPU-debug runtime's C side. It starts CPython inside the test program, keeps one
  * opsnn.cpudebug.bridge.Session, and turns each call of the kernel headers (opsnn_kt/abi.h) into a
  * call of that session; the emulator (opsnn/ascendc) does the work. The GIL is taken at start and
- * held by the program's main thread for its whole life: kernels run on it, one core after another.
+ * held by the program's main thread whenever it runs: a launch runs its cores on it, one after
+ * another, except that a core waiting at SyncAll hands the run to the next core on a Python thread
+ * of the launch's (opsnn/ascendc/cores.py); a core's state here is therefore per thread.
  *
  * A Python exception inside a core's instruction unwinds the core's C++ frames as KtUnwind (kernel
  * code is plain C++), and is raised again in Python where the core started (Trampoline), so the
@@ -28,13 +30,14 @@ struct KtUnwind {};
 
 PyObject *g_session = nullptr;
 PyObject *g_call = nullptr;
-PyObject *g_pending_type = nullptr, *g_pending_value = nullptr, *g_pending_tb = nullptr;
+thread_local PyObject *t_pending_type = nullptr, *t_pending_value = nullptr, *t_pending_tb = nullptr;
 OpsnnKtFailureHook g_failure_hook = nullptr;
 uint64_t g_tiling_key = 0;
 thread_local std::string t_last_failure;
 thread_local bool t_last_failed = false;
 thread_local int64_t t_block_idx = 0;
 thread_local int64_t t_block_num = 1;
+thread_local int64_t t_task_ration = 1;
 thread_local bool t_in_core = false;
 
 [[noreturn]] void Die(const std::string &what) {
@@ -105,7 +108,7 @@ void Finish() {
 PyObject *Checked(PyObject *result, const char *what) {
     if (result != nullptr) return result;
     if (t_in_core) {
-        PyErr_Fetch(&g_pending_type, &g_pending_value, &g_pending_tb);
+        PyErr_Fetch(&t_pending_type, &t_pending_value, &t_pending_tb);
         throw KtUnwind{};
     }
     PyObject *type, *value, *tb;
@@ -151,21 +154,22 @@ struct Closure {
     void *closure;
 };
 
-/* Python calls this once per core: (block_idx, block_num). */
+/* Python calls this once per core: (block_idx, block_num, task_ration), on the thread the core runs on. */
 PyObject *Trampoline(PyObject *capsule, PyObject *args) {
-    long long idx = 0, num = 1;
-    if (!PyArg_ParseTuple(args, "LL", &idx, &num)) return nullptr;
+    long long idx = 0, num = 1, ration = 1;
+    if (!PyArg_ParseTuple(args, "LL|L", &idx, &num, &ration)) return nullptr;
     auto *c = static_cast<Closure *>(PyCapsule_GetPointer(capsule, "opsnn_kt.closure"));
     if (c == nullptr) return nullptr;
     t_block_idx = idx;
     t_block_num = num;
+    t_task_ration = ration > 0 ? ration : 1;
     t_in_core = true;
     try {
         c->body(c->closure);
     } catch (const KtUnwind &) {
         t_in_core = false;
-        PyErr_Restore(g_pending_type, g_pending_value, g_pending_tb);
-        g_pending_type = g_pending_value = g_pending_tb = nullptr;
+        PyErr_Restore(t_pending_type, t_pending_value, t_pending_tb);
+        t_pending_type = t_pending_value = t_pending_tb = nullptr;
         return nullptr;
     } catch (const std::exception &e) {
         t_in_core = false;
@@ -232,6 +236,7 @@ void opsnn_kt_set_kernel_mode(int mode) {
 
 int64_t opsnn_kt_block_idx(void) { return t_block_idx; }
 int64_t opsnn_kt_block_num(void) { return t_block_num; }
+int64_t opsnn_kt_task_ration(void) { return t_task_ration; }
 
 void opsnn_kt_set_failure_hook(OpsnnKtFailureHook hook) { g_failure_hook = hook; }
 

@@ -44,6 +44,8 @@ uint64_t opsnn_kt_tiling_key(void);
 void opsnn_kt_set_kernel_mode(int mode);
 int64_t opsnn_kt_block_idx(void);
 int64_t opsnn_kt_block_num(void);
+/* Vector cores per block: 1, or a mixed launch's AIC:AIV ratio (MIX_MODE: 2). */
+int64_t opsnn_kt_task_ration(void);
 
 /* Run body(closure) once per core of a launch of block_dim cores; args are the kernel's GM_ADDR
  * arguments (NULL where an argument is not a pointer), arg_names their source text. */

@@ -159,10 +159,14 @@ inline void Pack(Slot &s, const AscendC::DataCopyPadParams &p) {
 namespace AscendC {
 
 /* ---- cores and pipes ---- */
+/* A mixed launch (KernelMode::MIX_MODE) runs GetTaskRation() vector cores per block:
+ * GetBlockIdx() = block * ration + GetSubBlockIdx(), GetBlockNum() = the blocks (CANN's numbering). */
 __aicore__ inline int64_t GetBlockIdx() { return opsnn_kt_block_idx(); }
 __aicore__ inline int64_t GetBlockNum() { return opsnn_kt_block_num(); }
-__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
-__aicore__ inline int64_t GetTaskRation() { return 1; }
+__aicore__ inline int64_t GetTaskRation() { return opsnn_kt_task_ration(); }
+__aicore__ inline int64_t GetTaskRatio() { return opsnn_kt_task_ration(); }
+__aicore__ inline int64_t GetSubBlockIdx() { return opsnn_kt_block_idx() % opsnn_kt_task_ration(); }
+__aicore__ inline int64_t GetSubBlockNum() { return opsnn_kt_task_ration(); }
 /* the core type a mixed kernel tests (g_coreType == AscendC::AIC): the emulator's cores are vector cores */
 enum CoreType : int32_t { AIC = 0, AIV = 1 };
 

@@ -20,8 +20,11 @@ inline void ReadTiling(void *dst, const uint8_t *tiling, size_t nbytes, const ch
 }
 }  // namespace opsnn_kt
 
+/* The core type a kernel declares: no effect here (the launch's KernelMode decides how many vector
+ * cores run; cube work is refused where it is used). */
 enum KernelMetaType : int32_t { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0,
-                                KERNEL_TYPE_MIX_AIC_1_0, KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2 };
+                                KERNEL_TYPE_MIX_AIC_1_0, KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2,
+                                KERNEL_TYPE_MIX_VECTOR_CORE };
 
 #define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))
 #define KERNEL_TASK_TYPE(key, type) ((void)(key), (void)(type))

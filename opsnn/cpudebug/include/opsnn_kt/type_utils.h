@@ -1,0 +1,63 @@
+/* opsnn CPU-debug runtime: AscendC's type and utility surface -- IsSameType, the scalar
+ * conversions (ToFloat, ToBfloat16, ScalarCast), AscendCUtils, the size helpers, int4b_t -- as
+ * kernel code names them. Plain host C++, except ScalarCast, which converts through the
+ * emulator's Cast (the same rounding modes, the same NaN and saturation rules as the vector Cast). */
+#ifndef OPSNN_KT_TYPE_UTILS_H_
+#define OPSNN_KT_TYPE_UTILS_H_
+
+#include <cstdint>
+#include <type_traits>
+
+#include "opsnn_kt/instructions.h"
+
+namespace AscendC {
+
+template <typename T, typename U> struct IsSameType { static constexpr bool value = false; };
+template <typename T> struct IsSameType<T, T> { static constexpr bool value = true; };
+
+/* A 4-bit integer (two per byte in GM and UB). A distinct type, so IsSameType<T, int4b_t> tells it
+ * apart; the emulator models no instruction on it: using one fails to compile by name (DTypeOf). */
+struct int4b_t {
+    uint8_t storage;
+};
+
+/* bfloat16 <-> float on the scalar unit: exact one way, round to nearest even the other */
+__aicore__ inline float ToFloat(const bfloat16_t &value) { return static_cast<float>(value); }
+__aicore__ inline float ToFloat(const half &value) { return static_cast<float>(value); }
+__aicore__ inline float ToFloat(const float &value) { return value; }
+__aicore__ inline bfloat16_t ToBfloat16(const float &value) { return bfloat16_t(value); }
+
+/* One scalar converted with an explicit rounding mode, as the vector Cast converts each element. */
+template <typename T, typename U, RoundMode roundMode = RoundMode::CAST_RINT>
+__aicore__ inline U ScalarCast(T value, OPSNN_KT_WHERE) {
+    return opsnn_kt::FromBits<U>(
+        opsnn_kt::Call("ScalarCast", OPSNN_KT_AT, value, roundMode, opsnn_kt::TypeTag<T>{}, opsnn_kt::TypeTag<U>{}));
+}
+
+/* Sizes of the Atlas A2 vector unit. */
+__aicore__ constexpr inline uint32_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
+__aicore__ constexpr inline uint32_t GetVecLen() { return ONE_REPEAT_BYTE_SIZE; }
+
+/* The helpers kernels reach through the class AscendC keeps them in. */
+class AscendCUtils {
+public:
+    __aicore__ static constexpr inline int32_t GetBitSize(int32_t byteSize) { return byteSize * 8; }
+    __aicore__ static constexpr inline int32_t GetC0Size() { return ONE_BLK_SIZE; }
+    __aicore__ static constexpr inline int32_t GetC0Count(int32_t typeSize) { return ONE_BLK_SIZE / typeSize; }
+    /* the vector mask for the first `len` elements of a repeat (normal mode) / a bit pattern */
+    template <typename T> __aicore__ static inline void SetMask(uint64_t len, OPSNN_KT_WHERE) {
+        SetVectorMask<T>(static_cast<int32_t>(len), OPSNN_KT_AT);
+    }
+    template <typename T>
+    __aicore__ static inline void SetMask(uint64_t maskHigh, uint64_t maskLow, OPSNN_KT_WHERE) {
+        SetVectorMask<T>(maskHigh, maskLow, OPSNN_KT_AT);
+    }
+    __aicore__ static inline void ResetMask(OPSNN_KT_WHERE) { AscendC::ResetMask(OPSNN_KT_AT); }
+};
+
+}  // namespace AscendC
+
+/* CANN's kernel headers declare these at global scope too. */
+using AscendC::int4b_t;
+
+#endif  // OPSNN_KT_TYPE_UTILS_H_

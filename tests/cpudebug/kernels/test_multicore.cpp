@@ -1,0 +1,138 @@
+// Legal multi-core kernels, written for opsnn's tests: each launch must run clean and its values
+// must be right. The broken twins are in test_multicore_bad.cpp.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "gtest/gtest.h"
+#include "kernel_operator.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+
+constexpr int32_t CORES = 4;
+constexpr int32_t SLOT = 8;  // floats a core's partial takes (one 32-byte block)
+
+// Phase 0: core i writes SLOT floats of value i + 1 to its slot of the workspace. SyncAll. Phase 1:
+// core 0 reads every slot and writes their sum to y. Right only if core 0 waits for every core.
+extern "C" __global__ __aicore__ void partial_sums(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, acc;
+    pipe.InitBuffer(buf, CORES * SLOT * sizeof(float));
+    pipe.InitBuffer(acc, SLOT * sizeof(float));
+    GlobalTensor<float> ws, yg;
+    ws.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(GetUserWorkspace(workspace)), CORES * SLOT);
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), SLOT);
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, static_cast<float>(GetBlockIdx() + 1), SLOT);
+    DataCopy(ws[GetBlockIdx() * SLOT], t, SLOT);
+    SyncAll();
+    if (GetBlockIdx() != 0) return;
+    DataCopy(t, ws, CORES * SLOT);
+    LocalTensor<float> a = acc.Get<float>();
+    Duplicate(a, 0.0f, SLOT);
+    for (int32_t c = 0; c < CORES; ++c) Add(a, a, t[c * SLOT], SLOT);
+    DataCopy(yg, a, SLOT);
+}
+
+// Each core zeroes its quarter of y, SyncAll, then every core adds (core + 1) into all of y.
+extern "C" __global__ __aicore__ void atomic_sum(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, CORES * SLOT * sizeof(float));
+    GlobalTensor<float> yg;
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), CORES * SLOT);
+    GlobalTensor<float> mine = yg[GetBlockIdx() * SLOT];
+    InitGlobalMemory(mine, SLOT, 0.0f);
+    SyncAll();
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, static_cast<float>(GetBlockIdx() + 1), CORES * SLOT);
+    SetAtomicAdd<float>();
+    DataCopy(yg, t, CORES * SLOT);
+    SetAtomicNone();
+    pipe_barrier(PIPE_ALL);
+    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(yg);
+}
+
+// What a mixed launch tells its vector cores, and the workspace calls; written to y by each core.
+extern "C" __global__ __aicore__ void who_am_i(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
+    if ASCEND_IS_AIC {
+        return;
+    }
+    SetSysWorkspace(workspace);
+    if (GetSysWorkSpacePtr() == nullptr || GetUserWorkspace(workspace) != workspace) return;
+    GlobalTensor<int32_t> yg;
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(y) + GetBlockIdx() * SLOT, SLOT);
+    yg.SetValue(0, static_cast<int32_t>(GetBlockIdx()));
+    yg.SetValue(1, static_cast<int32_t>(GetBlockNum()));
+    yg.SetValue(2, static_cast<int32_t>(GetTaskRation()));
+    yg.SetValue(3, static_cast<int32_t>(GetSubBlockIdx()));
+}
+
+// The type and utility surface, evaluated on one core and written to y.
+extern "C" __global__ __aicore__ void type_surface(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GlobalTensor<float> yg;
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), 16);
+    int32_t i = 0;
+    yg.SetValue(i++, IsSameType<float, float>::value ? 1.0f : 0.0f);
+    yg.SetValue(i++, IsSameType<half, bfloat16_t>::value ? 1.0f : 0.0f);
+    yg.SetValue(i++, IsSameType<int4b_t, AscendC::int4b_t>::value ? 1.0f : 0.0f);
+    yg.SetValue(i++, ToFloat(ToBfloat16(1.00390625f)));  // 1 + 2^-8: a tie, to even (1.0)
+    // float -> half rounding to odd: 1 + 2^-11 is between two halves, the odd one is 1 + 2^-10
+    yg.SetValue(i++, static_cast<float>(ScalarCast<float, half, RoundMode::CAST_ODD>(1.00048828125f)));
+    yg.SetValue(i++, static_cast<float>(ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(-2.5f)));  // away: -3
+    yg.SetValue(i++, static_cast<float>(AscendCUtils::GetC0Count(sizeof(half))));
+    yg.SetValue(i++, static_cast<float>(GetDataBlockSizeInBytes()));
+    yg.SetValue(i++, likely(GetBlockNum() == 1) ? 1.0f : 0.0f);
+    yg.SetValue(i++, unlikely(GetBlockNum() != 1) ? 1.0f : 0.0f);
+}
+
+struct Gm {
+    uint8_t *y, *workspace, *tiling;
+    explicit Gm(size_t y_bytes) {
+        y = static_cast<uint8_t *>(GmAlloc(y_bytes));
+        workspace = static_cast<uint8_t *>(GmAlloc(16 * 1024 * 1024));  // the system part, as upstream's UTs
+        tiling = static_cast<uint8_t *>(GmAlloc(32));
+        std::memset(y, 0x7f, y_bytes);
+    }
+    ~Gm() {
+        GmFree(y);
+        GmFree(workspace);
+        GmFree(tiling);
+    }
+};
+
+TEST(multicore, sync_all_orders_the_phases) {
+    Gm gm(SLOT * sizeof(float));
+    ICPU_RUN_KF(partial_sums, CORES, gm.y, gm.workspace, gm.tiling);
+    for (int32_t k = 0; k < SLOT; ++k) EXPECT_EQ(reinterpret_cast<float *>(gm.y)[k], 10.0f);  // 1 + 2 + 3 + 4
+}
+
+TEST(multicore, atomic_add_after_init_global_memory) {
+    Gm gm(CORES * SLOT * sizeof(float));
+    ICPU_RUN_KF(atomic_sum, CORES, gm.y, gm.workspace, gm.tiling);
+    for (int32_t k = 0; k < CORES * SLOT; ++k) EXPECT_EQ(reinterpret_cast<float *>(gm.y)[k], 10.0f);
+}
+
+TEST(multicore, mix_mode_runs_two_vector_cores_per_block) {
+    Gm gm(4 * SLOT * sizeof(int32_t));
+    AscendC::SetKernelMode(KernelMode::MIX_MODE);
+    ICPU_RUN_KF(who_am_i, 2, gm.y, gm.workspace, gm.tiling);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    const int32_t *y = reinterpret_cast<int32_t *>(gm.y);
+    for (int32_t c = 0; c < 4; ++c) {
+        EXPECT_EQ(y[c * SLOT + 0], c);      // GetBlockIdx: block * 2 + sub-block
+        EXPECT_EQ(y[c * SLOT + 1], 2);      // GetBlockNum: the blocks
+        EXPECT_EQ(y[c * SLOT + 2], 2);      // GetTaskRation
+        EXPECT_EQ(y[c * SLOT + 3], c % 2);  // GetSubBlockIdx
+    }
+}
+
+TEST(multicore, type_surface) {
+    Gm gm(16 * sizeof(float));
+    ICPU_RUN_KF(type_surface, 1, gm.y, gm.workspace, gm.tiling);
+    const float *y = reinterpret_cast<float *>(gm.y);
+    const float want[] = {1.0f, 0.0f, 1.0f, 1.0f, 1.0009765625f, -3.0f, 16.0f, 32.0f, 1.0f, 0.0f};
+    for (int32_t k = 0; k < 10; ++k) EXPECT_EQ(y[k], want[k]) << "value " << k;
+}
