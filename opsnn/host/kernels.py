@@ -140,13 +140,15 @@ def snake_case(op_type: str) -> str:
     return "".join(out)
 
 
-def kernel_source(manifest: Manifest, request: KernelRequest) -> Path:
-    """op_kernel/<opFile>.cpp of the first operator folder of the manifest that has it."""
+def kernel_source(manifests: Manifest | list[Manifest], request: KernelRequest) -> tuple[Manifest, Path]:
+    """(the manifest, op_kernel/<opFile>.cpp) of the first operator folder that has the source."""
+    manifests = [manifests] if isinstance(manifests, Manifest) else manifests
     name = request.op_file or snake_case(request.op_type)
-    for d in manifest.op_kernel_dirs:
-        if (d / f"{name}.cpp").is_file():
-            return d / f"{name}.cpp"
-    where = ", ".join(str(d) for d in manifest.op_kernel_dirs) or "no op_kernel folder"
+    for m in manifests:
+        for d in m.op_kernel_dirs:
+            if (d / f"{name}.cpp").is_file():
+                return m, d / f"{name}.cpp"
+    where = ", ".join(str(d) for m in manifests for d in m.op_kernel_dirs) or "no op_kernel folder"
     origin = f'the OpDef\'s ExtendCfgInfo("opFile.value", "{name}")' if request.op_file else \
         f"{request.op_type} in snake case (its OpDef names no opFile)"
     raise KernelBuildError(f"no kernel source for {request.op_type}: {name}.cpp ({origin}) is in none of "
@@ -240,7 +242,7 @@ def _excerpt(stderr: str, limit: int = 20) -> str:
     return _compiler_excerpt(stderr, limit)
 
 
-def build_library(manifest: Manifest, request: KernelRequest) -> KernelLibrary:
+def build_library(manifests: Manifest | list[Manifest], request: KernelRequest) -> KernelLibrary:
     """The kernel library for one dtype combination: the cached build when its content key (command,
     entry, every header read) is unchanged, else compiled now (beside, then renamed).
 
@@ -250,7 +252,7 @@ def build_library(manifest: Manifest, request: KernelRequest) -> KernelLibrary:
         No source, no kernel function, a template without a tiling-key header, a dtype with no
         C++ type, or the compiler's errors.
     """
-    source = kernel_source(manifest, request)
+    manifest, source = kernel_source(manifests, request)
     name, params, template = kernel_entry(source.read_text(errors="replace"), request)
     defines = dtype_defines(request)
     shim = _shim(source, name, params, template, request)
@@ -280,17 +282,31 @@ def build_library(manifest: Manifest, request: KernelRequest) -> KernelLibrary:
     return KernelLibrary(library, name, tuple(params), True)
 
 
+_REGISTERED: list[Path] = []  # manifests of the operators loaded into this process (opsnn.host.operator)
+
+
+def register_manifest(path: Path) -> None:
+    """Make a loaded operator's kernels findable by LaunchKernel in this process (after the one
+    OPSNN_HOST_KERNELS names)."""
+    path = Path(path).resolve()
+    if path not in _REGISTERED:
+        _REGISTERED.append(path)
+
+
 def library_for(request_text: str) -> str:
     """LaunchKernel's call (through opsnn_kt_python_call): the library for one launch, built where
-    needed, as `path\\nkernel name\\nparam, param, ...`. The manifest is $OPSNN_HOST_KERNELS."""
-    path = os.environ.get(MANIFEST_ENV, "").strip()
-    if not path:
+    needed, as `path\\nkernel name\\nparam, param, ...`. The manifests: $OPSNN_HOST_KERNELS, then
+    those the process's loaded operators registered."""
+    env = os.environ.get(MANIFEST_ENV, "").strip()
+    paths = [Path(env)] if env else []
+    paths += [p for p in _REGISTERED if p not in paths]
+    if not paths:
         raise KernelBuildError(f"no kernel manifest: {MANIFEST_ENV} is not set (`opsnn run` and "
                                "opsnn.host.operator set it; for a program of your own, see docs/cpp-operators.md)")
-    lib = build_library(Manifest.read(Path(path)), KernelRequest.parse(request_text))
+    lib = build_library([Manifest.read(p) for p in paths], KernelRequest.parse(request_text))
     return f"{lib.path}\n{lib.entry}\n{', '.join(lib.params)}"
 
 
-
 __all__ = ["C_TYPES", "KernelBuildError", "KernelLibrary", "KernelRequest", "MANIFEST_ENV", "Manifest",
-           "build_library", "dtype_defines", "kernel_entry", "kernel_source", "library_for", "snake_case"]
+           "build_library", "dtype_defines", "kernel_entry", "kernel_source", "library_for", "register_manifest",
+           "snake_case"]

@@ -62,8 +62,10 @@ def test_the_request_text_launch_kernel_writes_parses():
 
 def test_the_source_is_opfile_else_the_op_type_in_snake_case(tmp_path):
     m = Manifest([tmp_path / "a", THRESHOLD_KERNELS])
-    assert kernels.kernel_source(m, threshold_request()) == THRESHOLD_KERNELS / "threshold_grad_v2_d.cpp"
-    assert kernels.kernel_source(m, threshold_request(op_file="")) == THRESHOLD_KERNELS / "threshold_grad_v2_d.cpp"
+    assert kernels.kernel_source(m, threshold_request()) == (m, THRESHOLD_KERNELS / "threshold_grad_v2_d.cpp")
+    assert kernels.kernel_source(m, threshold_request(op_file=""))[1] == THRESHOLD_KERNELS / "threshold_grad_v2_d.cpp"
+    other = Manifest([tmp_path / "b"])
+    assert kernels.kernel_source([other, m], threshold_request())[0] is m  # the manifest that has it
     with pytest.raises(KernelBuildError) as e:
         kernels.kernel_source(m, threshold_request(op_file="threshold_grad_v2_d_apt"))
     assert "threshold_grad_v2_d_apt.cpp" in str(e.value) and 'ExtendCfgInfo("opFile.value"' in str(e.value)
@@ -167,6 +169,7 @@ def test_a_kernel_that_does_not_compile_shows_the_compilers_first_errors(runtime
 
 def test_library_for_reads_the_manifest_the_environment_names(runtime, tmp_path, monkeypatch):
     monkeypatch.delenv(kernels.MANIFEST_ENV, raising=False)
+    monkeypatch.setattr(kernels, "_REGISTERED", [])
     with pytest.raises(KernelBuildError, match="OPSNN_HOST_KERNELS is not set"):
         kernels.library_for("op_type ThresholdGradV2D\n")
     path = Manifest([THRESHOLD_KERNELS], cache_dir=tmp_path / "cache").write(tmp_path / "m.json")
@@ -176,6 +179,10 @@ def test_library_for_reads_the_manifest_the_environment_names(runtime, tmp_path,
     lib, entry, params = kernels.library_for(text).split("\n")
     assert Path(lib).is_file() and entry == "threshold_grad_v2_d"
     assert params == "input_gradient, input_feature, output_backprops, workspace, tiling"
+    monkeypatch.delenv(kernels.MANIFEST_ENV)
+    monkeypatch.setattr(kernels, "_REGISTERED", [])
+    kernels.register_manifest(path)  # an operator loaded into this process
+    assert kernels.library_for(text).split("\n")[0] == lib
     (tmp_path / "bad.json").write_text("{}")
     monkeypatch.setenv(kernels.MANIFEST_ENV, str(tmp_path / "bad.json"))
     with pytest.raises(KernelBuildError, match="no kernel manifest of this opsnn"):
