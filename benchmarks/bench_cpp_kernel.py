@@ -46,7 +46,7 @@ def _timed_run(binary: Path, work: Path, gtest_args: list[str], sanitize: bool =
     os.environ.update(env or {})
     try:
         t0 = time.perf_counter()
-        rc, record = ut.run_test(binary, SOC, sanitize, work, gtest_args)
+        rc, record = ut.run_program(binary, SOC, sanitize, work, gtest_args)
         seconds = time.perf_counter() - t0
     finally:
         os.environ.clear()
@@ -59,11 +59,10 @@ def _timed_run(binary: Path, work: Path, gtest_args: list[str], sanitize: bool =
 def ut_end_to_end(repeats: int, cache: Path, work: Path) -> dict:
     compile_s = []
     for i in range(min(repeats, 3)):
-        plan = ut.make_plan(OWN_UT, [SOC], ["-DDTYPE_INPUT_GRADIENT=float"])
-        _, seconds, reused = ut.build_test(plan, cache / f"fresh{i}")
+        _, seconds, reused = ut.build_binary(OWN_UT, [SOC], ["-DDTYPE_INPUT_GRADIENT=float"], cache / f"fresh{i}")
         assert not reused
         compile_s.append(seconds)
-    binary, _, _ = ut.build_test(ut.make_plan(OWN_UT, [SOC], ["-DDTYPE_INPUT_GRADIENT=float"]), cache / "fresh0")
+    binary, _, _ = ut.build_binary(OWN_UT, [SOC], ["-DDTYPE_INPUT_GRADIENT=float"], cache / "fresh0")
     run_s, launch_s = [], []
     for _ in range(repeats):
         seconds, record = _timed_run(binary, work, ["--gtest_filter=*one_core_one_tile"])
@@ -83,7 +82,7 @@ def one_million(repeats: int, cache: Path, work: Path) -> dict:
         (work / f"{name}.bin").write_bytes(rng.standard_normal(n).astype(np.float32).tobytes())
     (work / "tiling.bin").write_bytes(result.tiling_data.to_bytes())
     (work / "case.txt").write_text(f"{n} {result.block_dim}\n")
-    binary, _, _ = ut.build_test(ut.make_plan(OWN_UT, [SOC], ["-DDTYPE_INPUT_GRADIENT=float"]), cache / "fresh0")
+    binary, _, _ = ut.build_binary(OWN_UT, [SOC], ["-DDTYPE_INPUT_GRADIENT=float"], cache / "fresh0")
     args = ["--gtest_also_run_disabled_tests", "--gtest_filter=*DISABLED_from_files"]
     out = {"elements": n, "block_dim": result.block_dim}
     for sanitize in (True, False):
@@ -100,7 +99,7 @@ def one_million(repeats: int, cache: Path, work: Path) -> dict:
 
 
 def per_call(repeats: int, cache: Path, work: Path) -> dict:
-    binary, _, _ = ut.build_test(ut.make_plan(CALLS_UT, [SOC], ["-DCALLS=2000"]), cache / "calls")
+    binary, _, _ = ut.build_binary(CALLS_UT, [SOC], ["-DCALLS=2000"], cache / "calls")
     cpp = []
     for _ in range(repeats):
         _, record = _timed_run(binary, work, [])

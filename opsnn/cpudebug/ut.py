@@ -1,37 +1,54 @@
-"""`opsnn ut TEST.cpp`: build an op_kernel unit test written for CANN's CPU-debug library and run it
-on opsnn's emulator and sanitizer (docs/cpp-kernels.md).
+"""`opsnn ut TEST.cpp | DIR`: build unit tests written for CANN (op_kernel tests for the CPU-debug
+library, op_host and op_api tests for the host twin) and run them on opsnn's emulator and sanitizer
+(docs/cpp-kernels.md).
 
-The test compiles unchanged: opsnn's headers come first on the include path, `__CCE_KT_TEST__` is
-defined, gtest (gtest_main) supplies main, and the kernel it #includes by relative path resolves as
-upstream's layout has it. Where the test's folder has upstream's CMakeLists.txt, its
-AddOpTestCase(... "SOC;..." "-D...") options apply when the command line gives none. Inside a
-checkout of upstream's tree, the shared UT helpers its tests include (kernel_ut_data_helper.h,
-kernel_ut_data_executor.h) are found by walking up from the test, and compiled with it.
+A test's layer comes from its folder (tests/ut/op_kernel, op_host or op_api). An op_kernel test is
+built as upstream's cmake/ut.cmake builds it (ut_cases.py: the AddOpTestCase calls of its
+CMakeLists per SoC, the kernel as its own translation unit with the test's options, the tiling
+header, the build tree's include folders); op_host and op_api tests are planned by the host twin
+(opsnn.host.ut_layers). Every layer is compiled, linked, cached and run by ut_build.py. Given a
+folder, every test below it runs and a table sums them up (ut_survey.py).
 
-The exit status is the test's; a launch the sanitizer finds errors in fails the test too (its gtest
-case fails, and the program's status says so)."""
+The exit status is the test's; a launch the sanitizer finds errors in fails the test too. A problem
+with the command or the build is 2; a test program stopped by --timeout 124; opsnn stopped by a
+signal 128 + its number."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
 import re
-import shlex
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import build as kt_build
+from . import ut_build
 from .socs import platform_for
+from .tiling_header import header_text
 from .tpl_entry import tiling_key_entry
+from .ut_cases import (
+    HELPERS,
+    CMakeError,
+    KernelUtCase,
+    compute_unit,
+    copied_to_binary_dir,
+    op_dir_of,
+    read_cases,
+    repo_root_of,
+)
 
-_HELPERS = ("kernel_ut_data_helper", "kernel_ut_data_executor")  # upstream's shared UT sources
+LAYERS = ("op_kernel", "op_host", "op_api")
+DEFAULT_TIMEOUT_S = 600.0  # the slowest of upstream's ~400 kernel UTs runs well under a minute here
+SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C")
+TIMEOUT_STATUS = 124  # what timeout(1) exits with
+
+__all__ = ["UtError", "copied_to_binary_dir", "kernel_compile_command", "main", "run_one"]
 
 
 class UtError(Exception):
@@ -39,215 +56,435 @@ class UtError(Exception):
 
 
 @dataclass
-class TestCase:
-    """What AddOpTestCase says of a test: its SoCs and compile options."""
-    name: str
-    socs: list[str]
-    options: list[str]
+class Options:
+    """What the command line says about how to build and run a test."""
+    socs: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    include_dirs: list[Path] = field(default_factory=list)
+    sanitize: bool = True
+    gtest_args: list[str] = field(default_factory=list)
+    workdir: Path | None = None
+    timeout: float = DEFAULT_TIMEOUT_S
+    verbose: bool = False
+    capture: bool = False  # keep the programs' output (`opsnn ut DIR`) instead of showing it
 
 
 @dataclass
-class Plan:
+class Unit:
+    """One program to build and the SoCs it runs on."""
+    soc: str  # as the CMakeLists or the command line writes it ("" is the default SoC)
+    spec: ut_build.BuildSpec
+    options: list[str]  # the UT's own options (reports)
+    origin: str
+    env: dict = field(default_factory=dict)
+    on_link_error: object = None
+    run_files: list[Path] = field(default_factory=list)
+    repo_root: Path | None = None
+
+
+@dataclass
+class UtPlan:
     test: Path
-    socs: list[str]
-    defines: list[str]
-    extra_sources: list[Path] = field(default_factory=list)
-    include_dirs: list[Path] = field(default_factory=list)
-    origin: str = "command line"
-    repo_root: Path | None = None  # the upstream checkout holding the test (its helpers' OPS_NN_ROOT)
-    kernel_source: Path | None = None  # the kernel .cpp compiled beside the test (not #included by it)
-    run_files: list[Path] = field(default_factory=list)  # what the CMakeLists copies where the test runs
-    c_declarations: list[str] = field(default_factory=list)  # the test's extern "C" kernel declarations
+    layer: str
+    units: list[Unit]
+    skipped: list[str] = field(default_factory=list)  # SoCs not run, each with why
+    notes: list[str] = field(default_factory=list)  # where this build departs from upstream's
 
 
-def parse_cmake_cases(text: str) -> list[TestCase]:
-    """The AddOpTestCase(...) calls of a CMakeLists.txt (comments dropped; arguments quoted or not)."""
-    text = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
-    out = []
-    for m in re.finditer(r"AddOpTestCase\s*\((.*?)\)", text, re.S):
-        tokens = re.findall(r'"([^"]*)"|(\S+)', m.group(1))
-        args = [q if q or not u else u for q, u in tokens]
-        if not args:
-            continue
-        socs = [s for s in (args[1].split(";") if len(args) > 1 else []) if s.strip()]
-        options = shlex.split(args[2]) if len(args) > 2 and args[2].strip().startswith("-") else []
-        out.append(TestCase(args[0], socs, options))
-    return out
+def layer_of(test: Path) -> str:
+    """op_kernel, op_host or op_api: the folder below tests/ut the test lives in (op_kernel elsewhere)."""
+    parts = test.resolve().parts
+    for k in range(len(parts) - 2):
+        if parts[k] == "tests" and parts[k + 1] == "ut" and parts[k + 2] in LAYERS:
+            return parts[k + 2]
+    return "op_kernel"
 
 
-def _upstream_helper_dir(test: Path) -> Path | None:
-    """tests/ut/op_kernel of an upstream checkout that holds the test, walking up from it."""
-    for d in test.resolve().parents:
-        cand = d / "tests" / "ut" / "op_kernel"
-        if (cand / f"{_HELPERS[0]}.h").is_file():
-            return cand
-    return None
-
-
-def copied_to_binary_dir(cmake_text: str, source_dir: Path) -> list[Path]:
-    """The files a test folder's CMakeLists copies next to the built tests
-    (`${CMAKE_COMMAND} -E copy <files> ${CMAKE_BINARY_DIR}/tests/ut/op_kernel`: a test's data
-    scripts, run from there); `opsnn ut` puts them in the folder the test runs in."""
-    text = "\n".join(line.split("#", 1)[0] for line in cmake_text.splitlines())
-    out = []
-    for m in re.finditer(r"-E\s+copy\s+(.*?)\$\{CMAKE_BINARY_DIR\}/tests/ut/op_kernel\b", text, re.S):
-        for token in m.group(1).split():
-            path = Path(token.replace("${CMAKE_CURRENT_SOURCE_DIR}", str(source_dir)))
-            if path.is_file() and path not in out:
-                out.append(path)
-    return out
-
-
-def make_plan(test: Path, socs: list[str], defines: list[str]) -> Plan:
-    if not test.is_file():
+def check_source(test: Path) -> str:
+    """The test's text; UtError for what cannot be a unit test (a missing, non-C++ or empty file)."""
+    if not test.exists():
         raise UtError(f"no such test file: {test}")
-    plan = Plan(test.resolve(), list(socs), list(defines))
-    cmake = test.parent / "CMakeLists.txt"
-    cmake_text = cmake.read_text(errors="replace") if cmake.is_file() else ""
-    cases = parse_cmake_cases(cmake_text)
-    case_name = cases[0].name if cases and not cases[0].name.lower().startswith("ascend") else None
-    if cases and (not socs or not defines):
-        case = cases[0]
-        if not socs:
-            plan.socs = case.socs
-        if not defines:
-            plan.defines = case.options
-        plan.origin = f"{cmake} (AddOpTestCase {case.name})"
-    if not plan.socs:
-        plan.socs = [""]  # the default SoC
-    for soc in plan.socs:
+    if not test.is_file():
+        raise UtError(f"{test} is not a file")
+    if test.suffix not in SOURCE_SUFFIXES:
+        raise UtError(f"{test} is not a C++ source ({', '.join(SOURCE_SUFFIXES)})")
+    try:
+        text = test.read_text(errors="replace")
+    except OSError as e:
+        raise UtError(f"cannot read {test}: {e.strerror or e}") from None
+    if not text.strip():
+        raise UtError(f"{test} is empty")
+    if not re.search(r"\b(TEST|TEST_F|TEST_P|TYPED_TEST)\s*\(|\bmain\s*\(", text):
+        raise UtError(f"{test} defines no test: no TEST/TEST_F/TEST_P (gtest) and no main()")
+    return text
+
+
+# ---- the kernel compile command (also what the host twin compiles kernels with) ----
+
+def kernel_flags(soc: str, defines: list[str], include_dirs: list[Path]) -> list[str]:
+    """The flags a kernel translation unit compiles with, as `opsnn ut` compiles an op_kernel UT's
+    kernel: opsnn's headers first, then `include_dirs`, ASCENDC_CPU_DEBUG and __CCE_KT_TEST__, the
+    UT's `defines`, `-DUT_SOC_VERSION="Ascend..."` for `soc` (as upstream's UT build names it)."""
+    flags = [*kt_build.kernel_cflags(), "-DASCENDC_CPU_DEBUG", "-O0", "-g", "-w",
+             *[f"-I{d}" for d in include_dirs], *defines]
+    if soc:
+        flags.append(f'-DUT_SOC_VERSION="{soc.replace("ascend", "Ascend")}"')
+    return flags
+
+
+def kernel_compile_command(source: Path, output: Path, soc: str, defines: list[str],
+                           include_dirs: list[Path]) -> list[str]:
+    """The command compiling one kernel source to an object (`-c`), as `opsnn ut` compiles it."""
+    return [*kt_build.compiler(), *kernel_flags(soc, defines, include_dirs), "-c", str(source), "-o", str(output)]
+
+
+# ---- op_kernel: upstream's build of a kernel UT ----
+
+def _mirror(case: KernelUtCase, repo: Path | None, cache: Path) -> Path:
+    """build/tbe/ascendc as upstream's build makes it (kernel_src_copy and the common copies), as
+    per-file links: <op> and each dependency operator's op_kernel, common (matmul's cmct, conv's
+    common kernels), inc (common/inc/op_kernel), pool_3d_common, and what the CMakeLists copies."""
+    links: dict[str, Path] = {}
+
+    def add(src: Path, dest: str) -> None:
+        if not src.is_dir():
+            return
+        for f in src.rglob("*"):
+            if f.is_file():
+                links.setdefault(f"{dest}/{f.relative_to(src)}".lstrip("/"), f.resolve())
+
+    add(case.op_dir / "op_kernel", case.op_name)
+    for dep in case.dependency_ops:
+        dep_dir = (case.op_dir.parent / dep)
+        add(dep_dir / "op_kernel", dep_dir.name)
+    if repo is not None:
+        add(repo / "matmul" / "common" / "cmct", "common/cmct")
+        add(repo / "conv" / "common" / "op_kernel", "common")
+        add(repo / "common" / "inc" / "op_kernel", "inc")
+        add(repo / "pooling" / "pool_3d_common" / "op_kernel", "pool_3d_common")
+    for name, src in case.extra_trees.items():
+        add(src, name)
+    return ut_build.generated_tree(cache, {}, links)
+
+
+def _tiling_include(case: KernelUtCase, repo: Path | None, cache: Path) -> tuple[Path, str]:
+    """(header, what it is): the folder's <op>_tiling_def.h, foreach's shared one, or the header
+    upstream's build generates from op_host."""
+    own = case.ut_src_dir / f"{case.op_name}_tiling_def.h"
+    if own.is_file():
+        return own, "the UT folder's"
+    if repo is not None and case.op_dir.resolve().relative_to(repo).parts[0] == "foreach":
+        shared = repo / "foreach" / "foreach_abs" / "tests" / "ut" / "op_kernel" / "foreach_abs_tiling_def.h"
+        if shared.is_file():
+            return shared, "foreach's shared"
+    return (ut_build.generated_file(cache, f"{case.op_name}_tiling_data.h", header_text(case.op_dir, case.op_name)),
+            "generated from op_host")
+
+
+def _helper_sources(test_text: str, repo: Path | None) -> list[Path]:
+    """Upstream's shared UT helpers the test uses (compiled with their own options, as upstream's
+    build compiles them into a common object)."""
+    if repo is None:
+        return []
+    out = []
+    for folder, names in ((repo / "tests" / "ut" / "op_kernel", HELPERS), (repo / "tests" / "ut" / "common",
+                                                                          ("test_cube_util",))):
+        out += [folder / f"{n}.cpp" for n in names if f"{n}.h" in test_text and (folder / f"{n}.cpp").is_file()]
+    return out
+
+
+def _select_cases(test: Path, found, opts: Options) -> tuple[list[tuple[KernelUtCase | None, str]], list[str]]:
+    """[(case, SoC)] to run and notes. The command line's --soc picks SoCs (each with the case of
+    its compute unit, or family, where the CMakeLists has one); without it, the cases whose glob
+    takes this test, as upstream's build compiles it."""
+    cases = found.cases if found is not None else []
+    notes = list(found.misread) if found is not None else []
+    if opts.socs:
+        out = []
+        for soc in opts.socs:
+            unit = compute_unit(soc)
+            match = [c for c in cases if compute_unit(c.soc) == unit and unit is not None]
+            if not match:
+                family = _family(soc)
+                match = [c for c in cases if family is not None and _family(c.soc) == family]
+            out.append((match[0] if match else (cases[0] if cases else None), soc))
+        return out, notes
+    mine = [c for c in cases if test.resolve() in (p.resolve() for p in c.test_sources())]
+    if mine:
+        return [(c, c.soc) for c in mine], notes
+    if cases:
+        globs = sorted({f"test_{c.kernel_name}*.cpp" for c in cases})
+        notes.append(f"no AddOpTestCase compiles {test.name} (upstream's build takes {', '.join(globs)} "
+                     f"of {cases[0].ut_src_dir}); run with the folder's cases' options")
+        seen, out = set(), []
+        for c in cases:
+            if c.soc not in seen:
+                seen.add(c.soc)
+                out.append((c, c.soc))
+        return out, notes
+    return [(None, "")], notes
+
+
+def _family(soc: str) -> str | None:
+    try:
+        return platform_for(soc).name.rstrip("0123456789").rstrip("B")
+    except ValueError:
+        return None
+
+
+def _synthetic_case(test: Path, op_dir: Path) -> KernelUtCase:
+    """An op in upstream's layout without CMakeLists: the op named by its folder, its kernel the
+    op_kernel/<name>.cpp the test's name names."""
+    stem = test.stem[len("test_"):] if test.stem.startswith("test_") else test.stem
+    name = next((n for n in (stem, op_dir.name) if (op_dir / "op_kernel" / f"{n}.cpp").is_file()), op_dir.name)
+    return KernelUtCase(op_dir.name, "", [], op_dir, op_dir / "tests" / "ut" / "op_kernel", kernel_name=name,
+                        origin="the command line")
+
+
+def plan_kernel_ut(test: Path, text: str, opts: Options, cache: Path) -> UtPlan:
+    op_dir = op_dir_of(test)
+    try:
+        found = read_cases(test) if op_dir is not None else None
+    except (CMakeError, RecursionError) as e:
+        raise UtError(f"cannot read the CMakeLists beside {test.name}: {e}") from None
+    repo = repo_root_of(test)
+    selected, notes = _select_cases(test, found, opts)
+    plan = UtPlan(test, "op_kernel", [], notes=notes)
+    for case, soc in selected:
         try:
             platform_for(soc)
         except ValueError as e:
-            raise UtError(str(e)) from None
-    plan.run_files = copied_to_binary_dir(cmake_text, plan.test.parent)
-    source = plan.test.read_text(errors="replace")
-    _add_op_sources(plan, source, case_name)
-    helper_dir = _upstream_helper_dir(plan.test)
-    if helper_dir is not None:
-        plan.include_dirs.append(helper_dir)
-        plan.repo_root = helper_dir.parents[2]
-        for name in _HELPERS:
-            if f"{name}.h" in source and (helper_dir / f"{name}.cpp").is_file():
-                plan.extra_sources.append(helper_dir / f"{name}.cpp")
+            if opts.socs:
+                raise UtError(str(e)) from None
+            plan.skipped.append(f"{soc}: skipped, opsnn does not model this SoC ({e})")
+            continue
+        if case is None and op_dir is not None:
+            case = _synthetic_case(test, op_dir)
+        plan.units.append(_kernel_unit(test, text, case, soc, opts, repo, cache, found))
+    if not plan.units and not plan.skipped:
+        raise UtError(f"nothing to run for {test}")
     return plan
 
 
-def _op_dir(test: Path) -> Path | None:
-    """<op> of <op>/tests/ut/op_kernel/test_*.cpp (upstream's layout), else None."""
-    d = test.parent
-    if d.name == "op_kernel" and d.parent.name == "ut" and d.parent.parent.name == "tests":
-        return d.parent.parent.parent
-    return None
+def _kernel_unit(test: Path, text: str, case: KernelUtCase | None, soc: str, opts: Options, repo: Path | None,
+                 cache: Path, found) -> Unit:
+    options = list(opts.defines) if opts.defines or case is None else list(case.options)
+    includes = [*opts.include_dirs]
+    ut_flags: list[str] = []
+    origin = "the command line" if opts.defines or case is None else case.origin
+    kernel: Path | None = None
+    if case is not None:
+        header, what = _tiling_include(case, repo, cache)
+        ut_flags += ["-include", str(header)]
+        tree = _mirror(case, repo, cache)
+        if repo is not None:
+            includes += [repo / "tests" / "ut" / "op_kernel", repo / "tests" / "ut" / "common",
+                         repo / "conv" / "conv3d_backprop_input_v2" / "op_kernel"]
+        includes += [tree / case.op_name, tree, tree / "common"]
+        if case.kernel_source() is not None:
+            kernel = tree / case.op_name / f"{case.kernel_name}.cpp"
+        origin += f"; tiling header: {what}"
+    ut_flags += options
+    if soc:
+        ut_flags.append(f'-DUT_SOC_VERSION="{soc.replace("ascend", "Ascend")}"')
+    if case is not None and not case.multi_kernel_target:
+        ut_flags.append("-DKERNELUT=1")
+    common = [*kt_build.kernel_cflags(), "-DASCENDC_CPU_DEBUG", "-O0", "-g", "-w", *[f"-I{d}" for d in includes]]
+    sources = [ut_build.Source(test, tuple(ut_flags))]
+    sources += [ut_build.Source(h) for h in _helper_sources(text, repo)]
+    if kernel is not None:
+        sources.append(ut_build.Source(kernel, tuple(ut_flags)))
+    tag = hashlib.sha256("\0".join(["op_kernel", str(test), soc, *ut_flags, *map(str, includes)]).encode()).hexdigest()
+    spec = ut_build.BuildSpec(sources, common, ["-lgtest_main", "-lgtest", *kt_build.kernel_libs()], tag[:20])
+    unit = Unit(soc, spec, options, origin, run_files=list(found.run_files) if found else [], repo_root=repo)
+    declarations = re.findall(r'extern\s+"C"\s[^;{}]*;', re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S))
+    if kernel is not None and declarations:
+        unit.on_link_error = _entry_fallback(spec, kernel, declarations, cache)
+    return unit
 
 
-def _add_op_sources(plan: Plan, source: str, case_name: str | None) -> None:
-    """What upstream's AddOpTestCase adds to a kernel UT's build, where the test's folder has it:
-    `-include <op>_tiling_def.h` from the test's folder, the op's op_kernel folder on the include
-    path, and the kernel source (op_kernel/<name>.cpp for test_<name>*.cpp) compiled beside a test
-    that declares the kernel rather than #including its .cpp."""
-    op_dir = _op_dir(plan.test)
-    if op_dir is None:
-        return
-    op_name = case_name or op_dir.name
-    tiling_def = plan.test.parent / f"{op_name}_tiling_def.h"
-    if tiling_def.is_file():
-        plan.defines = ["-include", str(tiling_def), *plan.defines]
-    kernel_dir = op_dir / "op_kernel"
-    if kernel_dir.is_dir():
-        plan.include_dirs.append(kernel_dir)
-        if not re.search(r'#\s*include\s*"[^"]*op_kernel/[^"]*\.cpp"', source):
-            stem = plan.test.stem[len("test_"):] if plan.test.stem.startswith("test_") else plan.test.stem
-            for name in (stem, op_name):
-                if (kernel_dir / f"{name}.cpp").is_file():
-                    plan.kernel_source = kernel_dir / f"{name}.cpp"
-                    plan.c_declarations = re.findall(r'extern\s+"C"\s[^;{}]*;', source)
-                    break
+def _entry_fallback(spec: ut_build.BuildSpec, kernel: Path, declarations: list[str], cache: Path):
+    """When the link misses a kernel entry the test declares extern "C": the kernel compiled with
+    an entry opsnn generates (a template's instantiation chosen by the tiling key, or the test's
+    declaration giving a C++ entry C linkage), reported as the only reason the test links."""
+    names = {m.group(1): d for d in declarations if (m := re.search(r"void\s+(\w+)\s*\(", d))}
 
-
-def _build_commands(plan: Plan, work: Path) -> tuple[list[tuple[list[str], Path]], list[str]]:
-    """([(compile command, its depfile)], link command): one object per source, so each source's
-    dependency file lists its own headers (one -MF for several sources keeps only the last's)."""
-    cxx = kt_build.compiler()
-    includes = [f"-I{d}" for d in plan.include_dirs]
-    compiles, objects = [], []
-    sources = [plan.test, *plan.extra_sources]
-    if plan.kernel_source is not None:
-        sources.append(_kernel_shim(plan, work))
-    for k, source in enumerate(sources):
-        obj, dep = work / f"src{k}.o", work / f"src{k}.d"
-        # ASCENDC_CPU_DEBUG: what CANN's CPU-debug build defines, and UT headers test for
-        compiles.append(([*cxx, *kt_build.kernel_cflags(), "-DASCENDC_CPU_DEBUG", *includes, "-O0", "-g", "-w",
-                          "-MD", "-MF", str(dep),
-                          *plan.defines, "-c", str(source), "-o", str(obj)], dep))
-        objects.append(str(obj))
-    link = [*cxx, *objects, "-o", str(work / "test"), "-lgtest", "-lgtest_main", *kt_build.kernel_libs()]
-    return compiles, link
-
-
-def _kernel_shim(plan: Plan, work: Path) -> Path:
-    """The translation unit of a kernel compiled beside its test: the test's extern "C"
-    declarations of the kernel come first, so the definition gets the C linkage the test links
-    against (upstream's build compiles kernels through a generated wrapper that does this)."""
-    shim = work / "kernel_shim.cpp"
-    kernel = plan.kernel_source.read_text(errors="replace")
-    entries = [e for e in map(lambda d: tiling_key_entry(d, kernel, plan.kernel_source.parent),
-                              plan.c_declarations) if e]
-    if entries:  # a kernel template: the C entry chooses the instantiation by the tiling key
-        lines = ['#include "kernel_operator.h"', '#include "ascendc/host_api/tiling/template_argument.h"',
-                 f'#include "{plan.kernel_source}"', *entries]
-    else:
-        lines = ['#include "kernel_operator.h"', *plan.c_declarations, f'#include "{plan.kernel_source}"']
-    text = "\n".join([*lines, ""])
-    if not shim.is_file() or shim.read_text() != text:
-        shim.write_text(text)
-    return shim
-
-
-def _dependencies(depfile: Path) -> list[str]:
-    text = depfile.read_text().replace("\\\n", " ")
-    _, _, deps = text.partition(":")
-    return deps.split()
-
-
-def _cache_key(commands: list[list[str]], deps: list[str] | None) -> str:
-    h = hashlib.sha256("\n".join(" ".join(c) for c in commands).encode())
-    for path in deps or ():
-        try:
-            h.update(Path(path).read_bytes())
-        except OSError:
-            h.update(b"missing:" + path.encode())
-    return h.hexdigest()
-
-
-def build_test(plan: Plan, cache_dir: Path, verbose: bool = False) -> tuple[Path, float, bool]:
-    """(binary, seconds spent compiling, reused?) -- an unchanged test and includes reuse the last build."""
-    kt_build.build()
-    tag = hashlib.sha256(f"{plan.test}|{' '.join(plan.defines)}".encode()).hexdigest()[:16]
-    work = cache_dir / tag
-    work.mkdir(parents=True, exist_ok=True)
-    binary, stamp = work / "test", work / "stamp"
-    compiles, link = _build_commands(plan, work)
-    commands = [c for c, _ in compiles] + [link]
-
-    def key() -> str | None:
-        if not all(dep.is_file() for _, dep in compiles):
+    def fallback(stderr: str):
+        missing = sorted(n for n in names if re.search(rf"undefined reference to [`'\u2018]{n}['\u2019]", stderr))
+        if not missing:
             return None
-        return _cache_key(commands, [d for _, dep in compiles for d in _dependencies(dep)])
+        source = kernel.read_text(errors="replace")
+        entries = [e for e in (tiling_key_entry(names[n], source, kernel.parent) for n in missing) if e]
+        if entries:
+            lines = ['#include "kernel_operator.h"', '#include "ascendc/host_api/tiling/template_argument.h"',
+                     f'#include "{kernel}"', *entries]
+            how = "a kernel template's entry choosing the instantiation by the tiling key"
+        else:
+            lines = ['#include "kernel_operator.h"', *(names[n] for n in missing), f'#include "{kernel}"']
+            how = "the test's extern \"C\" declaration put before the kernel's C++ definition"
+        shim = ut_build.generated_file(cache, "kernel_entry.cpp", "\n".join([*lines, ""]))
+        flags = next(s.flags for s in spec.sources if s.path == kernel)
+        sources = [ut_build.Source(shim, flags) if s.path == kernel else s for s in spec.sources]
+        note = (f"links only through opsnn's generated entry for {', '.join(missing)} ({how}): upstream's build "
+                f"compiles {kernel.name} as its own translation unit, where nothing defines "
+                f"extern \"C\" {', '.join(missing)}, so the link fails there (a templated kernel must be #included "
+                "by its test to be instantiated)")
+        return ut_build.BuildSpec(sources, spec.common_flags, spec.link_flags, spec.tag,
+                                  {**spec.meta, "notes": [*spec.meta.get("notes", []), note]})
+    return fallback
 
-    if binary.is_file() and stamp.is_file() and stamp.read_text() == key():
-        return binary, 0.0, True
-    started = time.perf_counter()
-    for command in commands:
-        if verbose:
-            print(" ".join(shlex.quote(c) for c in command), file=sys.stderr)
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise UtError(f"compiling {plan.test.name} failed ({' '.join(plan.defines) or 'no options'}):\n"
-                          + _compiler_excerpt(done.stderr))
-    seconds = time.perf_counter() - started
-    stamp.write_text(key() or "")
-    return binary, seconds, False
+
+# ---- op_host / op_api: the host twin plans them ----
+
+def plan_host_ut(test: Path, layer: str, opts: Options) -> UtPlan:
+    try:
+        from opsnn.host import ut_layers
+    except ImportError:
+        raise UtError(f"{layer} tests need opsnn's host twin (opsnn.host.ut_layers), which this opsnn lacks") from None
+    try:
+        hp = ut_layers.plan(layer, test, list(opts.socs), list(opts.defines))
+    except (ValueError, OSError) as e:
+        raise UtError(str(e)) from None
+    includes = [*opts.include_dirs, *hp.include_dirs]
+    common = [*hp.cflags, *[f"-I{d}" for d in includes]]
+    tag = hashlib.sha256("\0".join([layer, str(test), *common, *map(str, hp.sources)]).encode()).hexdigest()[:20]
+    spec = ut_build.BuildSpec([ut_build.Source(Path(s)) for s in hp.sources], common, list(hp.libs), tag)
+    socs = list(hp.socs) or [""]
+    units = [Unit(soc, spec, list(opts.defines), f"opsnn.host.ut_layers ({layer})", env=dict(hp.env)) for soc in socs]
+    return UtPlan(test, layer, units)
+
+
+def make_plan(test: Path, opts: Options, cache: Path) -> UtPlan:
+    text = check_source(test)
+    layer = layer_of(test)
+    if layer == "op_kernel":
+        return plan_kernel_ut(test.resolve(), text, opts, cache)
+    return plan_host_ut(test.resolve(), layer, opts)
+
+
+# ---- running ----
+
+def _default_workdir(tmp: Path, repo: Path | None) -> Path:
+    """Where the test runs. Inside an upstream checkout: build/tests/ut/op_kernel of a folder whose
+    other entries link to the checkout's, as upstream's build runs its kernel UTs -- their
+    "../../../../<category>/<op>/tests/ut/op_kernel/<op>_data" paths reach the data folders
+    (the checkout itself is never written to)."""
+    if repo is None:
+        return tmp
+    root = tmp / "root"
+    root.mkdir()
+    for entry in repo.iterdir():
+        if entry.name != "build":
+            (root / entry.name).symlink_to(entry)
+    return root / "build" / "tests" / "ut" / "op_kernel"
+
+
+def _run_env(unit: Unit, soc: str, opts: Options, record: Path) -> dict:
+    """The test program's environment. Upstream's data helpers find their test data under
+    OPS_NN_ROOT and run a data folder's gen_data.py / compare_data.py with `python3`: this
+    interpreter's folder comes first on PATH, so they get its numpy (and whatever else it has)."""
+    env = dict(os.environ, OPSNN_KT_PYTHON=sys.executable, OPSNN_UT_SOC=soc,
+               OPSNN_UT_SANITIZE="on" if opts.sanitize else "off", OPSNN_UT_JSON=str(record))
+    if opts.verbose:
+        env["OPSNN_UT_VERBOSE"] = "1"
+    env["PATH"] = os.pathsep.join(p for p in (str(Path(sys.executable).parent), env.get("PATH", "")) if p)
+    if unit.repo_root is not None:
+        env["OPS_NN_ROOT"] = str(unit.repo_root)
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+    env.update(unit.env)
+    return env
+
+
+def _say(opts: Options, log: list[str], text: str) -> None:
+    log.append(text)
+    if not opts.capture:
+        print(f"opsnn ut: {text}", file=sys.stderr, flush=True)
+
+
+def run_one(test: Path, opts: Options, cache: Path) -> dict:
+    """Build and run one test on each of its SoCs: its record (JSON-ready). Raises UtError for a
+    problem with the command or the test itself (not a build failure: that is in the record)."""
+    plan = make_plan(test, opts, cache)
+    doc = {"test": str(plan.test), "layer": plan.layer, "skipped": plan.skipped, "notes": list(plan.notes),
+           "runs": [], "log": [], "exit_status": 0}
+    for text in plan.skipped + plan.notes:
+        _say(opts, doc["log"], text)
+    for unit in plan.units:
+        run = {"soc": platform_for(unit.soc).name, "soc_as_written": unit.soc, "defines": unit.options,
+               "options_from": unit.origin}
+        doc["runs"].append(run)
+        try:
+            built = ut_build.build(unit.spec, cache, opts.verbose, unit.on_link_error)
+        except ut_build.BuildFailed as e:
+            run.update(exit_status=2, build_failed=e.step, compiler=compiler_excerpt(e.stderr))
+            what = e.step if plan.test.name in e.step else f"{e.step} (building {plan.test.name})"
+            _say(opts, doc["log"], f"{what} failed ({' '.join(unit.options) or 'no options'}; "
+                 f"{unit.origin}):\n{run['compiler']}")
+            doc["exit_status"] = doc["exit_status"] or 2
+            continue
+        for note in built.meta.get("notes", []):
+            if note not in doc["notes"]:
+                doc["notes"].append(note)
+                _say(opts, doc["log"], f"note: {note}")
+        run.update(compile_seconds=built.seconds, reused_build=built.reused)
+        how = "reused the last build" if built.reused else f"built in {built.seconds:.1f} s"
+        _say(opts, doc["log"], f"{plan.test.name}: {how} ({' '.join(unit.options) or 'no options'}; "
+             f"from {unit.origin})")
+        run.update(_run_unit(built.binary, unit, opts, doc["log"]))
+        doc["exit_status"] = doc["exit_status"] or run["exit_status"]
+    if not plan.units:
+        doc["exit_status"] = 2
+    return doc
+
+
+def _run_unit(binary: Path, unit: Unit, opts: Options, log: list[str]) -> dict:
+    name = platform_for(unit.soc).name
+    with tempfile.TemporaryDirectory(prefix="opsnn-ut-") as tmp:
+        tmp = Path(tmp)
+        workdir = opts.workdir or _default_workdir(tmp, unit.repo_root)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for f in unit.run_files:
+            shutil.copyfile(f, workdir / f.name)
+        record_path = tmp / "record.json"  # never in the workdir: that may be read-only
+        _say(opts, log, f"running on {name} (sanitizer {'on' if opts.sanitize else 'off'})")
+        if not opts.capture:
+            sys.stdout.flush()
+        done = ut_build.run_child([str(binary), *opts.gtest_args], capture=opts.capture, timeout=opts.timeout,
+                                  cwd=workdir, env=_run_env(unit, unit.soc, opts, record_path))
+        record = {}
+        with contextlib.suppress(OSError, ValueError):
+            record = json.loads(record_path.read_text())
+    rc = done.returncode
+    out = {"seconds": done.seconds, **record}
+    if done.timed_out:
+        _say(opts, log, f"the test program ran past --timeout {opts.timeout:g} s on {name} and was stopped")
+        rc = TIMEOUT_STATUS
+        out["timed_out"] = True
+    elif rc < 0:
+        _say(opts, log, f"the test program died of signal {signal.Signals(-rc).name} on {name}")
+        out["signal"] = signal.Signals(-rc).name
+        rc = 128 - rc
+    elif rc == 0 and record.get("failures"):
+        rc = 1
+    out["exit_status"] = rc
+    if opts.capture:
+        out["stdout"], out["stderr"] = done.stdout[-20000:], done.stderr[-20000:]
+    return out
+
+
+def build_binary(test: Path, socs: list[str], defines: list[str], cache: Path) -> tuple[Path, float, bool]:
+    """(program, seconds compiling, reused?) of a test's first build (benchmarks/bench_cpp_kernel.py)."""
+    plan = make_plan(test, Options(socs=list(socs), defines=list(defines)), cache)
+    built = ut_build.build(plan.units[0].spec, cache, on_link_error=plan.units[0].on_link_error)
+    return built.binary, built.seconds, built.reused
+
+
+def run_program(binary: Path, soc: str, sanitize: bool, workdir: Path, gtest_args: list[str]) -> tuple[int, dict]:
+    """(exit status, the runtime's record) of one run of a built test (benchmarks/bench_cpp_kernel.py)."""
+    unit = Unit(soc, ut_build.BuildSpec([], [], [], ""), [], "")
+    out = _run_unit(binary, unit, Options(sanitize=sanitize, gtest_args=list(gtest_args), workdir=workdir), [])
+    return out["exit_status"], out
 
 
 # AscendC surfaces opsnn's headers leave out on purpose: a compile error naming one is explained first.
@@ -259,7 +496,12 @@ NOT_MODELLED = (
 )
 
 
-def _compiler_excerpt(stderr: str, limit: int = 40) -> str:
+_MIRRORED = re.compile(r"/[^\s:'\"]*/gen/[0-9a-f]{24}/[^\s:'\"]+")
+
+
+def compiler_excerpt(stderr: str, limit: int = 40) -> str:
+    # a file of the build tree's mirror is shown by its own path
+    stderr = _MIRRORED.sub(lambda m: str(Path(m.group(0)).resolve()), stderr)
     lines = [ln for ln in stderr.splitlines() if "error" in ln or "note: " not in ln]
     errors = [ln for ln in lines if "error" in ln or "undefined reference" in ln or "multiple definition" in ln]
     shown = (errors or lines)[:limit]
@@ -268,107 +510,122 @@ def _compiler_excerpt(stderr: str, limit: int = 40) -> str:
     return "\n".join([*reasons, *shown]) + (f"\n... {more} more line(s)" if more > 0 else "")
 
 
-def run_test(binary: Path, soc: str, sanitize: bool, workdir: Path, gtest_args: list[str],
-             repo_root: Path | None = None) -> tuple[int, dict]:
-    """Run the built test once on one SoC: (exit status, the runtime's record).
-
-    Upstream's data helpers find their test data under OPS_NN_ROOT (set to `repo_root`) and run
-    the data folder's gen_data.py / compare_data.py with `python3`: this interpreter's folder comes
-    first on PATH, so they get its numpy (and whatever else it has)."""
-    record_path = workdir / f"opsnn-ut-{os.getpid()}-{abs(hash(soc))}.json"
-    env = dict(os.environ, OPSNN_KT_PYTHON=sys.executable, OPSNN_UT_SOC=soc,
-               OPSNN_UT_SANITIZE="on" if sanitize else "off", OPSNN_UT_JSON=str(record_path))
-    env["PATH"] = os.pathsep.join(p for p in (str(Path(sys.executable).parent), env.get("PATH", "")) if p)
-    if repo_root is not None:
-        env["OPS_NN_ROOT"] = str(repo_root)
-    env.setdefault("PYTHONPATH", "")
-    package_root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env["PYTHONPATH"]) if p)
-    sys.stdout.flush()
-    done = subprocess.run([str(binary), *gtest_args], cwd=workdir, env=env)
-    record = {}
-    if record_path.is_file():
-        record = json.loads(record_path.read_text())
-        record_path.unlink()
-    return done.returncode, record
+_compiler_excerpt = compiler_excerpt  # the name tests/cpudebug/test_not_modelled.py knows
 
 
-def _default_workdir(tmp: Path, plan: Plan) -> Path:
-    """Where the test runs. Inside an upstream checkout: build/tests/ut/op_kernel of a folder whose
-    other entries link to the checkout's, as upstream's build runs its kernel UTs -- their
-    "../../../../<category>/<op>/tests/ut/op_kernel/<op>_data" paths reach the data folders
-    (the checkout itself is never written to)."""
-    if plan.repo_root is None:
-        return tmp
-    root = tmp / "root"
-    root.mkdir()
-    for entry in plan.repo_root.iterdir():
-        if entry.name != "build":
-            (root / entry.name).symlink_to(entry)
-    return root / "build" / "tests" / "ut" / "op_kernel"
+# ---- the command ----
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="opsnn ut", description="Build unit tests written for CANN (op_kernel tests for the CPU-debug "
+        "library: tikicpulib.h, ICPU_RUN_KF, gtest; op_host and op_api tests for the host twin) and run them on "
+        "opsnn's emulator and sanitizer. Given a folder, every test below it, and a table.")
+    p.add_argument("test", help="a test source (e.g. <op>/tests/ut/op_kernel/test_<op>.cpp) or a folder")
+    p.add_argument("--soc", action="append", default=[],
+                   help="SoC as upstream writes it (ascend910B1, ascend950pr_9599, ...; case-insensitive); "
+                        "repeatable; default: the SoCs of the AddOpTestCase calls that build the test")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                   help="a define for the build, e.g. -DDTYPE_X=half (default: AddOpTestCase's options)")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                   help="a folder to add to the include path (after opsnn's headers); repeatable")
+    p.add_argument("--sanitize", choices=("on", "off"), default="on",
+                   help="on: findings are recorded and an error fails the launch; off: misuse raises at once")
+    p.add_argument("--json", metavar="FILE", help="every run, launch and finding as JSON")
+    p.add_argument("--workdir", metavar="DIR", help="where the test runs (default: a temporary folder)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+                   help=f"stop a test program running longer (default {DEFAULT_TIMEOUT_S:g}; exit status 124)")
+    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="with a folder: tests built and run at once")
+    p.add_argument("--layer", action="append", choices=LAYERS, default=[],
+                   help="with a folder: only tests of this layer (repeatable; default every layer)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="show the compile commands and one line per sanitizer finding")
+    p.epilog = "Arguments after -- go to the test program (e.g. -- --gtest_filter='*case*')."
+    return p
+
+
+def _writable_report(path: str) -> None:
+    """Checked before anything runs (a report that cannot be written after the run is the run
+    lost): opened for appending, which changes no existing file, removed again where it was new."""
+    existed = os.path.lexists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        raise UtError(f"cannot write the --json report {path}: {e.strerror or e}") from None
+    if not existed:
+        os.unlink(path)
+
+
+def _usable_workdir(path: str) -> Path:
+    d = Path(path).resolve()
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UtError(f"cannot create --workdir {path}: {e.strerror or e}") from None
+    if not d.is_dir():
+        raise UtError(f"--workdir {path} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=d):
+            pass
+    except OSError as e:
+        raise UtError(f"cannot write in --workdir {path}: {e.strerror or e}") from None
+    return d
+
+
+def cache_dir() -> Path:
+    return kt_build.lib_dir().parent / "ut-cache"
 
 
 def main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(
-        prog="opsnn ut", description="Build an op_kernel unit test written for CANN's CPU-debug library "
-        "(tikicpulib.h, ICPU_RUN_KF, gtest) and run it on opsnn's emulator and sanitizer.")
-    p.add_argument("test", help="the test source, e.g. <op>/tests/ut/op_kernel/test_<op>.cpp")
-    p.add_argument("--soc", action="append", default=[],
-                   help="SoC as upstream writes it (ascend910B1, ascend950pr_9599, ...; case-insensitive); "
-                        "repeatable; default: the test folder's AddOpTestCase SoCs, else Ascend910B2")
-    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
-                   help="a define for the build, e.g. -DDTYPE_X=half (default: AddOpTestCase's options)")
-    p.add_argument("--sanitize", choices=("on", "off"), default="on",
-                   help="on: findings are recorded and an error fails the launch; off: misuse raises at once")
-    p.add_argument("--json", metavar="FILE", help="the runs, their launches and findings as JSON")
-    p.add_argument("--workdir", metavar="DIR", help="where the test runs (default: a temporary folder)")
-    p.add_argument("--verbose", "-v", action="store_true", help="show the compile command")
-    p.epilog = "Arguments after -- go to the test program (e.g. -- --gtest_filter='*case*')."
-    gtest_args = []
+    gtest_args: list[str] = []
     if "--" in argv:
         cut = argv.index("--")
         argv, gtest_args = argv[:cut], argv[cut + 1:]
-    args = p.parse_args(argv)
-    args.gtest_args = gtest_args
-    defines = [f"-D{d}" for d in args.defines]
+    args = _parser().parse_args(argv)
+    with ut_build.interruptible():
+        try:
+            return _main(args, gtest_args)
+        except ut_build.Interrupted as e:
+            ut_build.kill_children()
+            print(f"\nopsnn ut: stopped by {signal.Signals(e.signum).name}; the test programs were stopped with it",
+                  file=sys.stderr, flush=True)
+            return 128 + e.signum
+
+
+def _main(args, gtest_args: list[str]) -> int:
+    opts = Options(socs=args.soc, defines=[f"-D{d}" for d in args.defines],
+                   include_dirs=[Path(d).resolve() for d in args.include_dirs], sanitize=args.sanitize == "on",
+                   gtest_args=gtest_args, timeout=args.timeout, verbose=args.verbose)
     try:
-        plan = make_plan(Path(args.test), args.soc, defines)
-        cache = kt_build.lib_dir().parent / "ut-cache"
-        binary, seconds, reused = build_test(plan, cache, args.verbose)
+        if args.timeout <= 0:
+            raise UtError("--timeout must be more than 0 seconds")
+        if args.jobs < 1:
+            raise UtError("--jobs must be at least 1")
+        for d in opts.include_dirs:
+            if not d.is_dir():
+                raise UtError(f"-I {d}: no such folder")
+        if args.json:
+            _writable_report(args.json)
+        if args.workdir:
+            opts.workdir = _usable_workdir(args.workdir)
+        target = Path(args.test)
+        if target.is_dir():
+            from .ut_survey import run_folder
+            kt_build.build()
+            return run_folder(target, opts, cache_dir(), args.jobs, args.layer, args.json)
+        if args.layer and layer_of(target) not in args.layer:
+            raise UtError(f"{target} is an {layer_of(target)} test, not {'/'.join(args.layer)}")
+        doc = run_one(target, opts, cache_dir())
     except UtError as e:
         print(f"opsnn ut: error: {e}", file=sys.stderr)
         return 2
     except (kt_build.BuildUnavailable, RuntimeError, OSError) as e:
         print(f"opsnn ut: error: the CPU-debug runtime cannot be built here: {e}", file=sys.stderr)
         return 2
-    print(f"opsnn ut: {plan.test.name}: {'reused the last build' if reused else f'built in {seconds:.1f} s'} "
-          f"({' '.join(plan.defines) or 'no options'}; from {plan.origin})", file=sys.stderr, flush=True)
-    runs, status = [], 0
-    with tempfile.TemporaryDirectory(prefix="opsnn-ut-") as tmp:
-        workdir = Path(args.workdir).resolve() if args.workdir else _default_workdir(Path(tmp), plan)
-        workdir.mkdir(parents=True, exist_ok=True)
-        for f in plan.run_files:
-            shutil.copyfile(f, workdir / f.name)
-        for soc in plan.socs:
-            name = platform_for(soc).name
-            print(f"opsnn ut: running on {name} (sanitizer {args.sanitize})", file=sys.stderr, flush=True)
-            started = time.perf_counter()
-            rc, record = run_test(binary, soc, args.sanitize == "on", workdir, args.gtest_args,
-                                  plan.repo_root)
-            if rc == 0 and record.get("failures"):
-                rc = 1
-            if rc < 0:
-                print(f"opsnn ut: the test program died of signal {signal.Signals(-rc).name} on {name}",
-                      file=sys.stderr)
-                rc = 128 - rc
-            runs.append({"soc": name, "exit_status": rc, "seconds": time.perf_counter() - started, **record})
-            status = status or rc
     if args.json:
-        doc = {"test": str(plan.test), "defines": plan.defines, "options_from": plan.origin,
-               "compile_seconds": seconds, "reused_build": reused, "runs": runs, "exit_status": status}
         try:
             Path(args.json).write_text(json.dumps(doc, indent=1, default=str))
         except OSError as e:
             print(f"opsnn ut: error: cannot write {args.json}: {e.strerror or e}", file=sys.stderr)
-            return status or 2
-    return status
+            return doc["exit_status"] or 2
+    return doc["exit_status"]

@@ -1,0 +1,186 @@
+"""What a unit test's run says, in one line: passed (and whether it compares values), or failed with
+its first reason and its class.
+
+Classes (docs/cpp-kernels.md, "opsnn ut DIR"):
+  passed        builds as upstream's build makes it and passes
+  ut-defect     the test cannot pass as written, with the evidence (upstream's build meets it too)
+  opsnn-lacks   opsnn lacks what the test needs (a header, an API, an instruction, a SoC)
+  finding       the sanitizer finds an error in the kernel
+  environment   the test's data step needs what this machine lacks (a Python module)
+  unexplained   it fails for a reason not classified above (its first reason shown)
+
+The rules read the compiler's, the program's and the runtime's own words; each names the evidence
+it relies on, and anything they do not recognise stays `unexplained` rather than being guessed."""
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+CLASSES = ("passed", "ut-defect", "opsnn-lacks", "finding", "environment", "unexplained")
+
+_Q = "['\u2018\u2019`]"  # g++ quotes names with ' or with typographic quotes
+# headers of CANN's toolkit (and of its host libraries) that a kernel or test includes by name
+_CANN_HEADER = re.compile(r"^(kernel_[\w.]+|lib/|impl/|adv_api/|basic_api/|atvoss/|register/|exe_graph/|graph/|"
+                          r"tiling/|platform/|securec\.h|acl/|aclnn|op_common/|log/|opdev/|common/|tikicpulib|"
+                          r"ascendc/|base/|runtime/|error_manager|mmpa|toolchain/|utils/|util/|op_api/|op_host/)")
+
+
+@dataclass
+class Verdict:
+    klass: str
+    reason: str
+    compares_values: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return self.klass == "passed"
+
+
+def compares_values(text: str) -> bool:
+    """Whether a test checks what the kernel computed: a gtest assertion on an output element (an
+    indexed or dereferenced value, EXPECT_NEAR/FLOAT_EQ on anything), or a comparison it runs
+    (a compare script, a golden file, a comparison helper). A test asserting only that an
+    allocation or a tiling call succeeded compares nothing."""
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+    for m in re.finditer(r"\b(?:EXPECT|ASSERT)_(\w+)\s*\(", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        args = text[m.end():i - 1]
+        if m.group(1) in ("NEAR", "FLOAT_EQ", "DOUBLE_EQ"):
+            return True
+        if "nullptr" in args or "NULL" in args:
+            continue
+        if re.search(r"\w\s*\[|\*\s*\(?\w|compare|Compare|golden|Golden|system\s*\(", args):
+            return True
+    return bool(re.search(r"compare\w*\.py|CompareData|CompareResult|verify_result|golden", text))
+
+
+def _first_error(text: str) -> str:
+    for line in text.splitlines():
+        if re.search(r"\berror\b|undefined reference|multiple definition", line):
+            return line.strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return lines[0] if lines else "(no output)"
+
+
+def _located(line: str) -> str:
+    """`file:line: error: what` shortened to `name:line: what`."""
+    m = re.match(r"(\S+?):(\d+):(?:\d+:)?\s*(?:fatal )?error:\s*(.*)", line)
+    if m:
+        return f"{Path(m.group(1)).name}:{m.group(2)}: {m.group(3)}"
+    return line
+
+
+def build_verdict(compiler: str, step: str, test: Path, test_text: str, options: list[str],
+                  checkout: Path | None) -> Verdict:
+    """A failed build."""
+    first = _first_error(compiler)
+    located = _located(first)
+    m = re.search(r"fatal error: ([^:]+): No such file or directory", first)
+    if m:
+        header = m.group(1).strip()
+        if _CANN_HEADER.match(header):
+            return Verdict("opsnn-lacks", f"header {header} ({located})")
+        where = _anywhere(header, checkout)
+        if where is None and checkout is not None:
+            return Verdict("ut-defect", f"includes {header}, which is nowhere in the checkout ({located})")
+        return Verdict("opsnn-lacks", f"header {header}: upstream's build reaches it"
+                       + (f" (the checkout has {where})" if where else "") + f"; opsnn's does not ({located})")
+    m = re.search(rf"{_Q}((?:ORIG_)?DTYPE_\w+){_Q} (?:was not declared|does not name a type|has not been declared)",
+                  first)
+    if m and not any(o.startswith(f"-D{m.group(1)}=") or o == f"-D{m.group(1)}" for o in options):
+        defined = [o[2:].split("=")[0] for o in options if o.startswith("-D") and "DTYPE" in o]
+        return Verdict("ut-defect", f"the code reads {m.group(1)}, the UT's options define "
+                       f"{', '.join(defined) or 'no DTYPE_* macro'} (DTYPE_* come only from the UT's options in "
+                       f"upstream's UT build) ({located})")
+    m = re.search(rf"multiple definition of {_Q}(\w+)", first)
+    if m and re.search(r'#\s*include\s*"[^"]*op_kernel/[^"]*\.cpp"', test_text):
+        return Verdict("ut-defect", f"{m.group(1)} is defined twice: the test #includes the kernel .cpp, which "
+                       "upstream's build also compiles as its own translation unit")
+    m = re.search(rf"undefined reference to {_Q}(\w+)", first)
+    if m and re.search(rf'extern\s+"C"[^;]*\b{re.escape(m.group(1))}\s*\(', test_text):
+        return Verdict("ut-defect", f"nothing defines the kernel entry {m.group(1)} the test declares extern \"C\" "
+                       "(upstream's build links the same objects)")
+    m = re.search(rf"{_Q}(?:AscendC::)?([\w:]+){_Q} (?:is not a member of|was not declared|has not been declared|"
+                  rf"does not name a (?:type|template))", first) or \
+        re.search(rf"{_Q}(?:class |struct )?([\w:<>, ]+){_Q} has no member named {_Q}(\w+)", first) or \
+        re.search(rf"no matching function for call to {_Q}([\w:]+)", first) or \
+        re.search(rf"undefined reference to {_Q}([^'\u2019]+)", first)
+    if m:
+        what = m.group(1) if m.lastindex == 1 else f"{m.group(1)}::{m.group(2)}"
+        return Verdict("opsnn-lacks", f"{what} ({located})")
+    if "not modelled" in compiler.splitlines()[0] if compiler else False:
+        return Verdict("opsnn-lacks", compiler.splitlines()[0])
+    return Verdict("unexplained", f"{step} fails: {located}")
+
+
+def _anywhere(header: str, checkout: Path | None) -> Path | None:
+    """A file of the checkout whose path ends as the include does."""
+    if checkout is None:
+        return None
+    tail = header.lstrip("./")
+    for p in _files_named(checkout).get(header.split("/")[-1], ()):
+        if str(p).endswith(tail):
+            return p
+    return None
+
+
+@functools.lru_cache(maxsize=4)
+def _files_named(checkout: Path) -> dict[str, list[Path]]:
+    out: dict[str, list[Path]] = {}
+    for dirpath, _, files in os.walk(checkout):
+        for f in files:
+            out.setdefault(f, []).append(Path(dirpath, f).relative_to(checkout))
+    return out
+
+
+_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+
+
+def run_verdict(runs: list[dict], notes: list[str], test_text: str) -> Verdict:
+    """Runs that built: what they say."""
+    compares = compares_values(test_text)
+    for run in runs:
+        if run.get("timed_out"):
+            return Verdict("unexplained", f"on {run['soc']}: still running at the time limit", compares)
+        for launch in run.get("launches", []):
+            error = launch.get("error")
+            if error:
+                if re.search(r"not modelled|is refused|not supported|unsupported|NotImplemented", error, re.I):
+                    return Verdict("opsnn-lacks", _short(error), compares)
+                return Verdict("unexplained", _short(error), compares)
+            errs = [f for f in launch.get("findings", []) if f.get("level") == "error"]
+            if errs:
+                f = errs[0]
+                return Verdict("finding", f"{f.get('kind')}: {f.get('instruction')}"
+                               + (f" at {f['source']}" if f.get("source") else "")
+                               + f" ({len(errs)} error(s) in {launch.get('kernel')})", compares)
+        out = run.get("stdout", "") + "\n" + run.get("stderr", "")
+        if run.get("exit_status", 0) != 0:
+            module = _MODULE.search(out)
+            if module:
+                return Verdict("environment", f"its data step needs the Python module {module.group(1)}", compares)
+            if run.get("signal"):
+                return Verdict("unexplained", f"the program died of {run['signal']} on {run['soc']}"
+                               + _last_words(out), compares)
+            failure = re.search(r"^(.*?(?:Failure|error).*)$", out, re.M)
+            return Verdict("unexplained", f"on {run['soc']}: "
+                           + (failure.group(1).strip()[:200] if failure else f"exit status {run['exit_status']}"),
+                           compares)
+    if notes:
+        return Verdict("ut-defect", "passes only with opsnn's help: " + notes[0], compares)
+    return Verdict("passed", "", compares)
+
+
+def _short(text: str) -> str:
+    return re.sub(r"\s+", " ", text)[:240]
+
+
+def _last_words(out: str) -> str:
+    lines = [ln for ln in out.splitlines() if ln.strip() and not ln.startswith("[")]
+    return f" (last output: {lines[-1].strip()[:160]})" if lines else ""
