@@ -9,6 +9,7 @@ The SoC table (core counts, UB, lib-API workspace of each modelled SoC) is writt
 opsnn/platform.py; the build generates its C++ form (soc_table.cpp) from opsnn.platform.SOCS."""
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shlex
@@ -58,7 +59,7 @@ def sources() -> list[Path]:
 
 def soc_table_source() -> str:
     """opsnn.platform.SOCS as C++ (src/metadef/soc_table.h declares what this defines)."""
-    from opsnn.platform import SOCS
+    from opsnn.platform import DEFAULT_SOC, SOCS
 
     rows = []
     for p in SOCS.values():
@@ -69,6 +70,7 @@ def soc_table_source() -> str:
             "namespace opsnn_host {\n"
             "const SocSpec kSocTable[] = {\n" + "\n".join(rows) + "\n};\n"
             "const size_t kSocTableSize = sizeof(kSocTable) / sizeof(kSocTable[0]);\n"
+            f'const char *const kDefaultSoc = "{DEFAULT_SOC}";\n'
             "}  // namespace opsnn_host\n")
 
 
@@ -99,6 +101,14 @@ def build(force: bool = False, verbose: bool = False) -> Path:
     cxx = compiler()
     kt_build.build()
     out_dir = lib_dir()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # one build at a time per folder: another process's prune would remove objects this link needs
+    with open(out_dir / ".host-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_locked(cxx, out_dir, force, verbose)
+
+
+def _build_locked(cxx: list[str], out_dir: Path, force: bool, verbose: bool) -> Path:
     target, stamp = out_dir / LIBRARY, out_dir / ".host-stamp"
     obj_dir = out_dir / "host-obj"
     obj_dir.mkdir(parents=True, exist_ok=True)

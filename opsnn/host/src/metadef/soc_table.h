@@ -21,6 +21,7 @@ struct SocSpec {
 
 extern const SocSpec kSocTable[];
 extern const size_t kSocTableSize;
+extern const char *const kDefaultSoc; /* opsnn.platform.DEFAULT_SOC */
 
 /* The named SoC, or nullptr. */
 const SocSpec *FindSoc(const std::string &name);
