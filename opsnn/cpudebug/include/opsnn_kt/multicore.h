@@ -31,9 +31,14 @@
 #define ASCEND_IS_NOT_AIC (true)
 #endif
 
-/* The device's barrier intrinsic: instructions run one after another on the emulator, so every
- * pipe is drained at each instruction already. */
+/* The device's synchronisation intrinsics: instructions run one after another on the emulator, so
+ * every pipe is drained at each instruction already and every flag is set before it is waited on. */
 __aicore__ inline void pipe_barrier(pipe_t) {}
+template <typename E> __aicore__ inline void set_flag(pipe_t, pipe_t, E) {}
+template <typename E> __aicore__ inline void wait_flag(pipe_t, pipe_t, E) {}
+/* the intrinsics GetBlockIdx/GetBlockNum read (a vector core's block index and the launch's blocks) */
+__aicore__ inline int64_t get_block_idx() { return opsnn_kt_block_idx() / opsnn_kt_task_ration(); }
+__aicore__ inline int64_t get_block_num() { return opsnn_kt_block_num(); }
 
 namespace opsnn_kt {
 /* Per-core state a kernel sets and reads back without the emulator: reset as each core starts

@@ -1,0 +1,6 @@
+/* opsnn's kernel_operator_sys_var_intf.h: the name CANN's kernel headers give GetBlockIdx, GetBlockNum, GetSubBlockIdx, GetTaskRation, Trap. Kernels include it by
+ * that name; opsnn declares the whole AscendC surface in kernel_operator.h (docs/cpp-kernels.md). */
+#ifndef OPSNN_KERNEL_OPERATOR_SYS_VAR_INTF_H_
+#define OPSNN_KERNEL_OPERATOR_SYS_VAR_INTF_H_
+#include "kernel_operator.h"
+#endif  // OPSNN_KERNEL_OPERATOR_SYS_VAR_INTF_H_

@@ -1,0 +1,79 @@
+"""The CANN header names kernels include resolve to opsnn's (thin headers over kernel_operator.h),
+kernel_type.h gives the DT_* / FORMAT_* codes as preprocessor macros, kernel_utils.h also brings
+upstream's own header of that name where it is on the include path, and cube work fails the build
+by name (lib/matmul_intf.h, Mmad)."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from opsnn.cpudebug import build as kt_build
+from opsnn.cpudebug import ut
+
+INCLUDE = Path(kt_build.__file__).resolve().parent / "include"
+HOST_INCLUDE = INCLUDE.parent.parent / "host" / "include"
+THIN = ["kernel_operator_intf.h", "basic_api/kernel_operator_intf.h", "kernel_basic_intf.h",
+        "basic_api/kernel_basic_intf.h", "kernel_vec_intf.h", "basic_api/kernel_vec_intf.h", "kernel_common.h",
+        "kernel_tpipe.h", "kernel_tensor.h", "kernel_event.h", "kernel_fp16.h", "kernel_macros.h",
+        "kernel_operator_data_copy_intf.h", "kernel_operator_block_sync_intf.h", "kernel_operator_atomic_intf.h",
+        "kernel_operator_set_atomic_intf.h", "kernel_operator_common_intf.h", "kernel_operator_sys_var_intf.h",
+        "kernel_operator_dump_tensor_intf.h", "kernel_operator_list_tensor_intf.h",
+        "impl/dav_c220/kernel_operator_reg_others_impl.h", "kernel_utils.h"]
+
+
+def _compile(tmp_path, text: str, *include_dirs: Path) -> subprocess.CompletedProcess:
+    src = tmp_path / "k.cpp"
+    src.write_text(text)
+    flags = [f"-I{d}" for d in (INCLUDE, HOST_INCLUDE, *include_dirs)]
+    return subprocess.run(["g++", "-std=c++17", "-fsyntax-only", *flags, str(src)], capture_output=True, text=True)
+
+
+@pytest.fixture(autouse=True)
+def _compiler(runtime):  # the runtime fixture skips where no C++ compiler is there
+    return runtime
+
+
+@pytest.mark.parametrize("header", THIN)
+def test_each_cann_name_gives_the_kernel_api(tmp_path, header):
+    r = _compile(tmp_path, f'#include "{header}"\nusing namespace AscendC;\n'
+                           "static_assert(IsSameType<half, half>::value, \"\");\n"
+                           "void k(GM_ADDR y) { SyncAll(); SetAtomicAdd<float>(); GlobalTensor<float> g; }\n")
+    assert r.returncode == 0, r.stderr
+
+
+def test_kernel_type_gives_the_codes_to_the_preprocessor(tmp_path):
+    r = _compile(tmp_path, '#include "kernel_operator.h"\n#include "kernel_type.h"\n'
+                           "#if !(DT_FLOAT == 0 && DT_FLOAT16 == 1 && DT_BF16 == 27 && DT_INT8 == 2 \\\n"
+                           "      && FORMAT_ND == 2)\n"
+                           "#error wrong codes\n#endif\n")
+    assert r.returncode == 0, r.stderr
+    r = _compile(tmp_path, '#include "kernel_operator.h"\n#if defined(DT_FLOAT)\n#error leaked\n#endif\n')
+    assert r.returncode == 0, r.stderr  # kernel_operator.h alone leaves ge::DT_FLOAT usable
+
+
+def test_kernel_utils_also_brings_the_next_one_on_the_path(tmp_path):
+    upstream = tmp_path / "common_inc"
+    upstream.mkdir()
+    (upstream / "kernel_utils.h").write_text("namespace ops { constexpr int kUpstream = 7; }\n")
+    r = _compile(tmp_path, '#include "kernel_utils.h"\nstatic_assert(ops::kUpstream == 7, "");\n'
+                           "static_assert(AscendC::GetDataBlockSizeInBytes() == 32, \"\");\n", upstream)
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("text, name", [
+    ('#include "lib/matmul_intf.h"\n', "lib/matmul_intf.h is cube (AIC) work"),
+    ('#include "kernel_operator.h"\nvoid k(AscendC::LocalTensor<float> a) { AscendC::Mmad(a, a, a); }\n',
+     "Mmad is cube (AIC) work"),
+])
+def test_cube_work_fails_the_build_by_name(tmp_path, text, name):
+    r = _compile(tmp_path, text)
+    assert r.returncode != 0 and name in r.stderr
+
+
+def test_opsnn_ut_shows_the_cube_refusal_first(tmp_path, capsys):
+    src = tmp_path / "test_mm.cpp"
+    src.write_text('#include "gtest/gtest.h"\n#include "tikicpulib.h"\n#include "lib/matmul_intf.h"\nTEST(mm, x) {}\n')
+    rc = ut.main([str(src), "--soc", "ascend910B1", "--workdir", str(tmp_path / "w")])
+    assert rc == 2 and "lib/matmul_intf.h is cube (AIC) work" in capsys.readouterr().err
