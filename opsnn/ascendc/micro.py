@@ -43,7 +43,8 @@ from opsnn.dtypes import bfloat16, dtype_name
 
 from .binary import add_values, div_values, max_values, min_values, mul_values, sub_values
 from .cast import cast_values, check_cast
-from .compare import CMPMODE, compare_scalar_bits
+from .compare import CMPMODE
+from .compare_tensor import compare_values
 from .core import UB_ALIGN, CoreContext
 from .datacopy_params import _check_ub_aligned
 from .errors import EmulatorError
@@ -379,6 +380,41 @@ Ln = _unary("Ln", ln_values, FLOATS)
 Sqrt = _unary("Sqrt", sqrt_values, FLOATS)
 Abs = _unary("Abs", abs_values, FLOATS)
 Relu = _unary("Relu", relu_values, (F16, F32, I32))
+Log = _unary("Log", ln_values, FLOATS)  # AscendC's other name of Ln
+
+
+def _negate(x: np.ndarray) -> np.ndarray:
+    """-x: the sign bit flipped for floats (IEEE negate: exact, a NaN keeps its payload), two's
+    complement (wrapping) for integers."""
+    if x.dtype.kind == "f":
+        u = np.dtype(f"u{x.dtype.itemsize}")
+        return (x.view(u) ^ u.type(1 << (8 * x.dtype.itemsize - 1))).view(x.dtype)
+    return np.negative(x, dtype=x.dtype)
+
+
+Neg = _unary("Neg", _negate, ARITH)
+
+
+def _multiply_add(product: np.ndarray, acc: np.ndarray) -> np.ndarray:
+    """acc + product, each rounded to the lane type: whether the unit fuses the multiply and the
+    add is not documented; the model rounds twice, as ternary.py's Axpy / MulAddDst do."""
+    return add_values(product, acc)
+
+
+def Axpy(dst: RegTensor, src: RegTensor, scalar, mask: MaskReg,  # noqa: N802 - AscendC name
+         mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+    """MicroAPI::Axpy(dst, src, scalar, mask): dst = src * scalar + dst on the active lanes (the
+    product rounded to the lane type, then the sum); half and float."""
+    s = to_scalar(scalar, src.dtype)
+    _elementwise("Axpy", lambda d, x: _multiply_add(mul_values(x, s), d), FLOATS, dst, [dst, src], mask, mode)
+
+
+def MulDstAdd(dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg,  # noqa: N802 - AscendC name
+              mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+    """MicroAPI::MulDstAdd(dst, src0, src1, mask): dst = src0 * src1 + dst on the active lanes (two
+    roundings, as Axpy); half and float."""
+    _elementwise("MulDstAdd", lambda d, a, b: _multiply_add(mul_values(a, b), d), FLOATS, dst, [dst, src0, src1],
+                 mask, mode)
 
 
 def Duplicate(dst: RegTensor, scalar, mask: MaskReg | None = None,  # noqa: N802 - AscendC name
@@ -465,7 +501,7 @@ def _compare(name: str, dst: MaskReg, src: RegTensor, other, mask: MaskReg, mode
     size = t.itemsize
     active, m_undef, m_origin = _mask_lanes(name, mask, size)
     with np.errstate(invalid="ignore"):
-        result = compare_scalar_bits(src.lanes(t), other, mode)
+        result = compare_values(src.lanes(t), other, mode)
     used = [r.lane_undef(size) & active for r in regs]
     undef = np.logical_or.reduce(used) | m_undef
     dst.bits[:] = False
@@ -478,14 +514,19 @@ def _compare(name: str, dst: MaskReg, src: RegTensor, other, mask: MaskReg, mode
 def Compare(dst: MaskReg, src0: RegTensor, src1: RegTensor, mask: MaskReg,  # noqa: N802 - AscendC name
             mode: CMPMODE = CMPMODE.EQ) -> None:
     """MicroAPI::Compare<T, mode>: dst's lane bit = src0 <mode> src1 on the active lanes (clear on
-    the others); every comparison with NaN is false, NE included (compare.py's rule)."""
+    the others); a comparison with NaN is false except NE, which is true: Ascend950's rule, the
+    one its count-form Compare follows (compare_tensor.py)."""
     _compare("Compare", dst, src0, src1.lanes(src0.dtype), mask, mode, [src0, src1])
 
 
 def CompareScalar(dst: MaskReg, src: RegTensor, scalar, mask: MaskReg,  # noqa: N802 - AscendC name
                   mode: CMPMODE = CMPMODE.EQ) -> None:
-    """MicroAPI::CompareScalar<T, mode>: as Compare, against the scalar converted to the lane type."""
+    """MicroAPI::CompareScalar<T, mode> (AscendC also names it Compares): as Compare, against the
+    scalar converted to the lane type."""
     _compare("CompareScalar", dst, src, to_scalar(scalar, src.dtype), mask, mode, [src])
+
+
+Compares = CompareScalar
 
 
 def Select(dst: RegTensor, src0: RegTensor, src1: RegTensor, sel: MaskReg) -> None:  # noqa: N802 - AscendC name
@@ -702,8 +743,9 @@ LoadAlign = DataCopy  # the newer names of the same moves
 StoreAlign = DataCopy
 
 __all__ = [
-    "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Cast", "CastTrait", "Compare", "CompareScalar", "Copy", "CreateMask",
-    "DataCopy", "Div", "Duplicate", "Exp", "LoadAlign", "LoadDist", "Ln", "MaskMergeMode", "MaskPattern", "MaskReg",
-    "Max", "Maxs", "Min", "Mins", "Mul", "Muls", "RegLayout", "RegTensor", "Relu", "SatMode", "Select", "Sqrt",
-    "StoreAlign", "StoreDist", "Sub", "UpdateMask", "cast_trait_from_codes",
+    "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Axpy", "Cast", "CastTrait", "Compare", "CompareScalar", "Compares",
+    "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "LoadAlign", "LoadDist", "Ln", "Log", "MaskMergeMode",
+    "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg", "RegLayout",
+    "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "UpdateMask",
+    "cast_trait_from_codes",
 ]

@@ -88,6 +88,17 @@ def _gated_scale(x: np.ndarray, s: np.float16, v: np.float32) -> np.ndarray:
         return np.where(xf > np.float32(s), xf * v, np.float32(1.5)).astype(np.float16)
 
 
+def _micro_mix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MicroMix's steps, each rounded to float32 (log in float64 rounded once, as Ln)."""
+    f = np.float32
+    with np.errstate(all="ignore"):
+        r = (b * f(0.3)) + ((a * b) + (-a))
+        abs_a = np.abs(a)
+        q = r / (abs_a + f(1)) + np.log(abs_a.astype(np.float64)).astype(f)
+        out = np.where(a > 0, q, r)
+        return np.where(np.isnan(b), f(0), out).astype(f)
+
+
 TGV2D_DTYPES = {"f32": "float32", "f16": "float16", "i8": "int8"}
 THRESHOLD = np.float32(0.25)
 
@@ -156,6 +167,12 @@ def good(tmp_path_factory, runtime):
                 struct.pack("<qii", N, 2, 160) + struct.pack("<f", v) + bytes(12), 2)
     cases["gated_scale"] = _gated_scale(xh, s[0], v)
 
+    a, b = _floats(rng, N), _floats(rng, N)
+    b[40:44] = [np.nan, -np.nan, np.nan, 1.0]
+    tiling, blocks = _ele_tiling(N, 512, 256)  # a tail of 232 on core 0, 488 on core 1: partial registers
+    _write_case(work, "micro_mix", [a, b], [N * 4], tiling, blocks)
+    cases["micro_mix"] = _micro_mix(a, b)
+
     for tag, dtype in TGV2D_DTYPES.items():
         for shape, self_shape in (("same", (N,)), ("brc", (1,))):
             grad, self_ = _tgv2d_inputs(dtype, shape, rng)
@@ -184,7 +201,7 @@ def test_the_kernels_run_clean(good):
     assert rc == 0
     assert [x["kernel"] for x in launches] == [
         "scaled_diff_f32", "scaled_diff_f16", "scaled_diff_bf16", "cast_two", "gated_scale",
-        *(f"tgv2d_{t}" for t in TGV2D_DTYPES for _ in ("same", "brc")), "tgv2d_f16"]
+        *(f"tgv2d_{t}" for t in TGV2D_DTYPES for _ in ("same", "brc")), "micro_mix", "tgv2d_f16"]
     assert all(x["ok"] and x["findings"] == [] for x in launches)
     assert [x["block_dim"] for x in launches[:5]] == [2, 2, 2, 2, 2]
 
@@ -218,6 +235,13 @@ def test_threshold_grad_v2d_dag_equals_numpy_and_the_python_atvoss(good, name):
     got = _out(work, name, 0, want.dtype)
     assert _same_bits(got, want)
     assert got.view(np.uint8).tobytes() == python.view(np.uint8).tobytes()  # the same bits, NaN payloads too
+
+
+def test_an_op_of_the_dags_own_in_microapi_registers(good):
+    """Neg, MulDstAdd, Axpy (two roundings each), Div with a DivSpecificMode, Log, Compares, NE true
+    for NaN, post-update loads and stores, partial registers at the tiles' ends."""
+    _, work, _, cases = good
+    assert _same_bits(_out(work, "micro_mix", 0, np.float32), cases["micro_mix"])
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@
 //                                            s element 0 of an input, v a Var from scalarData
 // tgv2d<T>        BroadcastSch<201>:         ThresholdGradV2D's arch35 DAG, an input of one
 //                                            element broadcast (scalarFlag)
+// micro_mix       ElementwiseSch:            an op of the DAG's own written in MicroAPI registers
 // overrun         ElementwiseSch, an op of the DAG's own that writes past its tile
 #include <cstdint>
 #include <cstdio>
@@ -97,6 +98,53 @@ struct OverrunDag {
     using OpDag = DAGSch<Elems<Out>, void, MemOptCfg<MemLevel::LEVEL_2>>;
 };
 
+// An op of the DAG's own in MicroAPI registers, as upstream's arch35 DAGs write theirs (float):
+//   r = b * 0.3 + (a * b + (-a))          Neg, MulDstAdd, Axpy
+//   q = r / (1 + |a|) + log(|a|)          Abs, Adds, Div<&DivSpecificMode>, Log, Add
+//   y = a > 0 ? q : r;  y = b != b ? 0 : y   Compares GT / NE (NE is true for NaN), Select
+// its loads and stores post-update their addresses (PostLiteral::POST_MODE_UPDATE)
+struct MicroMix : Vec::ElemwiseBinaryOP<float, float, float> {
+    __aicore__ inline MicroMix(LocalTensor<float> &dst, LocalTensor<float> &srcA, LocalTensor<float> &srcB,
+                               uint32_t count) {
+        constexpr uint32_t lanes = VECTOR_REG_WIDTH / sizeof(float);
+        static constexpr MicroAPI::DivSpecificMode DIV_MODE = {MicroAPI::MaskMergeMode::ZEROING, false};
+        __ubuf__ float *a = (__ubuf__ float *)srcA.GetPhyAddr();
+        __ubuf__ float *b = (__ubuf__ float *)srcB.GetPhyAddr();
+        __ubuf__ float *y = (__ubuf__ float *)dst.GetPhyAddr();
+        MicroAPI::RegTensor<float> va, vb, r, absA, d, l, q, zero, out;
+        MicroAPI::MaskReg mask, positive, nan;
+        uint32_t rest = count;
+        __VEC_SCOPE__ {
+            MicroAPI::Duplicate(zero, 0.0f);
+            for (uint32_t i = 0; i < (count + lanes - 1) / lanes; ++i) {
+                mask = MicroAPI::UpdateMask<float>(rest);
+                MicroAPI::DataCopy<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(va, a, lanes);
+                MicroAPI::DataCopy<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(vb, b, lanes);
+                MicroAPI::Neg(r, va, mask);
+                MicroAPI::MulDstAdd(r, va, vb, mask);
+                MicroAPI::Axpy(r, vb, 0.3f, mask);
+                MicroAPI::Abs(absA, va, mask);
+                MicroAPI::Adds(d, absA, 1.0f, mask);
+                MicroAPI::Div<float, &DIV_MODE>(q, r, d, mask);
+                MicroAPI::Log(l, absA, mask);
+                MicroAPI::Add(q, q, l, mask);
+                MicroAPI::Compares<float, CMPMODE::GT>(positive, va, 0.0f, mask);
+                MicroAPI::Select(out, q, r, positive);
+                MicroAPI::Compare<float, CMPMODE::NE>(nan, vb, vb, mask);  // a NaN b: true
+                MicroAPI::Select(out, zero, out, nan);
+                MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();
+                MicroAPI::DataCopy<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(y, out, lanes, mask);
+            }
+        }
+    }
+};
+struct MicroMixDag {
+    using A = Bind<Vec::CopyIn<float>, Placeholder::In0<float>>;
+    using B = Bind<Vec::CopyIn<float>, Placeholder::In1<float>>;
+    using Out = Bind<Vec::CopyOut<float>, Placeholder::Out0<float>, Bind<MicroMix, A, B>>;
+    using OpDag = DAGSch<Elems<Out>, void, MemOptCfg<MemLevel::LEVEL_2>>;
+};
+
 // ---- the kernels ----
 struct ScaledDiffTiling {
     EleBaseTilingData base;
@@ -149,6 +197,14 @@ extern "C" __global__ __aicore__ void tgv2d_f16(GM_ADDR g, GM_ADDR s, GM_ADDR o,
 }
 extern "C" __global__ __aicore__ void tgv2d_i8(GM_ADDR g, GM_ADDR s, GM_ADDR o, GM_ADDR w, GM_ADDR t) {
     Tgv2d<int8_t>(g, s, o, t);
+}
+
+extern "C" __global__ __aicore__ void micro_mix(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(EleBaseTilingData, td, tiling);
+    TPipe pipe;
+    ElementwiseSch<1, MicroMixDag::OpDag> sch(&td, &pipe);
+    sch.Init(a, b, y);
+    sch.Process();
 }
 
 extern "C" __global__ __aicore__ void overrun(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
@@ -247,6 +303,12 @@ TEST(atvoss, tgv2d) {
             AscendC::GmFree(workspace);
         }
     }
+}
+
+TEST(atvoss, micro_mix) {
+    Case c("micro_mix", 2);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(micro_mix, c.blockDim, c.in[0], c.in[1], c.out[0], c.tiling);
 }
 
 TEST(atvoss, tgv2d_tiles) {

@@ -79,6 +79,16 @@ inline const char *EnumName(StoreDist d) {
     return names[static_cast<int>(d)];
 }
 
+/* a load / store that moves its address on by `stride` elements after the access */
+enum class PostLiteral : int32_t { POST_MODE_NORMAL, POST_MODE_UPDATE };
+/* the memories a LocalMemBar orders (the emulator runs every access in order: no barrier needed) */
+enum class MemType : int32_t { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
+
+struct DivSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+};
+
 struct RegTrait {
     int REG_NUM = 1;
 };
@@ -233,9 +243,17 @@ template <typename R> inline opsnn_kt::micro::RegOut Out(const R &r) {
     return {r.handle_, opsnn_kt::DTypeOf<typename R::ActualT>()};
 }
 inline opsnn_kt::micro::MaskOut Out(const MaskReg &m) { return {m.handle_}; }
-template <auto mode> constexpr void CheckMode() {
-    static_assert(std::is_same_v<decltype(mode), MaskMergeMode>,
-                  "opsnn: MicroAPI: only a MaskMergeMode is modelled as the mode (not the *SpecificMode forms)");
+/* An op's mode: a MaskMergeMode, or a pointer to a *SpecificMode (DivSpecificMode) whose merge
+ * mode is what the emulator applies (its precision choice is not modelled: the arithmetic is the
+ * one correctly rounded result either way). */
+template <auto mode> constexpr MaskMergeMode MergeModeOf() {
+    if constexpr (std::is_same_v<decltype(mode), MaskMergeMode>) {
+        return mode;
+    } else {
+        static_assert(std::is_pointer_v<decltype(mode)>,
+                      "opsnn: MicroAPI: the mode is a MaskMergeMode or a pointer to a *SpecificMode");
+        return mode->mrgMode;
+    }
 }
 }  // namespace detail
 
@@ -269,6 +287,21 @@ __aicore__ inline void DataCopy(__local_mem__ T *dstAddr, U &srcReg, MaskReg &ma
     opsnn_kt::Call("MicroAPI.DataCopy", OPSNN_KT_AT, opsnn_kt::micro::UbPtr{dstAddr, opsnn_kt::DTypeOf<T>()},
                    detail::In(srcReg), detail::In(mask), dist);
 }
+/* the post-update forms: the access at addr, then addr += stride elements */
+template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U>
+__aicore__ inline void DataCopy(U &dstReg, __local_mem__ T *&srcAddr, int32_t stride, OPSNN_KT_WHERE) {
+    DataCopy<T, dist, U>(dstReg, srcAddr, OPSNN_KT_AT);
+    if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) srcAddr += stride;
+}
+template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U>
+__aicore__ inline void DataCopy(__local_mem__ T *&dstAddr, U &srcReg, int32_t stride, MaskReg &mask, OPSNN_KT_WHERE) {
+    DataCopy<T, dist, U>(dstAddr, srcReg, mask, OPSNN_KT_AT);
+    if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += stride;
+}
+
+template <MemType src, MemType dst>
+__aicore__ inline void LocalMemBar() {}
+
 /* the newer names of the same moves */
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM, typename U>
 __aicore__ inline void LoadAlign(U &dstReg, __local_mem__ T *srcAddr, OPSNN_KT_WHERE) {
@@ -284,9 +317,8 @@ __aicore__ inline void StoreAlign(__local_mem__ T *dstAddr, U &srcReg, MaskReg &
     template <typename T = DefaultType, ModeKind mode = MaskMergeMode::ZEROING, typename U>                    \
     __aicore__ inline void Name(U &dstReg, U &srcReg0, U &srcReg1, MaskReg &mask, OPSNN_KT_WHERE) {           \
         detail::CheckType<T, U>();                                                                             \
-        detail::CheckMode<mode>();                                                                             \
         dstReg.handle_ = opsnn_kt::Call("MicroAPI." #Name, OPSNN_KT_AT, detail::Out(dstReg), detail::In(srcReg0), \
-                                        detail::In(srcReg1), detail::In(mask), mode);                          \
+                                        detail::In(srcReg1), detail::In(mask), detail::MergeModeOf<mode>());   \
     }
 OPSNN_KT_MICRO_BINARY(Add, MaskMergeMode)
 OPSNN_KT_MICRO_BINARY(Sub, MaskMergeMode)
@@ -294,6 +326,7 @@ OPSNN_KT_MICRO_BINARY(Mul, MaskMergeMode)
 OPSNN_KT_MICRO_BINARY(Div, auto)
 OPSNN_KT_MICRO_BINARY(Max, MaskMergeMode)
 OPSNN_KT_MICRO_BINARY(Min, MaskMergeMode)
+OPSNN_KT_MICRO_BINARY(MulDstAdd, MaskMergeMode)  // dst = src0 * src1 + dst
 #undef OPSNN_KT_MICRO_BINARY
 
 #define OPSNN_KT_MICRO_SCALAR(Name)                                                                            \
@@ -307,21 +340,23 @@ OPSNN_KT_MICRO_SCALAR(Adds)
 OPSNN_KT_MICRO_SCALAR(Muls)
 OPSNN_KT_MICRO_SCALAR(Maxs)
 OPSNN_KT_MICRO_SCALAR(Mins)
+OPSNN_KT_MICRO_SCALAR(Axpy)  // dst = src * scalar + dst
 #undef OPSNN_KT_MICRO_SCALAR
 
 #define OPSNN_KT_MICRO_UNARY(Name, ModeKind)                                                                   \
     template <typename T = DefaultType, ModeKind mode = MaskMergeMode::ZEROING, typename U>                    \
     __aicore__ inline void Name(U &dstReg, U &srcReg, MaskReg &mask, OPSNN_KT_WHERE) {                         \
         detail::CheckType<T, U>();                                                                             \
-        detail::CheckMode<mode>();                                                                             \
         dstReg.handle_ = opsnn_kt::Call("MicroAPI." #Name, OPSNN_KT_AT, detail::Out(dstReg), detail::In(srcReg), \
-                                        detail::In(mask), mode);                                               \
+                                        detail::In(mask), detail::MergeModeOf<mode>());                        \
     }
 OPSNN_KT_MICRO_UNARY(Exp, auto)
 OPSNN_KT_MICRO_UNARY(Ln, auto)
 OPSNN_KT_MICRO_UNARY(Sqrt, auto)
 OPSNN_KT_MICRO_UNARY(Abs, MaskMergeMode)
 OPSNN_KT_MICRO_UNARY(Relu, MaskMergeMode)
+OPSNN_KT_MICRO_UNARY(Log, auto)
+OPSNN_KT_MICRO_UNARY(Neg, MaskMergeMode)
 #undef OPSNN_KT_MICRO_UNARY
 
 template <typename T = DefaultType, typename U, typename S>
@@ -349,6 +384,11 @@ __aicore__ inline void CompareScalar(MaskReg &dst, U &srcReg, S scalarValue, Mas
     detail::CheckType<T, U>();
     dst.handle_ = opsnn_kt::Call("MicroAPI.CompareScalar", OPSNN_KT_AT, detail::Out(dst), detail::In(srcReg),
                                  static_cast<typename U::ActualT>(scalarValue), detail::In(mask), mode);
+}
+/* AscendC's other name of CompareScalar */
+template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
+__aicore__ inline void Compares(MaskReg &dst, U &srcReg, S scalarValue, MaskReg &mask, OPSNN_KT_WHERE) {
+    CompareScalar<T, mode, U, S>(dst, srcReg, scalarValue, mask, OPSNN_KT_AT);
 }
 template <typename T = DefaultType, typename U>
 __aicore__ inline void Select(U &dstReg, U &srcReg0, U &srcReg1, MaskReg &mask, OPSNN_KT_WHERE) {
