@@ -325,10 +325,10 @@ def _entry_fallback(spec: ut_build.BuildSpec, kernel: Path, declarations: list[s
         shim = ut_build.generated_file(cache, "kernel_entry.cpp", "\n".join([*lines, ""]))
         flags = next(s.flags for s in spec.sources if s.path == kernel)
         sources = [ut_build.Source(shim, flags) if s.path == kernel else s for s in spec.sources]
-        note = (f"links only through opsnn's generated entry for {', '.join(missing)} ({how}): upstream's build "
-                f"compiles {kernel.name} as its own translation unit, where nothing defines "
-                f"extern \"C\" {', '.join(missing)}, so the link fails there (a templated kernel must be #included "
-                "by its test to be instantiated)")
+        note = (f"links only through opsnn's generated kernel entry, {how}: upstream's build compiles the kernel "
+                "as its own translation unit, where nothing defines the extern \"C\" entry the test declares "
+                f"({', '.join(missing)}), so its link fails there (a templated kernel must be #included by its "
+                "test to be instantiated)")
         return ut_build.BuildSpec(sources, spec.common_flags, spec.link_flags, spec.tag,
                                   {**spec.meta, "notes": [*spec.meta.get("notes", []), note]})
     return fallback

@@ -100,7 +100,7 @@ def run_folder(folder: Path, opts, cache: Path, jobs: int, layers: list[str], js
 
 def _line(test: Path, folder: Path, v: Verdict, doc: dict) -> str:
     rel = _rel(test, folder)
-    secs = f"{doc.get('seconds', 0):.1f} s"
+    secs = "; ".join([*(s.split(" (")[0] for s in doc.get("skipped", [])), f"{doc.get('seconds', 0):.1f} s"])
     if v.passed:
         return f"PASS  {rel} ({'compares values' if v.compares_values else 'compares no value'}; {secs})"
     return f"{LABELS[v.klass]:<9} {rel}: {v.reason} ({secs})"
@@ -114,12 +114,17 @@ def _rel(test: Path, folder: Path) -> str:
 
 
 def reason_key(v: Verdict) -> str:
-    """The reason without where it was met, so that one missing API groups its UTs."""
-    r = re.sub(r"\s*\([^()]*:\d+:[^()]*\)\s*$", "", v.reason)  # "(file.h:12: ...)"
+    """The reason without where it was met and without the names that differ from UT to UT, so
+    that one missing API, or one kind of defect, groups its UTs."""
+    r = re.sub(r"; then: .*", "", v.reason)
+    r = re.sub(r"\s*\([^()]*:\d+:[^()]*\)\s*$", "", r)  # "(file.h:12: ...)"
+    r = re.sub(r" ?\((?:\w+, )*\w+\)", "", r)  # "(entry names)"
+    r = re.sub(r"\b(?:ORIG_)?DTYPE_\w+(?:, (?:ORIG_)?DTYPE_\w+)*", "DTYPE_*", r)
     r = re.sub(r" on Ascend\w+", "", r)
-    r = re.sub(r"\(\d+ error\(s\) in \w+\)", "", r)
     r = re.sub(r" at \S+:\d+", "", r)
-    return f"{v.klass}: {r.strip()}"
+    if v.klass == "finding":  # its kind and instruction
+        r = ":".join(r.split(":")[:2])
+    return v.klass + ": " + " ".join(r.split())
 
 
 def tables(folder: Path, verdicts: dict[Path, Verdict], seconds: float) -> list[str]:

@@ -87,10 +87,12 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
         if _CANN_HEADER.match(header):
             return Verdict("opsnn-lacks", f"header {header} ({located})")
         where = _anywhere(header, checkout)
-        if where is None and checkout is not None:
+        if where is None and checkout is not None and header.startswith("."):
             return Verdict("ut-defect", f"includes {header}, which is nowhere in the checkout ({located})")
-        return Verdict("opsnn-lacks", f"header {header}: upstream's build reaches it"
-                       + (f" (the checkout has {where})" if where else "") + f"; opsnn's does not ({located})")
+        if where is None:  # not the checkout's: one of the toolkit's (CANN's include folders)
+            return Verdict("opsnn-lacks", f"header {header}, a toolkit header ({located})")
+        return Verdict("opsnn-lacks", f"header {header}: upstream's build reaches the checkout's {where}, "
+                       f"opsnn's does not ({located})")
     m = re.search(rf"{_Q}((?:ORIG_)?DTYPE_\w+){_Q} (?:was not declared|does not name a type|has not been declared)",
                   first)
     if m and not any(o.startswith(f"-D{m.group(1)}=") or o == f"-D{m.group(1)}" for o in options):
@@ -139,27 +141,40 @@ def _files_named(checkout: Path) -> dict[str, list[Path]]:
     return out
 
 
+_LACKS = re.compile(r"not modelled|is refused|not supported|unsupported|NotImplemented|has no attribute", re.I)
 _MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 
 
 def run_verdict(runs: list[dict], notes: list[str], test_text: str) -> Verdict:
-    """Runs that built: what they say."""
-    compares = compares_values(test_text)
+    """Runs that built: what they say. A test that links only with opsnn's help is a UT defect
+    whatever its run says (upstream's build does not get that far)."""
+    verdict = _runs_verdict(runs, compares_values(test_text))
+    if notes:
+        return Verdict("ut-defect", f"{'passes' if verdict.passed else 'runs'} only with opsnn's help: {notes[0]}"
+                       + ("" if verdict.passed else f"; then: {verdict.reason}"), verdict.compares_values)
+    return verdict
+
+
+def _runs_verdict(runs: list[dict], compares: bool) -> Verdict:
     for run in runs:
         if run.get("timed_out"):
             return Verdict("unexplained", f"on {run['soc']}: still running at the time limit", compares)
         for launch in run.get("launches", []):
             error = launch.get("error")
             if error:
-                if re.search(r"not modelled|is refused|not supported|unsupported|NotImplemented", error, re.I):
+                if _LACKS.search(error):
                     return Verdict("opsnn-lacks", _short(error), compares)
                 return Verdict("unexplained", _short(error), compares)
             errs = [f for f in launch.get("findings", []) if f.get("level") == "error"]
             if errs:
                 f = errs[0]
+                detail = str(f.get("detail", ""))
+                if _LACKS.search(detail):
+                    return Verdict("opsnn-lacks", _short(detail), compares)
                 return Verdict("finding", f"{f.get('kind')}: {f.get('instruction')}"
                                + (f" at {f['source']}" if f.get("source") else "")
-                               + f" ({len(errs)} error(s) in {launch.get('kernel')})", compares)
+                               + f": {_short(detail)[:160]} ({len(errs)} error(s) in {launch.get('kernel')})",
+                               compares)
         out = run.get("stdout", "") + "\n" + run.get("stderr", "")
         if run.get("exit_status", 0) != 0:
             module = _MODULE.search(out)
@@ -172,8 +187,6 @@ def run_verdict(runs: list[dict], notes: list[str], test_text: str) -> Verdict:
             return Verdict("unexplained", f"on {run['soc']}: "
                            + (failure.group(1).strip()[:200] if failure else f"exit status {run['exit_status']}"),
                            compares)
-    if notes:
-        return Verdict("ut-defect", "passes only with opsnn's help: " + notes[0], compares)
     return Verdict("passed", "", compares)
 
 
