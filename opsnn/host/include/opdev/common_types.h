@@ -12,10 +12,14 @@
 #ifndef OPSNN_HOST_OPDEV_COMMON_TYPES_H_
 #define OPSNN_HOST_OPDEV_COMMON_TYPES_H_
 
+#include <unistd.h>  // upstream's op_api UT helpers call access() and cout with no include
+                     // of their own: on the toolkit both arrive through its headers
+
 #include <cassert>
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
