@@ -30,6 +30,14 @@ namespace AscendC {
 
 constexpr uint32_t VECTOR_REG_WIDTH = 256;  // bytes of one vector register
 
+/* ceil(num1 / num2), 0 for num2 == 0: the loop count of a register loop over `num1` elements of
+ * `num2` lanes (a template, so a same-named non-template of the kernel's wins overload resolution) */
+template <typename T, typename U>
+__aicore__ constexpr inline std::common_type_t<T, U> CeilDivision(T num1, U num2) {
+    using C = std::common_type_t<T, U>;
+    return static_cast<C>(num2) == 0 ? C(0) : (static_cast<C>(num1) + static_cast<C>(num2) - 1) / static_cast<C>(num2);
+}
+
 namespace MicroAPI {
 
 enum class RegLayout : int32_t { UNKNOWN = -1, ZERO, ONE, TWO, THREE };
