@@ -1,5 +1,6 @@
 """ReduceSum, ReduceMax, ReduceMin: every element of a tensor to one value (AscendC's basic-API
-"Reduce" interface, with its sharedTmpBuffer), on Atlas A2.
+"Reduce" interface, with its sharedTmpBuffer), and the high-level Sum (each row's last axis), on
+Atlas A2.
 
 Forms, told apart by the number of arguments:
 
@@ -34,12 +35,21 @@ What AscendC documents for Atlas A2, and what is modelled:
   32-byte-aligned end with it (the index of an earlier round is still needed). dst may overlap
   the buffer (documented): the buffer is written first.
 - A count or repeatTime of 0, or an all-zero mask, does nothing (documented NOP on A2).
+- Sum(dst, src, [sharedTmpBuffer,] SumParams(outter, inner, n)): dst[row] = the sum of the first
+  n of row's inner elements, as AscendC's A2 implementation sums them: the tree in each repeat,
+  then the tree over groups of one repeat's lanes of those sums, again until one is left
+  (sharedTmpBuffer, as T, gets each level; without it the framework's own space is used). It
+  leaves normal mode, the mask all ones when a row fits one repeat, else the register holding the
+  last level's count (what AscendC's implementation leaves).
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import spr
+from .core import FULL_MASK, MaskState
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, read_local
 from .reduce import extreme, tree_sum
@@ -237,3 +247,50 @@ def ReduceMax(dst: LocalTensor, src: LocalTensor, work: LocalTensor, *rest) -> N
 def ReduceMin(dst: LocalTensor, src: LocalTensor, work: LocalTensor, *rest) -> None:  # noqa: N802
     """dst[0] = the smallest element, dst[1] its index's bits with calIndex; the forms of ReduceMax."""
     _reduce_extreme("ReduceMin", False, dst, src, work, rest)
+
+
+# --- Sum (high level) ---------------------------------------------------------------------------
+
+@dataclass
+class SumParams:
+    """AscendC's SumParams: rows, the 32-byte-aligned row length, the valid elements of a row."""
+    outter: int = 1
+    inner: int = 0
+    n: int = 0
+
+
+def Sum(dst: LocalTensor, src: LocalTensor, *rest) -> None:  # noqa: N802 - AscendC name
+    """dst[row] = the sum of row's first n elements, tree of trees (module docstring).
+
+    ``Sum(dst, src, [sharedTmpBuffer,] SumParams)``."""
+    name = "Sum"
+    work = rest[0] if len(rest) == 2 else None
+    params = rest[-1]
+    if not isinstance(params, SumParams) or len(rest) not in (1, 2):
+        raise EmulatorError("Sum takes (dst, src, [sharedTmpBuffer,] SumParams(outter, inner, n))")
+    t = src.dtype
+    if t not in _FLOATS or dst.dtype != t:
+        raise EmulatorError(f"Sum on {src.dtype} -> {dst.dtype}: half or float, one type")
+    rows, inner, n = int(params.outter), int(params.inner), int(params.n)
+    per = per_repeat(t)
+    if n <= 0 or rows <= 0:
+        return
+    if n > inner or inner * t.itemsize % BLOCK_BYTES:
+        raise EmulatorError(f"Sum: inner {inner} must be n ({n}) rounded up to 32 bytes of {t}")
+    values = read_local(src, rows * inner, name).reshape(rows, inner)[:, :n]
+    level = np.full((rows, -(-n // per) * per), -0.0, t)
+    level[:, :n] = values
+    last_count = n
+    while True:
+        level = tree_sum(level.reshape(rows, -1, per))  # one sum a repeat, each row
+        if level.shape[1] == 1:
+            break
+        if work is not None:  # the rows take turns in it: the last row's levels stay
+            _write_work(name, work.ReinterpretCast(t), 0, level[-1])
+        last_count = level.shape[1]
+        padded = np.full((rows, -(-last_count // per) * per), -0.0, t)
+        padded[:, :last_count] = level
+        level = padded
+    _write_dst(name, dst, list(level[:, 0]))
+    single = n <= per
+    dst.ctx.vector_mask = MaskState(False, FULL_MASK if single else 0, FULL_MASK if single else last_count)

@@ -66,6 +66,8 @@ for _name in ("GatherRepeatParams", "GatherMaskParams"):
     _STRUCTS[_name] = getattr(ascendc, _name)
 _STRUCTS["MrgSort4Info"] = lambda a, b, c, d, suspend, valid, repeats: ascendc.MrgSort4Info(
     (a, b, c, d), bool(suspend), valid, repeats)
+_STRUCTS["SumParams"] = ascendc.SumParams
+_STRUCTS["Shape"] = lambda *extents: extents  # BroadCast's dstShape / srcShape
 
 
 def _short_name(expression: str) -> str:

@@ -231,3 +231,42 @@ def test_whole_reduce_only_index_is_a_uint32_and_max_min_cnt():
     assert GetReduceRepeatMaxMinSpr(core) >> 32 == 3  # over both repeats: the first -5
     WholeReduceMax(dst, src, 128, 2, 1, 1, 8, ReduceOrder.ORDER_VALUE_INDEX)
     assert GetReduceRepeatMaxMinSpr(core) >> 32 == 0
+
+
+@pytest.mark.parametrize("dtype, n", [(np.float32, 40), (np.float32, 1000), (np.float16, 300)])
+def test_sum_rows_tree_of_trees_and_the_mask_it_leaves(dtype, n):
+    t = np.dtype(dtype)
+    per = lanes(t)
+    inner = -(-n * t.itemsize // 32) * 32 // t.itemsize
+    rows = 3
+    x = (np.random.default_rng(n).standard_normal(rows * inner) * 7).astype(t)
+    core = make_core()
+    ub = Ub(core)
+    src, dst = ub.buffer(t, rows * inner, x), ub.buffer(t, 8, np.full(8, 5, t))
+    work = ub.buffer(np.uint8, 4096)
+    from opsnn.ascendc.reduce_full import Sum, SumParams
+    Sum(dst, src, work, SumParams(rows, inner, n))
+    for r in range(rows):
+        level = list(x[r * inner:r * inner + n])
+        while len(level) > 1:
+            level = [tree(level[k:k + per], t) for k in range(0, len(level), per)]
+        assert bits(dst.numpy(rows))[r] == bits(np.array([level[0]], t))[0]
+    assert dst.numpy(4)[3] == 5
+    mask = core.vector_mask
+    assert not mask.counter and mask.low == ((1 << 64) - 1 if n <= per else -(-n // per))
+    with pytest.raises(EmulatorError, match="inner"):
+        Sum(dst, src, SumParams(1, inner + 1, n))
+
+
+def test_broadcast_along_an_axis():
+    from opsnn.ascendc.broadcast_adv import BroadCast
+    core = make_core()
+    ub = Ub(core)
+    src = ub.buffer(np.float32, 8, np.arange(8, dtype=np.float32))
+    dst = ub.buffer(np.float32, 64)
+    BroadCast(dst, src, (4, 16), (4, 1), 1)
+    assert (dst.numpy(64).reshape(4, 16) == np.arange(4, dtype=np.float32)[:, None]).all()
+    BroadCast(dst, src, (3, 8), (1, 8), 0)
+    assert (dst.numpy(24).reshape(3, 8) == np.arange(8, dtype=np.float32)[None, :]).all()
+    with pytest.raises(EmulatorError, match="with 1 on that axis"):
+        BroadCast(dst, src, (4, 16), (4, 1), 0)
