@@ -259,10 +259,10 @@ def format_report(report, verbose: bool = False) -> list[str]:
 
 def _group_line(fs: list) -> str:
     first = fs[0]
-    tile = "-" if first.tile < 0 else str(first.tile)
+    from opsnn.ascendc.findings import core_and_tile  # the emulator's package, loaded when findings exist
     at = f" at {first.source}" if first.source else ""
     return (f"[{first.level}] {first.kind}: {first.instruction}{at} {first.tensor}: {len(fs)} findings on "
-            f"core(s) {_ranges(sorted({f.core for f in fs}))}; first: core {first.core} tile {tile} "
+            f"core(s) {_ranges(sorted({f.core for f in fs}))}; first: {core_and_tile(first.core, first.tile)} "
             f"{first.offset:+d} ({first.nbytes} B): {first.detail}")
 
 
@@ -533,7 +533,7 @@ def _main(argv=None) -> int:
             from opsnn.op_common import new_op
             try:
                 return new_op.main(argv[1:])
-            except (ValueError, FileExistsError) as e:
+            except (ValueError, OSError) as e:  # a taken name, an existing or unwritable folder
                 raise UsageError(str(e)) from None
         if command == "atk":  # a case file, not an operator (opsnn/atk/)
             from opsnn import atk

@@ -20,7 +20,11 @@ FILL = {  # file -> (marked text, the trivial rule's code)
     "functional_models.py": [
         ("    # OPERATOR: the kernel's arithmetic, step by step, in its compute dtype\n"
          '    raise NotImplementedError("OPERATOR: functional_models.toy_grad")',
-         "    return (grad.astype(F32) * x.astype(F32)).astype(grad.dtype)")],
+         "    from opsnn.ascendc.binary import mul_values\n"
+         "    from opsnn.ascendc.mul_arch35 import mul_values as mul_950\n"
+         "    if family == 'ascend950':\n"
+         "        return mul_950(grad, x, np.empty(grad.shape, grad.dtype))\n"
+         "    return mul_values(grad, x)")],
     "op_kernel/toy_grad.py": [
         ("        # OPERATOR: Compute on n elements with opsnn.ascendc's instructions (Cast, Mul, Sub, ...)\n"
          '        raise NotImplementedError("OPERATOR: KernelToyGrad.compute")',
@@ -37,7 +41,7 @@ CHILD = """
 import sys
 import numpy as np
 import opsnn, toy_grad
-from opsnn import registry
+from opsnn import cli, registry
 from opsnn.atk.surfaces import check_surfaces
 assert registry.get("ToyGrad").name == "toy_grad"
 g = np.array([1, -2, 3, 4, 0.5], np.float32)
@@ -47,6 +51,9 @@ want = opsnn.toy_backward(g, x, semantics="ascend910b")
 for s in ("ascend910b", "ascend950"):
     got = opsnn.toy_backward(g, x, semantics=s, backend="emulator")
     assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), (s, got, want)
+for soc in ("Ascend910B2", "Ascend950"):  # the generated tools.py
+    assert cli.main(["tiling", "toy_grad", "--shape", "900", "--shape", "900", "--soc", soc]) == 0
+    assert cli.main(["sanitize", "toy_grad", "--shape", "900", "--shape", "900", "--soc", soc]) == 0
 try:
     opsnn.toy_backward(g, x.astype(np.float64), semantics="ascend950")
 except TypeError as e:
@@ -106,3 +113,64 @@ def test_names():
                                                "python": "softshrink_backward", "api": "aclnnSoftshrinkBackward",
                                                "NAME": "SOFTSHRINK_GRAD"}
     assert new_op.names("gelu", api="aclnnGeluV2")["python"] == "gelu"
+
+
+def test_the_generated_test_runs_inside_a_package_of_ones_own(tmp_path):
+    """docs/operators.md's layout: the operator folder inside the developer's package `mypkg`
+    (an __init__.py, entry point "mypkg.toy_grad"); the generated test finds its operator from
+    where it lies (it did `import toy_grad`, which only a folder on sys.path has)."""
+    package = tmp_path / "mypkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    assert cli.main(["new-op", "toy_grad", "--dir", str(package)]) == 0
+    _fill(package / "toy_grad")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "surface",
+                           str(package / "toy_grad" / "tests")], capture_output=True, text=True, timeout=600,
+                          cwd=tmp_path, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["threshold_grad_v2_d"], "is taken: operator threshold_grad_v2_d"),
+    (["my_sigmoid_grad", "--python", "sigmoid_backward"], "is taken: opsnn.sigmoid_backward"),
+    (["my_selu_grad", "--api", "aclnnSeluBackward"], "is taken: aclnnSeluBackward"),
+    (["x" * 300], "at most 64"),
+])
+def test_new_op_refuses_names_in_one_line(argv, said, tmp_path, capsys):
+    assert cli.main(["new-op", *argv, "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_new_op_where_the_folder_cannot_be_written(tmp_path, capsys):
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    assert cli.main(["new-op", "toy_grad", "--dir", str(a_file)]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+    assert cli.main(["new-op", "toy_grad", "--dir", str(a_file / "under")]) == 2  # mkdir under a file
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Not a directory" in err and "Traceback" not in err
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):
+            pytest.skip("running as a user who can write anywhere")
+        assert cli.main(["new-op", "toy_grad", "--dir", str(locked)]) == 2
+        err = capsys.readouterr().err
+        assert "cannot write" in err and "Permission denied" in err and "Traceback" not in err
+    finally:
+        locked.chmod(0o700)
+
+
+def test_new_op_marks_where_a_scalar_attribute_goes(tmp_path, capsys):
+    """Every file a scalar attribute reaches carries a mark, and the command lists them."""
+    assert cli.main(["new-op", "toy_grad", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    files = {rel for rel, _, _ in new_op.marked(tmp_path / "toy_grad", new_op.SCALAR_MARK)}
+    assert files == {"__init__.py", "numpy_api.py", "functional_models.py", "op_host/toy_grad_tiling.py",
+                     "op_host/arch35/toy_grad_tiling_arch35.py", "op_kernel/toy_grad_tiling_data.py",
+                     "op_kernel/toy_grad.py", "op_api/toy_grad.py", "op_api/aclnn_toy_backward.py",
+                     "op_api/aclnn_signature.py", "examples/test_aclnn_toy_backward.py",
+                     "examples/test_aclnn_toy_backward.cpp"}
+    assert f'places marked "{new_op.SCALAR_MARK}"' in out and "op_api/aclnn_toy_backward.py:" in out

@@ -19,6 +19,8 @@ import re
 from pathlib import Path
 
 MARK = "OPERATOR:"  # every place the operator's own code goes
+SCALAR_MARK = "OPERATOR (a scalar attribute):"  # the places a scalar attribute reaches
+MAX_NAME = 64  # characters: the longest generated file name then stays far below a file system's 255 bytes
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 
@@ -29,13 +31,16 @@ def camel(name: str) -> str:
 def names(name: str, api: str | None = None, python: str | None = None) -> dict[str, str]:
     """The template's names for an operator folder `name` (snake case, e.g. softshrink_grad)."""
     if not _SNAKE.match(name) or keyword.iskeyword(name) or name.endswith("_"):
-        raise ValueError(f"operator name {name!r} must be snake case (a-z, 0-9, _), e.g. softshrink_grad")
+        raise ValueError(f"operator name {name[:80]!r} must be snake case (a-z, 0-9, _), e.g. softshrink_grad")
     python = python or (name[:-5] + "_backward" if name.endswith("_grad") else name)
     if not _SNAKE.match(python) or keyword.iskeyword(python):
-        raise ValueError(f"python name {python!r} must be snake case")
+        raise ValueError(f"python name {python[:80]!r} must be snake case")
     api = api or "aclnn" + camel(python)
     if not re.fullmatch(r"aclnn[A-Z][A-Za-z0-9]*", api):
-        raise ValueError(f"aclnn API name {api!r} must look like aclnnSoftshrinkBackward")
+        raise ValueError(f"aclnn API name {api[:80]!r} must look like aclnnSoftshrinkBackward")
+    for what, value in (("operator name", name), ("python name", python), ("aclnn API name", api)):
+        if len(value) > MAX_NAME:
+            raise ValueError(f"{what} is {len(value)} characters; at most {MAX_NAME}")
     return {"name": name, "Op": camel(name), "python": python, "api": api, "NAME": name.upper()}
 
 
@@ -46,27 +51,54 @@ def files(n: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def taken(n: dict[str, str]) -> str | None:
+    """What already uses one of the new operator's names (an operator opsnn or an installed
+    package registers, its op type, numpy function or aclnn API), or None: two operators of one
+    name would shadow each other in the registry, opsnn.<python> and the C ABI."""
+    from opsnn import registry
+    from opsnn.aclnn.declarations import all_apis
+    for op in registry.discover().values():
+        if n["name"] == op.name or n["Op"] == op.op_def.op_type:
+            return f"operator {op.name} (op type {op.op_def.op_type}, {op.package})"
+        if n["python"] in op.python_api:
+            return f"opsnn.{n['python']} ({op.name}'s numpy function)"
+    for api in all_apis():
+        if api.name == n["api"]:
+            return f"{api.name} (declared by an operator)"
+    return None
+
+
 def write(name: str, directory: str | Path = ".", *, api: str | None = None, python: str | None = None,
           force: bool = False) -> Path:
-    """Write the folder directory/name; FileExistsError where it exists (unless force)."""
+    """Write the folder directory/name; FileExistsError where it exists (unless force); ValueError
+    for a name an operator has already (unless force) or a directory that is not one; OSError
+    (with the path) where the folder cannot be written."""
     n = names(name, api, python)
-    root = Path(directory) / name
+    if not force and (user := taken(n)) is not None:
+        raise ValueError(f"a name of {name!r} is taken: {user}; choose another (--force writes it anyway)")
+    directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise ValueError(f"--dir {directory} is not a directory")
+    root = directory / name
     if root.exists() and not force:
         raise FileExistsError(f"{root} exists")
     for rel, text in files(n).items():
         path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        except OSError as e:
+            raise OSError(f"cannot write {path}: {e.strerror or e}") from None
     return root
 
 
-def marked(root: Path) -> list[tuple[str, int, str]]:
-    """(file, line, text) of every OPERATOR: mark left in a folder written by `write`."""
+def marked(root: Path, mark: str = MARK) -> list[tuple[str, int, str]]:
+    """(file, line, text) of every `mark` left in a folder written by `write`."""
     found = []
     for path in sorted(root.rglob("*")):
         if path.is_file():
             for i, line in enumerate(path.read_text().splitlines(), 1):
-                if MARK in line:
+                if mark in line:
                     found.append((str(path.relative_to(root)), i, line.strip()))
     return found
 
@@ -81,10 +113,15 @@ def main(argv: list[str]) -> int:
     p.add_argument("--force", action="store_true", help="overwrite an existing folder")
     args = p.parse_args(argv)
     root = write(args.name, args.dir, api=args.api, python=args.python, force=args.force)
-    marks = marked(root)
+    marks = [m for m in marked(root) if SCALAR_MARK not in m[2]]
     print(f"wrote {root} ({len(list(root.rglob('*.py')))} Python files); {len(marks)} places marked \"{MARK}\":")
     for rel, line, text in marks:
         print(f"  {rel}:{line}: {text}")
+    scalar = marked(root, SCALAR_MARK)
+    print(f"an operator with a scalar attribute (softshrink's lambd) also fills the {len(scalar)} places marked "
+          f"\"{SCALAR_MARK}\" (opsnn/activation/softshrink_grad is a worked example):")
+    for rel, line, _ in scalar:
+        print(f"  {rel}:{line}")
     return 0
 
 
@@ -95,7 +132,7 @@ _TEMPLATES = {
 Importing it registers the operator with opsnn.registry; nothing heavy is imported here. Outside
 opsnn, make it found by every process with an entry point (pyproject.toml):
 [project.entry-points."opsnn.operators"] {name} = "<your package>.{name}"."""
-from opsnn.registry import Operator, register
+from opsnn.registry import Operator, register  # noqa: F401 - Option, for a scalar attribute
 
 from .op_host.{name}_def import {NAME}
 
@@ -104,6 +141,9 @@ OPERATOR = register(Operator(
     op_def={NAME},
     package=__name__,
     summary="OPERATOR: out = ... ({api})",
+    tools=f"{{__name__}}.tools",
+    # OPERATOR (a scalar attribute): its `opsnn tiling|sanitize` option, Option("alpha", float, 1.0, "the attr")
+    options=(),
     aclnn_module=f"{{__name__}}.op_api.aclnn_{python}",
     aclnn_functions=("{python}_get_workspace_size", "{python}"),
     example="test_aclnn_{python}.py",
@@ -116,13 +156,13 @@ Everything but the element rules is the builder's (opsnn.op_common.elementwise: 
 operands, promotion, broadcasting, out=, the express entry; docs/operators.md)."""
 from __future__ import annotations
 
-import numpy as np
-
 from opsnn.op_common import elementwise as ew
+from opsnn.op_common.emulated import declared_run
 
 from . import functional_models as fm
 
 
+# OPERATOR (a scalar attribute): the rules take its value after the tensors: torch_rule(call, grad, x, alpha)
 def torch_rule(call, grad, x):
     """torch's CPU kernel on operands cast to the result dtype (halves: widen to float32, compute,
     round once, as torch's opmath does)."""
@@ -135,23 +175,16 @@ def ascend_rule(call, grad, x):
     return fm.{name}(grad, x, call.semantics)
 
 
-def _emulated(call, plan):
-    """{api} on the emulated device (backend="emulator")."""
-    from opsnn.aclnn.device_run import SEMANTICS_SOC, run_declared
-
-    from .op_api import aclnn_{python} as api
-    from .op_api.aclnn_signature import APIS
-    return run_declared(APIS[0], api, call.tensors, out_shape=plan.shape, out_dtype=plan.dtype,
-                        soc=SEMANTICS_SOC[call.semantics])
-
-
 {python} = ew.build(ew.Elementwise(
     name="{python}",
     tensors=("grad", "x"),  # OPERATOR: the tensor parameters, in aclnn's order
     scalars=(),             # OPERATOR: ew.Scalar("alpha", 1.0), ... (and the rules take them after the tensors)
+    # OPERATOR (a scalar attribute): TorchRule(scalar=ew.torch_scalar_as_dtype) where torch converts it
+    # to the tensors' dtype; AscendRule(check=...) for the values aclnn refuses (docs/operators.md)
     torch=ew.TorchRule("{python}", torch_rule),
-    ascend=ew.AscendRule("{api}", ascend_rule, dtypes=lambda soc: ("float16", "float32", "bfloat16"),  # OPERATOR
-                         emulator_run=_emulated),
+    ascend=ew.AscendRule("{api}", ascend_rule,
+                         dtypes=lambda soc: ("float16", "float32", "bfloat16"),  # OPERATOR: the API's list
+                         emulator_run=declared_run(__package__)),  # the API's tensors and scalars, in order
     doc="""OPERATOR: out = ..., grad and x broadcast together, under `semantics` ("torch",
     "ascend910b", "ascend950"); backend "auto" / "fast" / "reference" / "emulator" (ascend only).""",
 ))
@@ -167,6 +200,7 @@ import numpy as np
 F32 = np.dtype(np.float32)
 
 
+# OPERATOR (a scalar attribute): its value (as the kernel reads it: float32) after the tensors
 def {name}(grad: np.ndarray, x: np.ndarray, family: str) -> np.ndarray:
     """The kernel of `family` ("ascend910b": op_kernel/{name}.py, "ascend950": op_kernel/arch35)."""
     # OPERATOR: the kernel's arithmetic, step by step, in its compute dtype
@@ -206,6 +240,7 @@ from ..op_kernel.{name}_tiling_data import {Op}TilingData
 UB_FACTOR = {{"float32": 8, "float16": 16, "bfloat16": 16}}
 
 
+# OPERATOR (a scalar attribute): a parameter, passed by field name: block_split_tiling(..., alpha=alpha)
 def {name}_tiling(num_elements: int, dtype, platform: Platform | str | None = None) -> TilingResult:
     return block_split_tiling("{Op} (910B)", num_elements, dtype, platform, UB_FACTOR, {Op}TilingData)
 ''',
@@ -242,6 +277,8 @@ def {name}_tiling_arch35(shapes, dtypes, platform: Platform | str | None = None)
     if len(set(dtypes)) != 1 or dtypes[0] not in TILING_KEYS:
         raise TilingError(f"{Op} (arch35) takes operands of one dtype in {{list(TILING_KEYS)}}, got {{dtypes}}")
     base = ElewiseBaseTiling({name}_dag(dtypes[0]), platform).do_tiling(shapes[-1], list(shapes[:-1]))
+    # OPERATOR (a scalar attribute): the DAG's Var after the base struct: a BaseWithVars subclass
+    # (opsnn.op_common.tiling_struct) with NAMES = ("alpha",), built as Struct(base, (alpha,))
     return {Op}Arch35Tiling(base.block_num, TILING_KEYS[dtypes[0]], WORKSPACE_SIZE, base, dtypes[0])
 ''',
     "op_kernel/__init__.py": "",
@@ -253,8 +290,9 @@ from opsnn.op_common.block_tiling import BlockSplitTilingData
 
 
 class {Op}TilingData(BlockSplitTilingData):
-    """smallCoreDataNum ... tailBlockNum, the struct {Op}'s 910B kernel reads (a kernel that reads
-    attributes too declares its own TilingStruct, as ThresholdGradV2DTilingData does)."""
+    """smallCoreDataNum ... tailBlockNum, the struct {Op}'s 910B kernel reads."""
+    # OPERATOR (a scalar attribute): a field after the eight (alpha: float), LAYOUT = struct.Struct("<8Qf4x")
+    # and CAMEL = (*BlockSplitTilingData.CAMEL, "alpha"), as ThresholdGradV2DTilingData does
 ''',
     "op_kernel/{name}.py": '''\
 """The {Op} 910B kernel on the emulator: the block-split skeleton (opsnn.op_common.block_kernel:
@@ -279,6 +317,7 @@ class Kernel{Op}(BlockSplitKernel):
         """OPERATOR: the temporaries Compute needs (TBuf + pipe.InitBuffer), counted in UB_FACTOR."""
 
     def compute(self, inputs: list[LocalTensor], z: LocalTensor, n: int) -> None:
+        # OPERATOR (a scalar attribute): read it in Init from the tiling data (tiling_data.alpha)
         # OPERATOR: Compute on n elements with opsnn.ascendc's instructions (Cast, Mul, Sub, ...)
         raise NotImplementedError("OPERATOR: Kernel{Op}.compute")
 
@@ -357,6 +396,7 @@ _MODULES = {{"ascend910b": f"{{__package__.rpartition('.')[0]}}.op_kernel.{name}
             "ascend950": f"{{__package__.rpartition('.')[0]}}.op_kernel.arch35"}}
 
 
+# OPERATOR (a scalar attribute): its value a parameter here, passed to both tilings
 def {name}(executor: Executor, dy: L0Tensor, x: L0Tensor) -> L0Tensor:
     """Record {Op} on dense tensors of one shape and dtype; z in a new workspace slot."""
     platform, family = executor.platform, executor.platform.family
@@ -401,6 +441,9 @@ def supported_dtypes(family: str) -> tuple[str, ...]:
     return DTYPES
 
 
+# OPERATOR (a scalar attribute): a parameter in the API's order (an AclScalar: checks.check_not_null(lambd,
+# "lambd", AclScalar); its value lambd.to_float()), its refusal as AclnnError(ACLNN_ERR_PARAM_INVALID,
+# KIND_ATTR, ...), passed to the l0 op; and in the two function signatures below
 def _plan(executor: Executor, grad_output, self, grad_input) -> None:
     # OPERATOR: upstream's checks, in its order (opsnn.aclnn.checks; a refused attribute value:
     # AclnnError(ACLNN_ERR_PARAM_INVALID, KIND_ATTR, ...))
@@ -441,6 +484,7 @@ APIS = (
     AclnnApi("{api}", header="aclnn_{python}", python="{python}", numpy_api="{python}",
              aten="{python}",  # OPERATOR: the aten op it mirrors ("" for none)
              summary="OPERATOR: gradInput = ...",
+             # OPERATOR (a scalar attribute): Param("alpha", SCALAR) in the API's order
              params=(Param("gradOutput", TENSOR, DTYPES), Param("self", TENSOR, DTYPES),  # OPERATOR: the params
                      Param("gradInput", OUT, DTYPES))),
 )
@@ -474,6 +518,7 @@ def main() -> int:
     grad = np.array([1, 2, 3, 4], np.float32)   # OPERATOR: the example's inputs
     x = np.array([-1, 0.5, 2, 3], np.float32)
     (ga, g), (xa, xt), (oa, out) = tensor(grad), tensor(x), tensor(np.zeros(4, np.float32))
+    # OPERATOR (a scalar attribute): acl.create_scalar(value, acl.ACL_FLOAT), passed in the API's order
     size, executor, ret = aclnn.{python}_get_workspace_size(g, xt, out)
     if ret != aclnn.ACLNN_SUCCESS:
         print(f"{api}GetWorkspaceSize failed: {{ret}} {{aclnn.get_recent_err_msg()}}", file=sys.stderr)
@@ -525,6 +570,7 @@ int main() {{
     aclTensor *o = aclCreateTensor(shape.data(), 1, ACL_FLOAT, strides.data(), 0, ACL_FORMAT_ND, shape.data(), 1, oa);
     uint64_t size = 0;
     aclOpExecutor *executor;
+    // OPERATOR (a scalar attribute): aclCreateScalar(&value, ACL_FLOAT), passed in the API's order
     if ({api}GetWorkspaceSize(g, xt, o, &size, &executor) != ACLNN_SUCCESS) return 1;
     void *ws = nullptr;
     if (size > 0) aclrtMalloc(&ws, size, ACL_MEM_MALLOC_HUGE_FIRST);
@@ -541,6 +587,63 @@ int main() {{
     return 0;
 }}
 ''',
+    "tools.py": '''\
+"""`opsnn tiling {name}` / `opsnn sanitize {name}` (opsnn.registry): input shapes (dy, x), one
+of them; the 910B block split, or arch35 on an ascend950 platform. Sanitize runs the kernel on
+exactly-sized random tensors (special values mixed in) against functional_models, bit for bit."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from opsnn.dtypes import to_numpy
+from opsnn.op_common import block_padding, elementwise_report, plan_of
+from opsnn.op_common.block_report import BlockSplitReport
+from opsnn.op_common.elementwise_tools import TilingReport, one_shape, tiling_fields, with_specials
+from opsnn.op_common.kernel_run import ExactRun
+from opsnn.registry import ToolRequest
+
+from . import functional_models as fm
+from .op_host import {NAME}, {name}_tiling
+from .op_host.arch35 import {name}_tiling_arch35
+
+SPECIALS = (np.nan, np.inf, -np.inf, -0.0, 1.0)  # OPERATOR: the values the rule treats apart
+
+
+def _tiling(request: ToolRequest):
+    shape = one_shape(request, "{Op}", "dy and x")
+    if request.platform.family == "ascend950":
+        return {name}_tiling_arch35((shape,) * 3, (request.dtype,) * 3, request.platform)
+    return {name}_tiling(math.prod(shape), request.dtype, request.platform)
+
+
+def tiling_report(request: ToolRequest):
+    t = _tiling(request)
+    if request.platform.family != "ascend950":
+        return BlockSplitReport({NAME}.op_type, t, request)
+    return TilingReport(f"{Op} arch35 tiling  shape={{list(request.input_shapes[0])}}  dtype={{t.dtype}}",
+                        tiling_fields(t.block_dim, t.tiling_key, t.tiling_data, t.workspace_size),
+                        elementwise_report.core_rows(t.tiling_data), plan=True)
+
+
+def prepare_run(request: ToolRequest, seed: int = 0) -> ExactRun:
+    t, family = _tiling(request), request.platform.family
+    dtype, n = to_numpy(request.dtype), math.prod(request.input_shapes[0])
+    rng = np.random.default_rng(seed)
+    inputs = {{"dy": with_specials(rng, dtype, n, SPECIALS), "x": with_specials(rng, dtype, n, SPECIALS)}}
+    if family == "ascend950":
+        from .op_kernel.arch35 import run_kernel
+        options, padding = {{"tiling_key": t.tiling_key}}, {{}}
+    else:
+        from .op_kernel.{name} import run_kernel
+        options = {{}}
+        padding = dict.fromkeys(("dy", "x", "z"), block_padding(plan_of(t.tiling_data, t.block_dim), n,
+                                                                 dtype.itemsize))
+    return ExactRun(run_kernel, platform=request.platform, block_dim=t.block_dim, tiling=t.tiling_data.to_bytes(),
+                    inputs=inputs, outputs={{"z": (dtype, n)}}, padding=padding, dtype=request.dtype,
+                    model=lambda ins: {{"z": fm.{name}(ins["dy"], ins["x"], family)}}, **options)
+''',
     "tests/__init__.py": "",
     "tests/test_{name}.py": '''\
 """{Op}: opsnn's surface checks (numpy, dask, torch with opcheck), and the rule's own cases."""
@@ -550,7 +653,7 @@ from opsnn.atk.surfaces import check_surfaces
 
 
 def test_every_surface_answers_as_the_numpy_function():
-    import {name}  # noqa: F401 - registers the operator (an installed entry point does this too)
+    from .. import OPERATOR  # noqa: F401 - registers the operator (an installed entry point does this too)
     grad = np.array([1, -2, 3, 4], np.float32)  # OPERATOR: inputs that exercise the rule
     x = np.array([0.5, -1, 2, np.nan], np.float32)
     check_surfaces("{python}", grad, x, semantics=("torch",))  # OPERATOR: the ascend semantics once written
