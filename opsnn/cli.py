@@ -313,7 +313,14 @@ def cmd_example(op: registry.Operator, args) -> int:
         raise UsageError(f"operator {op.name} has no example")
     if not path.is_file():
         raise UsageError(f"the example {path} of {op.name} is missing from this installation")
-    return int(runpy.run_path(str(path), run_name="opsnn_example")["main"]())
+    try:
+        return int(runpy.run_path(str(path), run_name="opsnn_example")["main"]())
+    except Exception as e:  # the example's own failure (e.g. a call that no longer fits its API): one line
+        import traceback
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        print(f"opsnn example: {op.name}'s example failed: {type(e).__name__}: {e} "
+              f"({Path(where.filename).name}:{where.lineno})", file=sys.stderr)
+        return 1
 
 
 def _kernel_cpp_example(op: registry.Operator) -> int:

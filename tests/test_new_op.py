@@ -174,3 +174,20 @@ def test_new_op_marks_where_a_scalar_attribute_goes(tmp_path, capsys):
                      "op_api/aclnn_signature.py", "examples/test_aclnn_toy_backward.py",
                      "examples/test_aclnn_toy_backward.cpp"}
     assert f'places marked "{new_op.SCALAR_MARK}"' in out and "op_api/aclnn_toy_backward.py:" in out
+
+
+def test_an_example_that_raises_is_one_line(tmp_path, capsys, monkeypatch):
+    """`opsnn example` on an operator whose example no longer fits its API (a scalar added to the
+    signature, the call not updated): the failure in one line with where it happened, exit 1."""
+    from opsnn import registry
+    example = tmp_path / "examples" / "test_aclnn_broken.py"
+    example.parent.mkdir()
+    example.write_text("def main():\n    return (lambda a, b: 0)(1)\n")
+    op = registry.Operator(name="broken_example_op", op_def=registry.get("selu_grad").op_def, package="x",
+                           summary="an example that raises", example=example.name)
+    monkeypatch.setattr(registry.Operator, "example_path", lambda self: example)
+    monkeypatch.setattr(registry, "get", lambda name: op)
+    assert cli.main(["example", "broken_example_op"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("opsnn example: broken_example_op's example failed: TypeError:") and "missing 1" in err
+    assert "test_aclnn_broken.py:2" in err and "Traceback" not in err
