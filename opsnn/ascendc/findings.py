@@ -40,6 +40,12 @@ EXPECTED = "expected"
 NO_TILE = -1  # the finding happened outside any tile (Init, launch-level checks)
 
 
+def core_and_tile(core: int, tile: int) -> str:
+    """Where a finding happened: "core 1 tile 3", or "core 1" outside any tile (a kernel that
+    declares no tiles, as C++ kernels do, is never inside one)."""
+    return f"core {core}" if tile == NO_TILE else f"core {core} tile {tile}"
+
+
 @dataclass(frozen=True)
 class Finding:
     """One thing the sanitizer saw.
@@ -102,9 +108,8 @@ class Finding:
         return asdict(self)
 
     def __str__(self) -> str:
-        tile = "-" if self.tile == NO_TILE else str(self.tile)
         at = f" at {self.source}" if self.source else ""
-        return (f"[{self.level}] {self.kind}: core {self.core} tile {tile} {self.instruction}{at} "
+        return (f"[{self.level}] {self.kind}: {core_and_tile(self.core, self.tile)} {self.instruction}{at} "
                 f"{self.tensor} {self.offset:+d} ({self.nbytes} B): {self.detail}")
 
 

@@ -13,6 +13,7 @@ from operator import itemgetter
 
 from . import findings as fk
 from .core import GmRange
+from .findings import core_and_tile
 
 # The ranges arrive as plain tuples of GmRange's fields (see core.GmRange); the sweeps read them by
 # position, which keeps this post-launch pass at a few per cent of a launch.
@@ -76,8 +77,8 @@ def write_overlaps(writes: Iterable[tuple]) -> list[fk.Finding]:
             lo, hi = max(w.start, o.start), min(w.end, o.end)
             found.append(fk.Finding(
                 fk.GM_WRITE_OVERLAP, w.core, w.tile, w.instruction, w.tensor, lo - w.tensor_base, hi - lo,
-                f"core {w.core} tile {w.tile} writes bytes [{lo - w.tensor_base}, {hi - w.tensor_base}) of "
-                f"{w.tensor}, running into the range core {o.core} tile {o.tile} writes ({o.instruction} to "
+                f"{core_and_tile(w.core, w.tile)} writes bytes [{lo - w.tensor_base}, {hi - w.tensor_base}) of "
+                f"{w.tensor}, running into the range {core_and_tile(o.core, o.tile)} writes ({o.instruction} to "
                 f"{o.tensor}): the result depends on which core finishes last", other_core=o.core, source=w.source))
         seen.add(t)
     return found
@@ -111,8 +112,8 @@ def read_write_races(reads: Iterable[tuple], writes: Iterable[tuple]) -> list[fk
         how = f"{w.instruction} to {w.tensor}" + (f", atomic {w.atomic}" if w.atomic else "")
         found.append(fk.Finding(
             fk.GM_READ_WRITE_RACE, r.core, r.tile, r.instruction, r.tensor, lo - r.tensor_base, hi - lo,
-            f"core {r.core} tile {r.tile} reads bytes [{lo - r.tensor_base}, {hi - r.tensor_base}) of {r.tensor} "
-            f"that core {w.core} tile {w.tile} writes ({how}): what it reads depends "
+            f"{core_and_tile(r.core, r.tile)} reads bytes [{lo - r.tensor_base}, {hi - r.tensor_base}) of {r.tensor} "
+            f"that {core_and_tile(w.core, w.tile)} writes ({how}): what it reads depends "
             f"on which core runs first", other_core=w.core, source=r.source))
     return found
 
@@ -132,8 +133,8 @@ def _mixed_writes(atomics: list[tuple], others: list[tuple]) -> list[fk.Finding]
         other = f"atomic {o.atomic}" if o.atomic else "plain"
         found.append(fk.Finding(
             fk.GM_WRITE_OVERLAP, a.core, a.tile, a.instruction, a.tensor, lo - a.tensor_base, hi - lo,
-            f"core {a.core} tile {a.tile} writes bytes [{lo - a.tensor_base}, {hi - a.tensor_base}) of {a.tensor} "
-            f"atomically ({a.atomic}) where core {o.core} tile {o.tile} makes a {other} write ({o.instruction} to "
+            f"{core_and_tile(a.core, a.tile)} writes bytes [{lo - a.tensor_base}, {hi - a.tensor_base}) of {a.tensor} "
+            f"atomically ({a.atomic}) where {core_and_tile(o.core, o.tile)} makes a {other} write ({o.instruction} to "
             f"{o.tensor}): the result depends on which core runs first", other_core=o.core, source=a.source))
     return found
 

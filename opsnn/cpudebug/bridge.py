@@ -271,7 +271,7 @@ class Session:
         print(f"opsnn ut: {where}: {status} ({report.block_dim} core(s), {instructions} instruction(s), "
               f"{seconds * 1e3:.1f} ms, sanitizer {'on' if self.sanitize else 'off'})", file=sys.stderr)
         if report.findings:
-            for text in format_report(report):
+            for text in format_report(report, os.environ.get("OPSNN_UT_VERBOSE") == "1"):  # opsnn ut --verbose
                 print(f"  {text}", file=sys.stderr)
         sys.stderr.flush()
         if report.ok:

@@ -553,7 +553,7 @@ def test_write_overlap_names_both_cores_and_the_bytes():
         DataCopy(yg[16 * ctx.GetBlockIdx()], t, 64)
     found = [f for f in _run(kernel, block_dim=3).findings if f.kind == "gm_write_overlap"]
     assert [(f.core, f.other_core, f.offset, f.nbytes) for f in found] == [(0, 1, 64, 192), (1, 2, 128, 192)]
-    assert "core 1 tile -1 writes bytes [128, 320) of y, running into the range core 2" in found[1].detail
+    assert "core 1 writes bytes [128, 320) of y, running into the range core 2" in found[1].detail
 
 
 def test_the_core_that_spills_is_blamed_not_its_neighbour():
@@ -728,7 +728,7 @@ def test_a_read_before_the_buffer_is_reported_and_reads_zeros():
         DataCopy(yg, out, 128)
     run = _run_keep(kernel)
     assert [_where(f) for f in run.report.findings] == [("local_tensor_underflow", ERROR, 0, "Mul", "two", -256, 256)]
-    assert str(run.report.findings[0]).startswith("[error] local_tensor_underflow: core 0 tile - Mul two -256 (256 B)")
+    assert str(run.report.findings[0]).startswith("[error] local_tensor_underflow: core 0 Mul two -256 (256 B)")
     y, x = run.y(), run.x()
     np.testing.assert_array_equal(y[:64], np.zeros(64, F32))
     np.testing.assert_array_equal(y[64:128], x[64:128] * F32(2))
