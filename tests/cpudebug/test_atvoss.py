@@ -261,3 +261,44 @@ def test_an_op_writing_past_its_tile_is_found_at_its_line(bad):
     [f] = [f for f in launch["findings"] if f["level"] == "error"]
     assert (f["kind"], f["core"], f["instruction"], f["source"]) == (
         "local_tensor_overflow", 0, "Duplicate", f"test_atvoss_kernels.cpp:{_line('OVERRUN_LINE')}")
+
+
+# ---- the DAG facts, against the Python atvoss (whose counts reproduce upstream's tiling strings) ----
+FACTS_SOURCE = Path(__file__).resolve().parent / "kernels" / "atvoss_dag_facts.cpp"
+
+
+def _python_dag(name: str):
+    from ..atvoss.dags import erfinv_like, hardtanh_grad_like, threshold_v2_like
+    family, dtype = name.split("/")
+    return {"hardtanh_grad_like": hardtanh_grad_like, "erfinv_like": erfinv_like,
+            "threshold_v2_like": threshold_v2_like, "threshold_grad_v2_d": threshold_grad_v2_d_dag}[family](dtype)
+
+
+@pytest.fixture(scope="module")
+def cpp_facts(tmp_path_factory) -> dict:
+    import shutil
+    import subprocess
+    cxx = shutil.which("g++") or shutil.which("c++")
+    if cxx is None:
+        pytest.skip("no C++ compiler")
+    exe = tmp_path_factory.mktemp("facts") / "facts"
+    subprocess.run([cxx, "-std=c++17", f"-I{INCLUDE}", str(FACTS_SOURCE), "-o", str(exe)], check=True)
+    return json.loads(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout)
+
+
+INCLUDE = Path(__file__).resolve().parents[2] / "opsnn" / "cpudebug" / "include"
+FACT_NAMES = ["hardtanh_grad_like/float16", "erfinv_like/float32", "erfinv_like/float16",
+              *(f"threshold_v2_like/{t}" for t in ("float16", "int16", "float32", "int32", "int8", "uint8", "int64",
+                                                    "bfloat16")),
+              *(f"threshold_grad_v2_d/{t}" for t in ("float16", "bfloat16", "float32", "int32", "int8", "uint8"))]
+
+
+@pytest.mark.parametrize("name", FACT_NAMES)
+def test_dag_facts_equal_the_python_atvoss(cpp_facts, name):
+    dag = _python_dag(name)
+    got = cpp_facts[name]
+    want = {"funs": len(dag.fun_list), "buffers": dag.buffer_num(), "cached": dag.buffer_num(True, True),
+            "max": dag.max_dtype_bytes, "min": dag.min_dtype_bytes, "inputs": len(dag.inputs),
+            "scalar_inputs": sum(info.scalar for info in dag.inputs.values()), "copy_brc": dag.copy_brc_num,
+            "vars": dag.var_num}
+    assert got == want
