@@ -49,6 +49,7 @@ _MODULES = {
     "repeat": ("BinaryRepeatParams", "ResetMask", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "UnaryRepeatParams"),
     "rounding": ("RoundMode",),
     "scalar_ops": ("Adds", "LeakyRelu", "Maxs", "Mins", "Muls", "ShiftLeft", "ShiftRight"),
+    "softmax": ("SimpleSoftMax", "SoftMax", "SoftMaxShapeInfo", "SoftMaxTiling", "SoftmaxGrad", "SoftmaxGradFront"),
     "sort": ("Concat", "Extract", "GetMrgSortResult", "GetSortLen", "GetSortOffset", "MrgSort", "MrgSort4Info",
         "MrgSortSrcList", "Sort", "Sort32"),
     "spr": ("GetAccVal", "GetReduceMaxMinCount", "GetReduceRepeatMaxMinSpr", "GetReduceRepeatSumSpr"),
