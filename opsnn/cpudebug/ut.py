@@ -222,6 +222,9 @@ def _select_cases(test: Path, found, opts: Options) -> tuple[list[tuple[KernelUt
                 seen.add(c.soc)
                 out.append((c, c.soc))
         return out, notes
+    if found is not None and found.cmake_files and not found.misread:
+        notes.append(f"no AddOpTestCase in {', '.join(str(c) for c in found.cmake_files)}: upstream's build "
+                     "never compiles this test; run as the command line says")
     return [(None, "")], notes
 
 
@@ -346,7 +349,7 @@ def plan_host_ut(test: Path, layer: str, opts: Options) -> UtPlan:
     except (ValueError, OSError) as e:
         raise UtError(str(e)) from None
     includes = [*opts.include_dirs, *hp.include_dirs]
-    common = [*hp.cflags, *[f"-I{d}" for d in includes]]
+    common = [*hp.cflags, *[f"-I{d}" for d in includes], *opts.defines]
     tag = hashlib.sha256("\0".join([layer, str(test), *common, *map(str, hp.sources)]).encode()).hexdigest()[:20]
     spec = ut_build.BuildSpec([ut_build.Source(Path(s)) for s in hp.sources], common, list(hp.libs), tag)
     socs = list(hp.socs) or [""]

@@ -149,6 +149,7 @@ class FolderCases:
     cases: list[KernelUtCase]
     run_files: list[Path]  # copied next to the built tests (a data folder's scripts)
     misread: list[str]  # AddOpTestCase calls ut.cmake reads differently from how they are written
+    cmake_files: list[Path] = field(default_factory=list)  # the CMakeLists read
 
 
 def read_cases(test: Path) -> FolderCases | None:
@@ -167,7 +168,8 @@ def read_cases(test: Path) -> FolderCases | None:
     cases: list[KernelUtCase] = []
     run_files: list[Path] = []
     misread: list[str] = []
-    for cmake in _cmake_files(test, op_dir):
+    cmake_files = _cmake_files(test, op_dir)
+    for cmake in cmake_files:
         commands = parse(cmake.read_text(errors="replace"))
         for unit in COMPUTE_UNITS:
             scope = _base_scope(cmake.parent, op_dir, repo, unit)
@@ -183,7 +185,7 @@ def read_cases(test: Path) -> FolderCases | None:
                     case.extra_trees = trees
                     if case not in cases:
                         cases.append(case)
-    return FolderCases(cases, run_files, misread)
+    return FolderCases(cases, run_files, misread, cmake_files)
 
 
 def _cases_of_call(args: list[str], cmake: Path, line: int, op_dir: Path, unit: str,

@@ -122,12 +122,14 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
 
 
 def _anywhere(header: str, checkout: Path | None) -> Path | None:
-    """A file of the checkout whose path ends as the include does."""
+    """A file of the checkout whose path ends as the include does (in the checkout, or in the
+    build tree upstream's build copies it to)."""
     if checkout is None:
         return None
     tail = header.lstrip("./")
     for p in _files_named(checkout).get(header.split("/")[-1], ()):
-        if str(p).endswith(tail):
+        # an operator's op_kernel files sit in tbe/ascendc/<op>/ of upstream's build tree
+        if str(p).endswith(tail) or str(p).replace("/op_kernel/", "/").endswith(tail):
             return p
     return None
 
