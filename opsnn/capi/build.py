@@ -9,7 +9,13 @@ without them `BuildUnavailable` says which is missing.
 
 Built into `opsnn.capi.build_root()` (per environment, writable; never the package's own folder):
 include/ (the static headers copied, the generated aclnnop/ ones), lib/ and lib64/ (an alias for
-build files written for a CANN toolkit, which look there), cmake/ and pkgconfig/."""
+build files written for a CANN toolkit, which look there), cmake/ and pkgconfig/. A build is made
+beside them (a hidden sibling folder) and each of its folders then takes the old one's place in
+one rename (Linux's RENAME_EXCHANGE; lib/, which holds the stamp, last), so a process using the
+folder never sees a half-written header or library: it has the old build or the new one (a
+library it loaded stays mapped). Other folders there (kt/: the C++ kernel runtime) are left alone.
+The build is keyed by content: the sources, the declarations, the compiler and this environment's
+interpreter however it is spelled (.venv/bin/python and .venv/bin/python3 are one interpreter)."""
 from __future__ import annotations
 
 import hashlib
@@ -74,8 +80,28 @@ def _origins(apis) -> dict[str, str]:
     return {a.name: out.get(a.name, "?") for a in apis}
 
 
+def canonical_python(python: str) -> str:
+    """One spelling of an interpreter: python / python3 / python3.X in one folder, links to one
+    file, are the same program (the embedded interpreter finds its venv from that folder), so they
+    make one build, not one each (they used to rebuild the C ABI in turn)."""
+    path = Path(python).absolute()
+    try:
+        target = path.resolve(strict=True)
+    except OSError:
+        return str(path)
+    for name in ("python3", "python", f"python{sys.version_info[0]}.{sys.version_info[1]}"):
+        other = path.parent / name
+        try:
+            if other.resolve(strict=True) == target:
+                return str(other)
+        except OSError:
+            continue
+    return str(path)
+
+
 def _plan(python: str):
     """What a build compiles, and its digest (any change rebuilds)."""
+    python = canonical_python(python)
     cxx = compiler()
     libdir, pylib = libpython()
     apis = all_apis()
@@ -106,15 +132,13 @@ def up_to_date(dest: Path | None = None) -> bool:
 
 def build(dest: Path | None = None, *, python: str | None = None, force: bool = False, verbose: bool = False) -> Path:
     """Build into `dest` (default: `build_root()`): include/ (the static headers and the generated
-    aclnnop/ ones), lib/ (and its alias lib64/), cmake/ and pkgconfig/. Skipped when nothing
-    changed. Returns lib/'s path."""
+    aclnnop/ ones), lib/ (and its alias lib64/), cmake/ and pkgconfig/, each made beside and
+    renamed into place (the module's doc). Skipped when nothing changed. Returns lib/'s path."""
     dest = (build_root() if dest is None else Path(dest)).resolve()
-    python = python or sys.executable  # the embedded interpreter's program name: finds this venv
+    python = canonical_python(python or sys.executable)  # the embedded interpreter's program name: finds this venv
     cxx, libdir, pylib, headers, source, digest = _plan(python)
-    include, lib = dest / "include", dest / "lib"
-    stamp = lib / _STAMP
-    if not force and _stamped(lib, digest):
-        return lib
+    if not force and _stamped(dest / "lib", digest):
+        return dest / "lib"
     if dest == PACKAGE_DIR:
         raise ValueError("the C ABI is built outside the package's own folder (opsnn.capi.build_root())")
     try:
@@ -123,58 +147,81 @@ def build(dest: Path | None = None, *, python: str | None = None, force: bool = 
         raise BuildUnavailable(f"cannot write {dest}: {e.strerror} (set {DIR_VARIABLE} to a writable folder)") from e
     if not os.access(dest, os.W_OK):
         raise BuildUnavailable(f"cannot write {dest} (set {DIR_VARIABLE} to a writable folder)")
+    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.build-", dir=dest.parent))
+    try:
+        _make_tree(staging, cxx, libdir, pylib, headers, source, digest, python, verbose)
+        for name in _TREE:  # lib/ (the stamp) last: a build is whole once it is there
+            _replace(staging / name, dest / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return dest / "lib"
+
+
+_TREE = ("cmake", "pkgconfig", "include", "lib64", "lib")  # the folders a build owns in its root
+
+
+def _make_tree(root: Path, cxx, libdir, pylib, headers, source, digest, python, verbose) -> None:
+    """A whole build in `root` (a fresh folder nobody else uses)."""
+    include, lib = root / "include", root / "lib"
     for rel in (*(f"include/{h}" for h in _STATIC_HEADERS), *_SHIPPED):
-        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(PACKAGE_DIR / rel, dest / rel)
-    for stale in (include / "aclnnop").glob("aclnn_*.h"):  # an operator no longer declared
-        if stale.name != "aclnn_util.h" and stale.name not in headers:
-            stale.unlink()
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PACKAGE_DIR / rel, root / rel)
     (include / "aclnnop").mkdir(parents=True, exist_ok=True)
     for name, text in headers.items():
-        _write_if_changed(include / "aclnnop" / name, text)
+        (include / "aclnnop" / name).write_text(text)
     lib.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="opsnn-capi-") as tmp:
-        ops = Path(tmp) / "ops.cpp"
-        ops.write_text(source)
-        out = Path(tmp) / LIBRARY
-        cmd = [*cxx, "-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wall", "-Wextra",
-               f"-I{include}", f"-I{PACKAGE_DIR / 'src'}", f"-I{sysconfig.get_paths()['include']}",
-               f'-DOPSNN_CAPI_PYTHON="{_c_string(python)}"',
-               f'-DOPSNN_CAPI_STDLIB="{_c_string(sysconfig.get_paths()["stdlib"])}"',
-               f'-DOPSNN_CAPI_ROOT="{_c_string(str(PACKAGE_DIR.parents[1]))}"',
-               str(PACKAGE_DIR / "src" / "capi.cpp"), str(ops), "-o", str(out),
-               f"-Wl,-soname,{LIBRARY}", f"-L{libdir}", f"-l{pylib}", f"-Wl,-rpath,{libdir}", "-ldl", "-pthread"]
-        if verbose:
-            print(" ".join(shlex.quote(c) for c in cmd), file=sys.stderr)
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"compiling the C ABI failed:\n{done.stderr}")
-        os.replace(out, lib / LIBRARY) if out.stat().st_dev == lib.stat().st_dev else shutil.move(out, lib / LIBRARY)
+    (root / "ops.cpp").write_text(source)
+    cmd = [*cxx, "-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wall", "-Wextra",
+           f"-I{include}", f"-I{PACKAGE_DIR / 'src'}", f"-I{sysconfig.get_paths()['include']}",
+           f'-DOPSNN_CAPI_PYTHON="{_c_string(python)}"',
+           f'-DOPSNN_CAPI_STDLIB="{_c_string(sysconfig.get_paths()["stdlib"])}"',
+           f'-DOPSNN_CAPI_ROOT="{_c_string(str(PACKAGE_DIR.parents[1]))}"',
+           str(PACKAGE_DIR / "src" / "capi.cpp"), str(root / "ops.cpp"), "-o", str(lib / LIBRARY),
+           f"-Wl,-soname,{LIBRARY}", f"-L{libdir}", f"-l{pylib}", f"-Wl,-rpath,{libdir}", "-ldl", "-pthread"]
+    if verbose:
+        print(" ".join(shlex.quote(c) for c in cmd), file=sys.stderr)
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"compiling the C ABI failed:\n{done.stderr}")
+    (root / "ops.cpp").unlink()
     for alias in ALIASES:
-        link = lib / alias
-        if link.is_symlink() or link.exists():
-            link.unlink()
         try:
-            link.symlink_to(LIBRARY)
+            (lib / alias).symlink_to(LIBRARY)
         except OSError:  # no symlinks here: a copy answers to the name just as well (same SONAME)
-            shutil.copyfile(lib / LIBRARY, link)
-    lib64 = dest / "lib64"  # CANN's toolkits (and upstream's CMakeLists) keep the libraries there
-    if not lib64.is_symlink() and not lib64.exists():
-        try:
-            lib64.symlink_to("lib", target_is_directory=True)
-        except OSError:
-            shutil.copytree(lib, lib64, symlinks=True)
-    stamp.write_text(digest)
-    return lib
+            shutil.copyfile(lib / LIBRARY, lib / alias)
+    try:  # CANN's toolkits (and upstream's CMakeLists) keep the libraries in lib64/
+        (root / "lib64").symlink_to("lib", target_is_directory=True)
+    except OSError:
+        shutil.copytree(lib, root / "lib64", symlinks=True)
+    (lib / _STAMP).write_text(digest)
+
+
+def _replace(new: Path, old: Path) -> None:
+    """`new` takes `old`'s place in one step where the system can (old, if any, ends at `new`'s
+    path, which the caller removes); else old moves aside first (a moment without it)."""
+    if old.is_symlink() or old.exists():
+        if _exchange(new, old):
+            return
+        aside = new.with_name(new.name + ".old")
+        os.rename(old, aside)
+    os.rename(new, old)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """renameat2(RENAME_EXCHANGE): a and b swap names atomically (Linux 3.15+, glibc 2.28+)."""
+    import ctypes
+    import ctypes.util
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
 
 
 def _c_string(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _write_if_changed(path: Path, text: str) -> None:
-    if not path.is_file() or path.read_text() != text:
-        path.write_text(text)
 
 
 def built(dest: Path | None = None) -> bool:
