@@ -302,3 +302,48 @@ def test_dag_facts_equal_the_python_atvoss(cpp_facts, name):
             "scalar_inputs": sum(info.scalar for info in dag.inputs.values()), "copy_brc": dag.copy_brc_num,
             "vars": dag.var_num}
     assert got == want
+
+
+# ---- the host side: ElewiseTiling (opsnn/host/include/atvoss/elewise/elewise_tiling.h) ----
+HOST_TILING_SOURCE = Path(__file__).resolve().parent / "kernels" / "atvoss_host_tiling.cpp"
+VECTORS = json.loads((Path(__file__).resolve().parents[1] / "atvoss" / "upstream_vectors.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def host_tiling(tmp_path_factory):
+    import shutil
+    import subprocess
+
+    from opsnn.host import build as host_build
+    cxx = shutil.which("g++") or shutil.which("c++")
+    if cxx is None:
+        pytest.skip("no C++ compiler")
+    exe = tmp_path_factory.mktemp("host_tiling") / "host_tiling"
+    subprocess.run([cxx, *host_build.host_cflags(), f"-I{HOST_TILING_SOURCE.parent}", str(HOST_TILING_SOURCE), "-o",
+                    str(exe)], check=True)
+
+    def tile(dag: str, ub: int, cores: int, shape) -> bytes | None:
+        out = subprocess.run([str(exe), dag, str(ub), str(cores), *map(str, shape)], check=True, capture_output=True,
+                             text=True).stdout.strip()
+        return None if out == "FAILED" else bytes.fromhex(out)
+    return tile
+
+
+@pytest.mark.parametrize("case", VECTORS["elewise"], ids=[c["case"] for c in VECTORS["elewise"]])
+def test_host_elewise_tiling_equals_upstreams_expected_strings(host_tiling, case):
+    words = [int(w) for w in case["words"].split()]
+    assert host_tiling("hardtanh_grad_like/float16", 245760, 64, case["shape"]) == struct.pack("<10q", *words[:10])
+
+
+@pytest.mark.parametrize(("dag", "shape"), [
+    ("erfinv_like/float32", (1,)), ("erfinv_like/float32", (100003,)), ("erfinv_like/float16", (7, 9999)),
+    ("threshold_v2_like/int8", (16777216,)), ("threshold_v2_like/int64", (513,)),
+    ("threshold_v2_like/bfloat16", (3, 5, 8199))])
+def test_host_elewise_tiling_equals_the_python_atvoss(host_tiling, dag, shape):
+    from opsnn.atvoss import ElewiseBaseTiling
+    want = ElewiseBaseTiling(_python_dag(dag), PLATFORM).do_tiling(shape).to_bytes()
+    assert host_tiling(dag, PLATFORM.ub_size, PLATFORM.aiv_cores, shape) == want
+
+
+def test_host_elewise_tiling_refuses_an_empty_dim(host_tiling):
+    assert host_tiling("erfinv_like/float32", 245760, 64, (4, 0)) is None
