@@ -8,8 +8,9 @@
 2. A 1 M-element multi-core run: the same kernel on opsnn's tiling of 1,048,576 float32 (48 cores on
    Ascend910B2), sanitizer on and off: the launch's own seconds (from the runtime's record) and the
    program's.
-3. The cost of one instruction call from C++: a kernel of 2000 Adds on 64 floats, against the same
-   2000 calls made from Python straight to the emulator; the difference is the bridge.
+3. The cost of one instruction call from C++: a kernel of 4000 Adds on 64 floats, against the same
+   4000 calls made from Python straight to the emulator; the difference is the bridge. Measured in
+   CPU time of the thread running the core (and wall time beside it).
 Min and median of --repeats runs, the machine's facts beside them; nothing is asserted."""
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OWN_UT = ROOT / "opsnn/activation/threshold_grad_v2_d/tests/ut/op_kernel/test_threshold_grad_v2_d.cpp"
 CALLS_UT = Path(__file__).resolve().parent / "cpp" / "bench_calls.cpp"
 SOC = "Ascend910B2"
+CALLS = 4000  # instruction calls per measurement of the per-call cost
 
 
 def _stats(xs: list[float]) -> dict:
@@ -99,34 +101,44 @@ def one_million(repeats: int, cache: Path, work: Path) -> dict:
 
 
 def per_call(repeats: int, cache: Path, work: Path) -> dict:
-    binary, _, _ = ut.build_binary(CALLS_UT, [SOC], ["-DCALLS=2000"], cache / "calls")
-    cpp = []
+    """Seconds per instruction call, in CPU time of the thread that runs the core (the C++ launch's
+    record, the Python loop's time.thread_time) as well as wall time: on a shared machine wall time
+    mostly measures the wait for a CPU, and the two sides run at different moments."""
+    binary, _, _ = ut.build_binary(CALLS_UT, [SOC], [f"-DCALLS={CALLS}"], cache / "calls")
+    cpp, cpp_wall = [], []
     for _ in range(repeats):
-        _, record = _timed_run(binary, work, [])
+        _, record = _timed_run(binary, work, [], env={"OPENBLAS_NUM_THREADS": "1"})
         launch = record["launches"][0]
-        cpp.append(launch["seconds"] / launch["instructions"])
+        cpp.append(launch["cpu_seconds"] / launch["instructions"])
+        cpp_wall.append(launch["seconds"] / launch["instructions"])
     # the same calls from Python, straight to the emulator (no bridge)
     from opsnn.ascendc import Adds, Duplicate, GlobalMemory, TBuf, TPipe
     from opsnn.ascendc.core import CoreContext
     from opsnn.platform import get_platform
-    py = []
+    py, py_wall = [], []
     for _ in range(repeats):
         ctx = CoreContext(0, 1, get_platform(SOC), GlobalMemory(), True)
         buf = TBuf(name="b")
         TPipe(ctx).InitBuffer(buf, 256)
         t = buf.Get(np.float32)
         Duplicate(t, np.float32(1), 64)
-        t0 = time.perf_counter()
-        for _ in range(2000):
+        t0, c0 = time.perf_counter(), time.thread_time()
+        for _ in range(CALLS):
             Adds(t, t, np.float32(1), 64)
-        py.append((time.perf_counter() - t0) / 2000)
-    return {"cpp_us_per_call": _stats([x * 1e6 for x in cpp]), "python_us_per_call": _stats([x * 1e6 for x in py]),
-            "bridge_us_per_call_median": (statistics.median(cpp) - statistics.median(py)) * 1e6}
+        py.append((time.thread_time() - c0) / CALLS)
+        py_wall.append((time.perf_counter() - t0) / CALLS)
+    us = [x * 1e6 for x in cpp], [x * 1e6 for x in py]
+    return {"cpp_cpu_us_per_call": _stats(us[0]), "python_cpu_us_per_call": _stats(us[1]),
+            "cpp_wall_us_per_call": _stats([x * 1e6 for x in cpp_wall]),
+            "python_wall_us_per_call": _stats([x * 1e6 for x in py_wall]),
+            "bridge_cpu_us_per_call_median": statistics.median(us[0]) - statistics.median(us[1]),
+            "cpp_over_python_cpu_median": statistics.median(us[0]) / statistics.median(us[1])}
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--only", choices=("ut_2048", "run_1m", "per_call"), help="run one part")
     p.add_argument("--json", help="write the figures here (default: benchmarks/results_cpp_kernel.json)")
     args = p.parse_args(argv)
     kt_build.build()
@@ -136,9 +148,12 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="opsnn-bench-cpp-") as tmp:
         cache, work = Path(tmp) / "cache", Path(tmp) / "work"
         work.mkdir()
-        results = {"ut_2048": ut_end_to_end(args.repeats, cache, work),
-                   "run_1m": one_million(args.repeats, cache, work),
-                   "per_call": per_call(args.repeats, cache, work)}
+        parts = {"ut_2048": ut_end_to_end, "run_1m": one_million, "per_call": per_call}
+        results = {name: fn(args.repeats, cache, work) for name, fn in parts.items()
+                   if args.only in (None, name)}
+    if args.only:
+        print(json.dumps(measure.jsonable(results), indent=1))
+        return 0
     u, m, c = results["ut_2048"], results["run_1m"], results["per_call"]
     print(f"2048-element UT: compile {u['compile_s']['min']:.2f}/{u['compile_s']['median']:.2f} s (min/median), "
           f"program {u['program_s']['min'] * 1e3:.0f}/{u['program_s']['median'] * 1e3:.0f} ms, launch "
@@ -149,9 +164,11 @@ def main(argv=None) -> int:
               f"{r['launch_s']['min'] * 1e3:.0f}/{r['launch_s']['median'] * 1e3:.0f} ms, program "
               f"{r['program_s']['min'] * 1e3:.0f}/{r['program_s']['median'] * 1e3:.0f} ms, "
               f"{r['instructions']} instructions, {r['elements_per_s_median'] / 1e6:.1f} M elements/s")
-    print(f"one instruction call (Adds, 64 floats): from C++ {c['cpp_us_per_call']['min']:.1f}/"
-          f"{c['cpp_us_per_call']['median']:.1f} us, from Python {c['python_us_per_call']['min']:.1f}/"
-          f"{c['python_us_per_call']['median']:.1f} us: the bridge {c['bridge_us_per_call_median']:.1f} us")
+    print(f"one instruction call (Adds, 64 floats), CPU time: from C++ {c['cpp_cpu_us_per_call']['min']:.1f}/"
+          f"{c['cpp_cpu_us_per_call']['median']:.1f} us, from Python {c['python_cpu_us_per_call']['min']:.1f}/"
+          f"{c['python_cpu_us_per_call']['median']:.1f} us: the bridge {c['bridge_cpu_us_per_call_median']:.1f} us, "
+          f"C++ / Python {c['cpp_over_python_cpu_median']:.2f} (wall: {c['cpp_wall_us_per_call']['median']:.1f} / "
+          f"{c['python_wall_us_per_call']['median']:.1f} us)")
     out = Path(args.json) if args.json else Path(__file__).resolve().parent / "results_cpp_kernel.json"
     out.write_text(json.dumps(measure.jsonable({"facts": facts, **results}), indent=1))
     print(f"written to {out}")

@@ -35,6 +35,8 @@ from .socs import platform_for
 LOCAL, GLOBAL, INT, UINT, FLOAT, ENUM, INTS, HANDLE = 1, 2, 3, 4, 5, 6, 7, 8
 REG, MASK, UBPTR = 9, 10, 11  # MicroAPI operands (opsnn_kt/micro_api.h)
 _INDEX_BITS = 24  # a handle is (core serial << 24) | index
+_INDEX_MASK = (1 << _INDEX_BITS) - 1
+_TENSORS_KEPT = 4096  # LocalTensor operands a core keeps for reuse (CoreState.tensors)
 _WRITTEN, _REUSED = 1, 2  # a REG / MASK operand's flags: the instruction writes it; a destroyed one's handle
 
 # A `__local_mem__ T*` (LocalTensor::GetPhyAddr's value): never null, and it names its buffer, so
@@ -92,6 +94,9 @@ class CoreState:
     events: dict = field(default_factory=dict)  # HardEvent name -> event ids FetchEventID handed out
     registers: list = field(default_factory=list)  # MicroAPI RegTensors / MaskRegs, by handle index
     written: int | None = None  # the handle of the register the running MicroAPI call writes
+    # (handle, dtype, offset) -> the LocalTensor of a LOCAL operand: made once, reused by every call
+    # that names it (a LocalTensor is immutable; building one was a third of the bridge's cost)
+    tensors: dict = field(default_factory=dict)
 
     def handle(self, index: int) -> int:
         return (self.serial << _INDEX_BITS) | index
@@ -187,7 +192,7 @@ class Session:
         self.launches: list[dict] = []
         self.failures = 0
         self.calls = 0
-        self._sources: dict[tuple[str, int], str] = {}
+        self._runners: dict[str, object] = {}  # instruction name -> _runner(name)
 
     @classmethod
     def from_environ(cls) -> Session:
@@ -237,7 +242,7 @@ class Session:
             tiling_key: int):
         """ICPU_RUN_KF: returns None when the launch ran clean, else the text that fails it."""
         where = f"ICPU_RUN_KF({kernel_name}, {block_dim}) at {file}:{line}"
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         record = {"kernel": kernel_name, "file": file, "line": line, "block_dim": block_dim, "tiling_key": tiling_key,
                   "soc": self.platform.name, "sanitize": self.sanitize}
         try:
@@ -264,8 +269,12 @@ class Session:
             self.core = None
         from opsnn.cli import format_report  # the same lines `opsnn sanitize` prints
         seconds = time.perf_counter() - started
+        # CPU seconds of the launching thread: the launch's cost on a shared machine (where wall
+        # time waits for the CPU); the cores that waited at a SyncAll ran partly on other threads
+        cpu_seconds = time.thread_time() - cpu_started
         instructions = sum(sum(s.instructions.values()) for s in report.core_stats)
         record.update(ok=report.ok, error=None, findings=[f.to_dict() for f in report.findings], seconds=seconds,
+                      cpu_seconds=cpu_seconds,
                       instructions=instructions, aborted_cores=list(report.aborted_cores),
                       core_stats=[s.to_dict() for s in report.core_stats])
         self.launches.append(record)
@@ -305,8 +314,10 @@ class Session:
         source = f"{os.path.basename(file)}:{line}"
         if core is None:
             raise EmulatorError(f"{what} at {source}")
-        raise CoreFailed(core.ctx.block_idx, "Trap" if what.startswith("Trap") else "ASSERT", source, what,
-                         "assert_failed")
+        for check in ("ASSERT", "Trap"):
+            if what.startswith(check):
+                raise CoreFailed(core.ctx.block_idx, check, source, what, "assert_failed")
+        raise CoreFailed(core.ctx.block_idx, "kernel", source, what)  # a check of opsnn's generated code
 
     def finish(self) -> int:
         """At the program's exit: write the JSON record; 1 when a launch failed, else 0."""
@@ -318,32 +329,22 @@ class Session:
         return 1 if self.failures else 0
 
     # ---- instructions ----
-    def call(self, name: str, raw_args: tuple, file: str, line: int):
+    def call(self, name: str, raw_args: tuple, where: str):
+        """One call of the kernel headers: the instruction's name, its operands (kind, dtype, a, b,
+        s, ints: abi.h), and where the kernel makes it ("file.cpp:line", made once per call site
+        by runtime.cpp). Each name is resolved once to the function that runs it (_runner)."""
         self.calls += 1
         core = self.core
-        if core is None and name != "GetTilingData":
-            raise EmulatorError(f"{name} at {file}:{line} runs outside a kernel launch")
-        if core is not None:
-            where = self._sources.get((file, line))
-            if where is None:  # one string per call site, made once (an instruction call is ~15 us)
-                where = self._sources[(file, line)] = f"{os.path.basename(file)}:{line}"
+        if core is None:
+            if name != "GetTilingData":
+                raise EmulatorError(f"{name} at {where} runs outside a kernel launch")
+        else:
             core.ctx.log.source = where
+        run = self._runners.get(name)
+        if run is None:
+            run = self._runners[name] = _runner(name)
         try:
-            if name.startswith("MicroAPI."):
-                return self._micro(name, raw_args, core)
-            args = [self._decode(a, core) for a in raw_args]
-            if name.startswith("Atvoss."):  # a Vec op of the C++ atvoss framework (include/atvoss/util/vec.h)
-                atvoss_vec.run(name[len("Atvoss."):], args)
-                return None
-            special = _SPECIAL.get(name)
-            if special is not None:
-                return special(self, core, *args)
-            fn = getattr(ascendc, name, None)
-            if not callable(fn):
-                raise EmulatorError(f"{name} is not modelled by opsnn's emulator")
-            args = self._mask_flag(core, args)
-            result = fn(*args)
-            return result if isinstance(result, int) else None  # an instruction's count (GatherMask's rsvdCnt)
+            return run(self, core, raw_args)
         except (CoreAborted, CoreFailed):
             raise
         except Exception as e:  # noqa: BLE001 - the core stops here, named: core, instruction, line
@@ -375,6 +376,14 @@ class Session:
     def _decode(self, raw: tuple, core: CoreState | None):
         kind, dtype, a, b, s, ints = raw
         if kind == LOCAL:
+            if core is not None and a >= 0 and a >> _INDEX_BITS == core.serial:  # the usual operand
+                tensors = core.tensors
+                tensor = tensors.get((a, dtype, b))
+                if tensor is None:
+                    if len(tensors) >= _TENSORS_KEPT:  # a kernel walking offsets: bound what is kept
+                        tensors.clear()
+                    tensor = tensors[(a, dtype, b)] = LocalTensor(core.buffers[a & _INDEX_MASK], _DTYPES[dtype], b)
+                return tensor
             if core is None:
                 raise EmulatorError("a LocalTensor outside a kernel launch")
             if a < 0:
@@ -387,9 +396,7 @@ class Session:
                 return bool(a)
             return a if kind == INT else a & 0xFFFF_FFFF_FFFF_FFFF
         if kind == FLOAT:
-            t = _DTYPES[dtype]
-            bits = np.array([a & ((1 << (8 * t.itemsize)) - 1)], dtype=_UINT_OF_SIZE[t.itemsize])
-            return bits.view(t)[0]
+            return _float_from_bits(dtype, a)
         if kind == ENUM:
             type_name, _, member = s.partition(".")
             enum = _ENUMS.get(type_name)
@@ -441,6 +448,47 @@ class Session:
         gt = GlobalTensor(dtype)
         gt.ptr = ptr._with(alloc.base + (host - host_start), gt.dtype)
         return gt
+
+
+def _runner(name: str):
+    """What runs the instruction `name`: run(session, core, raw_args) -> its integer result or None."""
+    if name.startswith("MicroAPI."):
+        return lambda session, core, raw: session._micro(name, raw, core)
+    if name.startswith("Atvoss."):  # a Vec op of the C++ atvoss framework (include/atvoss/util/vec.h)
+        op = name[len("Atvoss."):]
+
+        def atvoss(session, core, raw):
+            atvoss_vec.run(op, [session._decode(a, core) for a in raw])
+        return atvoss
+    special = _SPECIAL.get(name)
+    if special is not None:
+        return lambda session, core, raw: special(session, core, *[session._decode(a, core) for a in raw])
+    fn = getattr(ascendc, name, None)
+    if not callable(fn):
+        def refused(session, core, raw):
+            raise EmulatorError(f"{name} is not modelled by opsnn's emulator")
+        return refused
+
+    def instruction(session, core, raw):
+        result = fn(*session._mask_flag(core, [session._decode(a, core) for a in raw]))
+        return result if isinstance(result, int) else None  # an instruction's count (GatherMask's rsvdCnt)
+    return instruction
+
+
+# A FLOAT operand's bits -> the scalar of its type, through one reused array per type: building a
+# fresh array per operand cost ~20 times as much (a scalar call from C++ has one or two of them).
+_BITS_VIEWS: dict = {}
+
+
+def _float_from_bits(dtype: str, bits: int):
+    views = _BITS_VIEWS.get(dtype)
+    if views is None:
+        t = _DTYPES[dtype]
+        raw = np.zeros(1, dtype=_UINT_OF_SIZE[t.itemsize])
+        views = _BITS_VIEWS[dtype] = (raw, raw.view(t), (1 << (8 * t.itemsize)) - 1)
+    raw, typed, mask = views
+    raw[0] = bits & mask
+    return typed[0]
 
 
 @dataclass(frozen=True)

@@ -68,4 +68,6 @@ def test_a_distribution_the_emulator_lacks_fails_the_launch_by_name(tmp_path, ru
     rc = ut.main([str(src), "--soc", "ascend950", "--workdir", str(tmp_path / "w"), "--json", str(out)])
     [launch] = json.loads(out.read_text())["runs"][0]["launches"]
     assert rc == 1 and not launch["ok"]
-    assert "LoadDist::DIST_US_B16 is not modelled" in launch["error"]
+    [f] = launch["findings"]  # the core stops there, named: core, instruction, line
+    assert (f["kind"], f["core"], f["instruction"]) == ("core_failed", 0, "MicroAPI.DataCopy")
+    assert f["source"].startswith("test_vf.cpp:") and "LoadDist::DIST_US_B16 is not modelled" in f["detail"]

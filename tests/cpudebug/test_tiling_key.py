@@ -102,4 +102,5 @@ def test_the_entry_runs_the_instantiation_the_key_names(ran):
 def test_a_key_no_combination_has_fails_its_launch_by_name(ran):
     rc, _, launches = ran
     assert rc == 1
-    assert "opk: no instantiation for this tiling key" in launches[2]["error"]
+    [f] = launches[2]["findings"]  # the core stops there, the launch reports it
+    assert f["kind"] == "core_failed" and "opk: no instantiation for this tiling key" in f["detail"]

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <unistd.h>
 
 #include "opsnn_kt/abi.h"
@@ -124,21 +125,8 @@ PyObject *Checked(PyObject *result, const char *what) {
     Die(message);
 }
 
-PyObject *ArgTuple(const OpsnnKtArg &a) {
-    PyObject *ints = Py_None;
-    Py_INCREF(Py_None);
-    if (a.kind == OPSNN_KT_INTS) {
-        Py_DECREF(ints);
-        ints = PyTuple_New(a.b);
-        const int64_t *v = reinterpret_cast<const int64_t *>(a.a);
-        for (int64_t i = 0; i < a.b; ++i) PyTuple_SET_ITEM(ints, i, PyLong_FromLongLong(v[i]));
-    }
-    return Py_BuildValue("(izLLzN)", static_cast<int>(a.kind), a.dtype, static_cast<long long>(a.a),
-                         static_cast<long long>(a.b), a.s, ints);
-}
-
 /* The instruction names and source files are string literals of the program: one Python string
- * each, made on first use (the calls are many; the literals few). */
+ * each, made on first use (the calls are many; the literals few). The GIL guards the caches. */
 PyObject *Str(const char *text) {
     static std::unordered_map<const char *, PyObject *> cache;
     auto it = cache.find(text);
@@ -147,6 +135,69 @@ PyObject *Str(const char *text) {
     if (s == nullptr) Die("cannot make a Python string");
     cache.emplace(text, s);
     return s;
+}
+
+/* An operand's name (an enum member, a struct's name): usually a literal, but a header may hand a
+ * buffer it rewrites (a thread's EnumName text), so a cached string is checked against the text. */
+PyObject *Text(const char *text) {
+    static std::unordered_map<const char *, std::pair<std::string, PyObject *>> cache;
+    auto it = cache.find(text);
+    if (it != cache.end() && it->second.first == text) return it->second.second;
+    PyObject *s = PyUnicode_InternFromString(text);
+    if (s == nullptr) Die("cannot make a Python string");
+    if (it != cache.end()) {
+        Py_DECREF(it->second.second);
+        it->second = {text, s};
+    } else {
+        cache.emplace(text, std::make_pair(std::string(text), s));
+    }
+    return s;
+}
+
+/* "file.cpp:line" for a call site, as findings name it: made once per site. */
+PyObject *Where(const char *file, int line) {
+    struct Hash {
+        size_t operator()(const std::pair<const char *, int> &k) const {
+            return std::hash<const void *>()(k.first) * 31u + static_cast<size_t>(k.second);
+        }
+    };
+    static std::unordered_map<std::pair<const char *, int>, PyObject *, Hash> cache;
+    auto key = std::make_pair(file, line);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    const char *base = file ? strrchr(file, '/') : nullptr;
+    std::string text = std::string(base ? base + 1 : (file ? file : "?")) + ":" + std::to_string(line);
+    PyObject *s = PyUnicode_InternFromString(text.c_str());
+    if (s == nullptr) Die("cannot make a Python string");
+    cache.emplace(key, s);
+    return s;
+}
+
+inline PyObject *Owned(PyObject *o) {
+    Py_INCREF(o);
+    return o;
+}
+
+/* One operand as the bridge reads it: (kind, dtype, a, b, s, ints). Built field by field from
+ * cached strings (one instruction call builds several: this is the hot path). */
+PyObject *ArgTuple(const OpsnnKtArg &a) {
+    PyObject *t = PyTuple_New(6);
+    if (t == nullptr) Die("cannot make a Python tuple");
+    PyTuple_SET_ITEM(t, 0, PyLong_FromLong(a.kind));
+    PyTuple_SET_ITEM(t, 1, Owned(a.dtype ? Str(a.dtype) : Py_None));
+    PyTuple_SET_ITEM(t, 2, PyLong_FromLongLong(a.a));
+    PyTuple_SET_ITEM(t, 3, PyLong_FromLongLong(a.b));
+    PyTuple_SET_ITEM(t, 4, Owned(a.s ? Text(a.s) : Py_None));
+    PyObject *ints = Py_None;
+    if (a.kind == OPSNN_KT_INTS) {
+        ints = PyTuple_New(a.b);
+        const int64_t *v = reinterpret_cast<const int64_t *>(a.a);
+        for (int64_t i = 0; i < a.b; ++i) PyTuple_SET_ITEM(ints, i, PyLong_FromLongLong(v[i]));
+    } else {
+        Py_INCREF(ints);
+    }
+    PyTuple_SET_ITEM(t, 5, ints);
+    return t;
 }
 
 struct Closure {
@@ -195,7 +246,9 @@ void opsnn_kt_call(const char *name, const OpsnnKtArg *args, int nargs, const ch
     Start();
     PyObject *tuple = PyTuple_New(nargs);
     for (int i = 0; i < nargs; ++i) PyTuple_SET_ITEM(tuple, i, ArgTuple(args[i]));
-    PyObject *r = PyObject_CallFunction(g_call, "ONOi", Str(name), tuple, Str(file ? file : "?"), line);
+    PyObject *stack[4] = {nullptr, Str(name), tuple, Where(file, line)};  // [0]: room for vectorcall's self
+    PyObject *r = PyObject_Vectorcall(g_call, stack + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
+    Py_DECREF(tuple);
     Checked(r, name);
     if (result != nullptr && r != Py_None) {
         long long v = PyLong_AsLongLong(r);
