@@ -6,7 +6,8 @@ the same DAG written in Python compute the same bits.
 The arch35 forms where Ascend950 differs from Atlas A2 (add_sub_arch35, mul_arch35, cast_arch35,
 the platform-aware Compare, SelectTensors, a Duplicate of every type, packed-bit And/Or); the A2
 functions where the rule is the same for the float types the DAGs compute in (Div, Max, Min, the
-scalar forms, the unary ops). A Vec op no function here computes fails the launch naming it."""
+scalar forms, the unary ops, the high-level math and Axpy). A Vec op no function here computes
+fails the launch naming it."""
 from __future__ import annotations
 
 import numpy as np
@@ -50,6 +51,18 @@ def select(dst: LocalTensor, mask: LocalTensor, src0, src1, mode: ascendc.SELMOD
     SelectTensors(dst, mask, src0, src1, count)
 
 
+def power(dst: LocalTensor, src0, src1, count: int) -> None:
+    """Vec::Power runs AscendC's Power with PowerConfig DOUBLE_FLOAT_TECH (math_adv.Power)."""
+    ascendc.Power(dst, src0, src1, count, ascendc.PowerAlgo.DOUBLE_FLOAT_TECH)
+
+
+def axpy(dst: LocalTensor, src1: LocalTensor, src2: LocalTensor, scalar, count: int) -> None:
+    """dst = src1 + src2 * scalar as the hardware runs Vec::Axpy: Axpy into src1's own tile (which a
+    later reader of src1 then sees), then a copy to dst."""
+    ascendc.Axpy(src1, src2, scalar, count)
+    copy(dst, src1, count)
+
+
 def _swapped(tensor_scalar):
     """A scalar-first op the hardware runs as its tensor-scalar instruction (commutative)."""
     def run(dst: LocalTensor, scalar, src: LocalTensor, count: int) -> None:
@@ -91,6 +104,10 @@ OPS = {
     "And": ascendc.And, "Or": ascendc.Or,  # uint8: packed masks, count in bits
     "Abs": ascendc.Abs, "Exp": ascendc.Exp, "Log": ascendc.Ln, "Sqrt": ascendc.Sqrt,
     "Reciprocal": ascendc.Reciprocal, "Relu": ascendc.Relu, "Not": ascendc.Not,
+    # AscendC's high-level math (math_adv.py: AscendC's steps, or float64 rounded once where its
+    # polynomial coefficients are not documented)
+    "Power": power, "PowerScalarFirst": power, "Erf": ascendc.Erf, "Erfc": ascendc.Erfc, "Sin": ascendc.Sin,
+    "Cos": ascendc.Cos, "Axpy": axpy,
 }
 
 

@@ -8,6 +8,7 @@ same tiling. An op writing past its tile is local_tensor_overflow naming its lin
 from __future__ import annotations
 
 import json
+import math
 import struct
 from pathlib import Path
 
@@ -173,6 +174,14 @@ def good(tmp_path_factory, runtime):
     _write_case(work, "micro_mix", [a, b], [N * 4], tiling, blocks)
     cases["micro_mix"] = _micro_mix(a, b)
 
+    x = np.abs(_floats(rng, N)) / np.float32(50)
+    x[:6] = [0.0, 1.0, np.inf, 1e-40, 0.5, 3.0]
+    tiling, blocks = _ele_tiling(N, 512, 192)
+    _write_case(work, "power_erf", [x], [N * 4, N * 4], tiling + struct.pack("<f4x", np.float32(1.5)), blocks)
+    with np.errstate(all="ignore"):
+        cases["power_erf"] = (np.power(x.astype(np.float64), 1.5).astype(np.float32),
+                              np.array([math.erf(v) for v in x.astype(np.float64)]).astype(np.float32))
+
     for tag, dtype in TGV2D_DTYPES.items():
         for shape, self_shape in (("same", (N,)), ("brc", (1,))):
             grad, self_ = _tgv2d_inputs(dtype, shape, rng)
@@ -201,7 +210,7 @@ def test_the_kernels_run_clean(good):
     assert rc == 0
     assert [x["kernel"] for x in launches] == [
         "scaled_diff_f32", "scaled_diff_f16", "scaled_diff_bf16", "cast_two", "gated_scale",
-        *(f"tgv2d_{t}" for t in TGV2D_DTYPES for _ in ("same", "brc")), "micro_mix", "tgv2d_f16"]
+        *(f"tgv2d_{t}" for t in TGV2D_DTYPES for _ in ("same", "brc")), "micro_mix", "power_erf", "tgv2d_f16"]
     assert all(x["ok"] and x["findings"] == [] for x in launches)
     assert [x["block_dim"] for x in launches[:5]] == [2, 2, 2, 2, 2]
 
@@ -242,6 +251,15 @@ def test_an_op_of_the_dags_own_in_microapi_registers(good):
     for NaN, post-update loads and stores, partial registers at the tiles' ends."""
     _, work, _, cases = good
     assert _same_bits(_out(work, "micro_mix", 0, np.float32), cases["micro_mix"])
+
+
+def test_high_level_math_as_dag_ops(good):
+    """Vec::Power (PowerConfig DOUBLE_FLOAT_TECH: pow in float64 rounded once) and Vec::Erf (float64
+    rounded once): docs/cpp-kernels.md, Precision."""
+    _, work, _, cases = good
+    power, erf = cases["power_erf"]
+    assert _same_bits(_out(work, "power_erf", 0, np.float32), power)
+    assert _same_bits(_out(work, "power_erf", 1, np.float32), erf)
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@
 // tgv2d<T>        BroadcastSch<201>:         ThresholdGradV2D's arch35 DAG, an input of one
 //                                            element broadcast (scalarFlag)
 // micro_mix       ElementwiseSch:            an op of the DAG's own written in MicroAPI registers
+// power_erf       ElementwiseSch:            p = x ** v (Var), e = erf(x): high-level math as DAG ops
 // overrun         ElementwiseSch, an op of the DAG's own that writes past its tile
 #include <cstdint>
 #include <cstdio>
@@ -145,6 +146,14 @@ struct MicroMixDag {
     using OpDag = DAGSch<Elems<Out>, void, MemOptCfg<MemLevel::LEVEL_2>>;
 };
 
+// AscendC's high-level math as DAG ops: p = x ** v (v a Var), e = erf(x), two outputs
+struct PowerErfDag {
+    using X = Bind<Vec::CopyIn<float>, Placeholder::In0<float>>;
+    using P = Bind<Vec::CopyOut<float>, Placeholder::Out0<float>, Bind<Vec::Power<float>, X, Placeholder::Var<float, 0>>>;
+    using E = Bind<Vec::CopyOut<float>, Placeholder::Out1<float>, Bind<Vec::Erf<float>, X>>;
+    using OpDag = DAGSch<Elems<P, E>, void, MemOptCfg<MemLevel::LEVEL_2>>;
+};
+
 // ---- the kernels ----
 struct ScaledDiffTiling {
     EleBaseTilingData base;
@@ -204,6 +213,15 @@ extern "C" __global__ __aicore__ void micro_mix(GM_ADDR a, GM_ADDR b, GM_ADDR y,
     TPipe pipe;
     ElementwiseSch<1, MicroMixDag::OpDag> sch(&td, &pipe);
     sch.Init(a, b, y);
+    sch.Process();
+}
+
+extern "C" __global__ __aicore__ void power_erf(GM_ADDR x, GM_ADDR p, GM_ADDR e, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(ScaledDiffTiling, td, tiling);  // the base struct and one float
+    TPipe pipe;
+    ElementwiseSch<1, PowerErfDag::OpDag> sch(&td.base, &pipe);
+    sch.template SetVar<float, 0>(td.alpha);
+    sch.Init(x, p, e);
     sch.Process();
 }
 
@@ -309,6 +327,12 @@ TEST(atvoss, micro_mix) {
     Case c("micro_mix", 2);
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_RUN_KF(micro_mix, c.blockDim, c.in[0], c.in[1], c.out[0], c.tiling);
+}
+
+TEST(atvoss, power_erf) {
+    Case c("power_erf", 1);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(power_erf, c.blockDim, c.in[0], c.out[0], c.out[1], c.tiling);
 }
 
 TEST(atvoss, tgv2d_tiles) {
