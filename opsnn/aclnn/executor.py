@@ -57,6 +57,14 @@ class Executor:
             return False
         return True
 
+    def release(self) -> None:
+        """Undo consume(): the launch it was for did not happen."""
+        self._unrun.add(None)
+
+    @property
+    def has_run(self) -> bool:
+        return not self._unrun
+
     def run(self, ctx: RunContext) -> None:
         for step in self.steps:
             step.run(ctx)

@@ -13,8 +13,9 @@ vocabulary, which has no "not initialized" aclnn code):
   361001 ACLNN_ERR_RUNTIME_ERROR: the executor's runtime is not initialized (finalized): a
          runtime call failing, as upstream reports one; the message names ACL_ERROR_UNINITIALIZE
   561103 ACLNN_ERR_INNER_NULLPTR: the executor is dangling: planned before its runtime's last
-         finalize (another init epoch), or already run (upstream frees it after its run). Any
-         phase-2 call that gets this far consumes the executor.
+         finalize (another init epoch), or already run (upstream frees it after its run). Only a
+         call that launches consumes the executor: a refused one (any status here) leaves it
+         usable, so the caller may fix the workspace or stream and call again.
   161002 workspace_size not an unsigned 64-bit integer, workspace neither None nor one
   361001 workspace_size below what phase 1 asked, a workspace pointer that is null or does not
          hold workspace_size bytes, no device set on this thread, a stream or current device of
@@ -72,7 +73,8 @@ def run(op_name: str, workspace, workspace_size, executor, stream) -> int:
                            f"the executor was planned on another runtime than {where} belongs to; "
                            "an executor runs on the runtime of its phase 1")
         if not executor.steps:  # empty tensors: nothing to launch
-            return s.ACLNN_SUCCESS
+            return s.ACLNN_SUCCESS if executor.consume() else recent_error.record(
+                _ALREADY_RUN[0], _ALREADY_RUN[1], f"{op_name}: {_ALREADY_RUN[2]}")
         if needed:
             try:
                 owner.check_device_range(workspace or 0, workspace_size)
@@ -82,8 +84,11 @@ def run(op_name: str, workspace, workspace_size, executor, stream) -> int:
                                "memory of this runtime") from None
         ctx = RunContext(owner, executor.platform, workspace or 0, workspace_size,
                          executor.plan.kernel_workspace_offset)
+        if not executor.consume():  # another thread ran it since the check above
+            raise _Refused(*_ALREADY_RUN)
         ret = owner.launch(stream, op_name, lambda: executor.run(ctx))
         if ret != acl.ACL_SUCCESS:
+            executor.release()  # not launched: the caller may try again
             raise _Refused(s.ACLNN_ERR_RUNTIME_ERROR, s.KIND_RUNTIME,
                            f"cannot launch on stream {stream!r}: {acl.get_recent_err_msg()} (acl status {ret})")
     except _Refused as e:
@@ -91,8 +96,13 @@ def run(op_name: str, workspace, workspace_size, executor, stream) -> int:
     return s.ACLNN_SUCCESS
 
 
+_ALREADY_RUN = (s.ACLNN_ERR_INNER_NULLPTR, s.KIND_INNER,
+                "the executor has already been run; an executor runs once (call phase 1 again)")
+
+
 def _owner(executor):
-    """The live runtime `executor` belongs to; consumes the executor (it runs once)."""
+    """The live runtime `executor` belongs to, where it has not run yet (it runs once; the caller
+    consumes it when it launches)."""
     if executor is None:
         raise _Refused(s.ACLNN_ERR_PARAM_NULLPTR, s.KIND_NULLPTR, "executor is nullptr")
     if not isinstance(executor, Executor):
@@ -108,9 +118,8 @@ def _owner(executor):
         raise _Refused(s.ACLNN_ERR_INNER_NULLPTR, s.KIND_INNER,
                        "the executor was planned before its runtime's last acl.finalize and died with it "
                        "(call phase 1 again)")
-    if not executor.consume():
-        raise _Refused(s.ACLNN_ERR_INNER_NULLPTR, s.KIND_INNER,
-                       "the executor has already been run; an executor runs once (call phase 1 again)")
+    if executor.has_run:
+        raise _Refused(*_ALREADY_RUN)
     return owner
 
 

@@ -542,10 +542,11 @@ def _api_pair(index: int, api: sig.AclnnApi, declared: dict):
             return aclnn.ACLNN_ERR_INNER_NULLPTR
         executor, target = HANDLES.get(handle), _stream(stream)
         status = _aclnn(second(workspace, size, executor, target))
-        HANDLES.retire(handle)  # an executor runs once: upstream frees it after its run
-        if status == aclnn.ACLNN_SUCCESS and getattr(executor, "capi_touched", None):
-            with _pending_lock:
-                _PENDING.setdefault(stream, []).extend(executor.capi_touched)
+        if status == aclnn.ACLNN_SUCCESS:  # an executor runs once: upstream frees it after its run;
+            HANDLES.retire(handle)         # a refused call leaves it to be called again
+            if getattr(executor, "capi_touched", None):
+                with _pending_lock:
+                    _PENDING.setdefault(stream, []).extend(executor.capi_touched)
         return status
 
     return phase1, phase2

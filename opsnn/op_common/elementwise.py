@@ -401,7 +401,8 @@ class AscendRule:
     """An aclnn API on an Ascend SoC: every tensor's dtype in dtypes(semantics) (names, as the
     API's list), promoted together (promote=True: torch.promote_types; a callable (a, b) -> dtype:
     the API's own, e.g. op::PromoteType with complex) or required equal, the promoted dtype in the
-    list too (TypeError); shapes broadcast (broadcast=True) or required equal; rank <= 8; each
+    list too (TypeError); shapes broadcast (broadcast=True) or required equal; rank <= max_rank
+    (None: any, for an API that reshapes a longer tensor to 1-d, as aclnnSeluBackward does); each
     scalar as aclScalar::ToFloat; then check(call, plan): the API's own refusals of a scalar value
     (raise ValueError, as aclnn's 161002 of KIND_ATTR reads).
     compute(call, *cast, *scalars) -> the kernel's result; lane(call, plan) -> the engine's params
@@ -416,6 +417,7 @@ class AscendRule:
     emulator_run: Callable | None = None
     fold: bool = False
     check: Callable | None = None
+    max_rank: int | None = MAX_RANK
 
     @property
     def emulator(self) -> bool:
@@ -431,8 +433,8 @@ class AscendRule:
             raise TypeError(f"{family}: {self.api} takes operands of one dtype, not "
                             f"{' and '.join(str(a.dtype) for a in arrays)}")
         for name, a in zip(call.spec.tensors, arrays, strict=True):
-            if a.ndim > MAX_RANK:
-                raise ValueError(f"{family}: {name} has rank {a.ndim}, more than {MAX_RANK}")
+            if self.max_rank is not None and a.ndim > self.max_rank:
+                raise ValueError(f"{family}: {name} has rank {a.ndim}, more than {self.max_rank}")
         if not self.broadcast and len({a.shape for a in arrays}) > 1:
             raise ValueError(f"{family}: {self.api} takes operands of one shape, not "
                              f"{' and '.join(str(a.shape) for a in arrays)}")
@@ -450,4 +452,4 @@ class AscendRule:
     def run(self, call: Call, plan: Plan) -> np.ndarray:
         if call.backend == "emulator":
             return call.deliver(np.asarray(self.emulator_run(call, plan)))
-        return _compute(self, call, plan, MAX_RANK)
+        return _compute(self, call, plan, lanes.ANY_RANK if self.max_rank is None else self.max_rank)

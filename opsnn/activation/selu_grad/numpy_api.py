@@ -4,7 +4,8 @@ function is built by op_common.elementwise.
 semantics="torch": torch's elu_backward(grad, alpha, scale, 1, is_result=True, result) with
 SELU's constants on CPU (what nn.SELU's backward calls): promotion of (grad, result) must be
 floating (TypeError), shapes broadcast. semantics="ascend910b" / "ascend950": aclnnSeluBackward:
-grad and result of one dtype of the SoC's list and one shape, rank <= 8 (TypeError / ValueError;
+grad and result of one dtype of the SoC's list and one shape, any rank (TypeError / ValueError;
+upstream reshapes a rank above 8 to 1-d around the kernel, so it takes one;
 int32 / int8 pass the API's checks but no kernel is built for them here: TypeError), then the
 family's kernel model. backend "auto" / "fast" / "reference" compute the functional models;
 "emulator" runs the aclnn call on the emulated device."""
@@ -30,6 +31,6 @@ selu_backward = ew.build(ew.Elementwise(
     name="selu_backward", tensors=("grad", "result"), scalars=(), express=None,
     torch=ew.TorchRule("elu_backward", _torch),
     ascend=ew.AscendRule("aclnnSeluBackward", lambda call, g, r: fm.KERNELS[call.semantics](g, r),
-                         lambda semantics: KERNEL_DTYPES, promote=False, broadcast=False,
+                         lambda semantics: KERNEL_DTYPES, promote=False, broadcast=False, max_rank=None,
                          emulator_run=declared_run(__package__)),
     doc="""grad * (result > 0 ? scale : result + scale * alpha) under `semantics` (module doc)."""))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from opsnn.atvoss import TilingError
 from opsnn.dtypes import to_numpy
+from opsnn.op_common.block_tiling import TilingError
 from opsnn.platform import Platform, get_platform
 
 from ..op_kernel.softshrink_grad_tiling_data import SoftShrinkGradTilingData
