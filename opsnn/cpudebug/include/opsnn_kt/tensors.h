@@ -108,10 +108,14 @@ public:
         uint32_t i_;
     };
     __aicore__ inline ElementRef operator()(uint32_t index) const { return ElementRef(*this, index); }
-    /* Elements from here to the end of the buffer. */
+    /* Elements from here to the end of the buffer, or what SetSize set. */
     __aicore__ inline uint32_t GetSize(OPSNN_KT_WHERE) const {
+        if (size_ >= 0) return static_cast<uint32_t>(size_);
         return static_cast<uint32_t>(opsnn_kt::Call("LocalTensor.GetSize", OPSNN_KT_AT, *this));
     }
+    /* The tensor's length in elements as GetSize (and the high-level APIs without a count) see it;
+     * it moves and checks nothing: accesses are judged against the buffer. */
+    __aicore__ inline void SetSize(const uint32_t size) { size_ = static_cast<int64_t>(size); }
     __aicore__ inline uint32_t GetLength(OPSNN_KT_WHERE) const { return GetSize(OPSNN_KT_AT) * sizeof(T); }
     /* The UB address as a pointer-sized value: never null, it names the core, the buffer and the
      * offset (bridge.py), so a `__local_mem__ T*` made from it keeps its buffer through pointer
@@ -125,6 +129,7 @@ public:
 
     int64_t buffer_ = -1;  // the emulator's handle of the UB buffer; -1: an empty tensor
     int64_t offset_ = 0;   // bytes from the buffer's start
+    int64_t size_ = -1;    // SetSize's length in elements; -1: to the end of the buffer
 };
 
 }  // namespace AscendC
