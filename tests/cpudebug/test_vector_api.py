@@ -18,7 +18,7 @@ from opsnn.cpudebug import ut
 SOURCE = Path(__file__).resolve().parent / "kernels" / "test_vector_api_kernels.cpp"
 COUNT, OUT = 1000, 4096
 SLOT = dict(SUM=0, ACC=1, MAX=2, MIN=4, MASKED=8, GM_COUNT=31, GATHER_MASK=32, GATHER=128, SORTED=256,
-            SORTED_INDEX=384, TANH=512, POWER=712, AXPY=912, INDEX=1200, DEQ=1300, SIGN=1400)
+            SORTED_INDEX=384, TANH=512, POWER=712, AXPY=912, INDEX=1200, DEQ=1300, SIGN=1400, SQRT=1600)
 F32 = np.dtype(np.float32)
 
 
@@ -110,6 +110,8 @@ def test_math_axpy_and_deq(run):
     assert (bits(y[SLOT["SIGN"]:SLOT["SIGN"] + 200]) == bits(sign)).all()
     deq = (np.rint(x[:64]).astype(np.int32).astype(np.float64) * 0.25).astype(np.float16).astype(F32)  # via int32
     assert (bits(y[SLOT["DEQ"]:SLOT["DEQ"] + 64]) == bits(deq)).all() and y[SLOT["DEQ"] + 9] == 1.0  # rint(3.5) = 4
+    square = np.float32(x[2] * x[2])
+    assert bits(y[SLOT["SQRT"]]) == bits(np.sqrt(square.astype(np.float64)).astype(F32))
 
 
 def test_a_short_work_buffer_is_a_finding_at_its_line(tmp_path, runtime):

@@ -19,7 +19,7 @@ constexpr uint32_t OUT = 4096;
 constexpr uint32_t SLOT_SUM = 0, SLOT_ACC = 1, SLOT_MAX = 2, SLOT_MIN = 4, SLOT_MASKED = 8;
 constexpr uint32_t SLOT_GATHER_MASK_COUNT = 31, SLOT_GATHER_MASK = 32, SLOT_GATHER = 128;
 constexpr uint32_t SLOT_SORTED = 256, SLOT_SORTED_INDEX = 384, SLOT_TANH = 512, SLOT_POWER = 712;
-constexpr uint32_t SLOT_AXPY = 912, SLOT_INDEX = 1200, SLOT_DEQ = 1300, SLOT_SIGN = 1400;
+constexpr uint32_t SLOT_AXPY = 912, SLOT_INDEX = 1200, SLOT_DEQ = 1300, SLOT_SIGN = 1400, SLOT_SQRT = 1600;
 
 __aicore__ inline void VectorApis(GM_ADDR x, GM_ADDR y) {
     TPipe pipe;
@@ -77,6 +77,8 @@ __aicore__ inline void VectorApis(GM_ADDR x, GM_ADDR y) {
     Duplicate(out[SLOT_AXPY], 1.0f, 200);
     Axpy(out[SLOT_AXPY], in, 0.5f, 200);
     Sign(out[SLOT_SIGN], in, 200);
+    float scalar = in.GetValue(2) * in.GetValue(2);
+    out.SetValue(SLOT_SQRT, static_cast<float>(sqrt(scalar)));  // the scalar unit's math, unqualified
 
     // int32 -> half through DEQSCALE 0.25, widened back to float
     Cast(i32, in, RoundMode::CAST_RINT, 64);
