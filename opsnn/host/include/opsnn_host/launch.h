@@ -59,6 +59,20 @@ struct TilingResult {
  * a TilingContext built from the request and the SoC's platform infos. */
 TilingResult RunTiling(const LaunchRequest &request);
 
+/* What the operator's infershape function produced. ok == false: error says why ("op_host
+ * infershape: <op type>: ..."), with the OP_LOGE lines the function printed. */
+struct InferShapeResult {
+    bool ok = false;
+    std::string error;
+    std::vector<std::vector<int64_t>> output_shapes;  /* one per request output, in order */
+};
+
+/* op_host side (src/metadef): the op type's registered InferShape on an InferShapeContext built
+ * from the request's inputs (shapes, dtypes, formats; a tensor's data readable at its addr, for
+ * value-dependent inputs) and attributes (typed as the OpDef declares them); request.outputs give
+ * the output count, dtypes and formats (their shapes are not read). */
+InferShapeResult RunInferShape(const LaunchRequest &request);
+
 /* op_host side: does the op type have a registered tiling function? (op_api UTs build without
  * op_host: their launches record the request and run no tiling, as upstream's stubs do.) */
 bool HasTiling(const std::string &op_type);
