@@ -10,7 +10,8 @@ element size, a nested struct to 8 bytes, the whole padded to 8; metadef's
 CheckAlignAndGenPlaceHolder), and `GET_TILING_DATA` copies the struct
 `REGISTER_TILING_DATA_CLASS(<OpType>, Name)` names. A kernel that registers its own struct
 (`REGISTER_TILING_DEFAULT`, or atvoss's `BroadcastSch`) gets no structs, as upstream's generator
-then emits none of the host's."""
+then emits none of the host's; its GET_TILING_DATA copies `TestUtDefaultTilingStruct` where the
+UT's options define that name."""
 from __future__ import annotations
 
 import re
@@ -121,6 +122,12 @@ def header_text(op_dir: Path, op_name: str) -> str:
              "BEGIN_TILING_DATA_DEF declarations, as upstream's UT build generates it. */",
              f"#ifndef {guard}", f"#define {guard}", "#include <cstdint>", '#include "kernel_tiling/kernel_tiling.h"']
     if kernel_registers_own_struct(op_dir / "op_kernel") or not (op_dir / "op_host").is_dir():
+        # upstream's generator then has GET_TILING_DATA copy `TestUtDefaultTilingStruct`, which a
+        # UT's options name (-DTestUtDefaultTilingStruct=XTilingData); without it, the struct the
+        # kernel registers where it reads the data
+        lines += ["#ifdef TestUtDefaultTilingStruct", "#undef GET_TILING_DATA",
+                  "#define GET_TILING_DATA(var, tiling) "
+                  "GET_TILING_DATA_WITH_STRUCT(TestUtDefaultTilingStruct, var, tiling)", "#endif"]
         return "\n".join([*lines, "#endif", ""])
     structs: dict[str, TilingStruct] = {}
     registered: dict[str, str] = {}

@@ -81,6 +81,9 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     """A failed build."""
     first = _first_error(compiler)
     located = _located(first)
+    m = re.search(r"error: (?:#error|static assertion failed:?) ?\"?(opsnn[^\"]*)", first)
+    if m:  # opsnn's headers refuse, by name, what its emulator does not model
+        return Verdict("opsnn-lacks", _short(m.group(1)))
     m = re.search(r"fatal error: ([^:]+): No such file or directory", first)
     if m:
         header = m.group(1).strip()

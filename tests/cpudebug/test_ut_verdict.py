@@ -1,0 +1,87 @@
+"""The verdicts `opsnn ut DIR` gives (ut_verdict.py): each rule on the compiler's, the program's and
+the runtime's own words, and whether a test compares values (no compiler needed)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from opsnn.cpudebug.ut_survey import reason_key
+from opsnn.cpudebug.ut_verdict import build_verdict, compares_values, run_verdict
+
+TEST = Path("/t/test_op.cpp")
+
+
+@pytest.fixture
+def checkout(tmp_path):
+    (tmp_path / "foreach" / "foreach_utils" / "op_kernel").mkdir(parents=True)
+    (tmp_path / "foreach" / "foreach_utils" / "op_kernel" / "foreach_one.h").write_text("")
+    return tmp_path
+
+
+@pytest.mark.parametrize("stderr, options, klass, reason", [
+    ("k.h:3:10: fatal error: lib/matmul_intf.h: No such file or directory", [], "opsnn-lacks",
+     "header lib/matmul_intf.h (k.h:3: lib/matmul_intf.h: No such file or directory)"),
+    ("k.h:3:10: fatal error: ../foreach_utils/foreach_one.h: No such file or directory", [], "opsnn-lacks",
+     "header ../foreach_utils/foreach_one.h: upstream's build reaches the checkout's "
+     "foreach/foreach_utils/op_kernel/foreach_one.h, opsnn's does not"),
+    ("k.h:3:10: fatal error: ../nowhere/x.h: No such file or directory", [], "ut-defect",
+     "includes ../nowhere/x.h, which is nowhere in the checkout"),
+    ("k.h:3:10: fatal error: some_toolkit.h: No such file or directory", [], "opsnn-lacks",
+     "header some_toolkit.h, a toolkit header"),
+    ("k.cpp:9:5: error: \u2018DTYPE_X\u2019 was not declared in this scope", ["-DDTYPE_Y=float", "-DN=1"],
+     "ut-defect", "the code reads DTYPE_X, the UT's options define DTYPE_Y (DTYPE_* come only"),
+    ("k.cpp:9:5: error: \u2018DTYPE_X\u2019 was not declared in this scope", ["-DDTYPE_X=float"], "opsnn-lacks",
+     "DTYPE_X (k.cpp:9"),
+    ("k.h:7:9: error: \u2018ReduceSum\u2019 is not a member of \u2018AscendC\u2019", [], "opsnn-lacks",
+     "ReduceSum (k.h:7: \u2018ReduceSum\u2019 is not a member of \u2018AscendC\u2019)"),
+    ('m.h:4:2: error: #error "opsnn: lib/matmul_intf.h is cube work, not modelled"', [], "opsnn-lacks",
+     "opsnn: lib/matmul_intf.h is cube work, not modelled"),
+    ("/usr/bin/ld: a.o: in function `f': multiple definition of `op_kernel'; b.o: first defined here", [],
+     "ut-defect", "op_kernel is defined twice: the test #includes the kernel .cpp"),
+    ("/usr/bin/ld: t.o: undefined reference to `op_kernel'", [], "ut-defect",
+     "nothing defines the kernel entry op_kernel the test declares extern \"C\""),
+    ("k.cpp:1:1: error: expected \u2018;\u2019 before \u2018}\u2019 token", [], "unexplained",
+     "compiling fails: k.cpp:1: expected"),
+])
+def test_build_failures(checkout, stderr, options, klass, reason):
+    text = '#include "../../../op_kernel/op.cpp"\nextern "C" void op_kernel(uint8_t *x);\n'
+    v = build_verdict(stderr, "compiling", TEST, text, options, checkout)
+    assert (v.klass, v.reason[:len(reason)]) == (klass, reason)
+
+
+def _run(**kw):
+    return {"soc": "Ascend910B1", "exit_status": 0, "launches": [], **kw}
+
+
+def test_run_verdicts():
+    finding = {"level": "error", "kind": "gm_write_past_tensor", "instruction": "DataCopy", "source": "k.h:9",
+               "detail": "bytes past"}
+    v = run_verdict([_run(exit_status=1, launches=[{"kernel": "k", "findings": [finding]}])], [], "")
+    assert (v.klass, v.reason) == ("finding", "gm_write_past_tensor: DataCopy at k.h:9: bytes past (1 error(s) in k)")
+    assert reason_key(v) == "finding: gm_write_past_tensor: DataCopy"
+    refused = {"level": "error", "kind": "core_failed", "detail": "EmulatorError: RoundMode::X is not modelled"}
+    assert run_verdict([_run(exit_status=1, launches=[{"findings": [refused]}])], [], "").klass == "opsnn-lacks"
+    v = run_verdict([_run(exit_status=1, stdout="ModuleNotFoundError: No module named 'tensorflow'")], [], "")
+    assert (v.klass, v.reason) == ("environment", "its data step needs the Python module tensorflow")
+    v = run_verdict([_run(exit_status=139, signal="SIGSEGV", stdout="x\n")], [], "")
+    assert v.klass == "unexplained" and v.reason.startswith("the program died of SIGSEGV on Ascend910B1")
+    assert run_verdict([_run(timed_out=True, exit_status=124)], [], "").reason.endswith("at the time limit")
+    v = run_verdict([_run()], ["links only through opsnn's generated kernel entry"], "EXPECT_NEAR(y[0], 1, 0);")
+    assert (v.klass, v.compares_values) == ("ut-defect", True)
+    assert v.reason == "passes only with opsnn's help: links only through opsnn's generated kernel entry"
+    assert run_verdict([_run()], [], "").passed
+
+
+@pytest.mark.parametrize("text, compares", [
+    ("EXPECT_NEAR(y[i], want[i], 1e-3);", True),
+    ("EXPECT_EQ(out[3], 2.0f);", True),
+    ("EXPECT_EQ(*amax, 1.0f);", True),
+    ('ASSERT_EQ(system("python3 compare_data.py"), 0);', True),
+    ("bool ok = CompareData(a, b);", True),
+    ("ASSERT_NE(x, nullptr); EXPECT_EQ(tilingRet, true);", False),
+    ("// EXPECT_NEAR(y[0], 1, 0)\nICPU_RUN_KF(k, 1, x);", False),
+    ("ICPU_RUN_KF(k, 1, x);", False),
+])
+def test_whether_a_test_compares_values(text, compares):
+    assert compares_values(text) is compares
