@@ -174,8 +174,9 @@ def _runs_verdict(runs: list[dict], compares: bool) -> Verdict:
             if errs:
                 f = errs[0]
                 detail = str(f.get("detail", ""))
-                if _LACKS.search(detail):
-                    return Verdict("opsnn-lacks", _short(detail), compares)
+                if f.get("kind") == "core_failed" or _LACKS.search(detail):  # the emulator refused it
+                    where = f"{f.get('instruction')} at {f['source']}: " if f.get("source") else ""
+                    return Verdict("opsnn-lacks", where + _short(detail), compares)
                 return Verdict("finding", f"{f.get('kind')}: {f.get('instruction')}"
                                + (f" at {f['source']}" if f.get("source") else "")
                                + f": {_short(detail)[:160]} ({len(errs)} error(s) in {launch.get('kernel')})",

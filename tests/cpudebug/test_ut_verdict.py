@@ -60,8 +60,11 @@ def test_run_verdicts():
     v = run_verdict([_run(exit_status=1, launches=[{"kernel": "k", "findings": [finding]}])], [], "")
     assert (v.klass, v.reason) == ("finding", "gm_write_past_tensor: DataCopy at k.h:9: bytes past (1 error(s) in k)")
     assert reason_key(v) == "finding: gm_write_past_tensor: DataCopy"
-    refused = {"level": "error", "kind": "core_failed", "detail": "EmulatorError: RoundMode::X is not modelled"}
-    assert run_verdict([_run(exit_status=1, launches=[{"findings": [refused]}])], [], "").klass == "opsnn-lacks"
+    refused = {"level": "error", "kind": "core_failed", "instruction": "Maxs", "source": "k.h:3",
+               "detail": "EmulatorError: Maxs on bfloat16 -> bfloat16: takes float16, float32"}
+    v = run_verdict([_run(exit_status=1, launches=[{"findings": [refused]}])], [], "")
+    assert (v.klass, v.reason) == ("opsnn-lacks", "Maxs at k.h:3: EmulatorError: Maxs on bfloat16 -> bfloat16: "
+                                                  "takes float16, float32")
     v = run_verdict([_run(exit_status=1, stdout="ModuleNotFoundError: No module named 'tensorflow'")], [], "")
     assert (v.klass, v.reason) == ("environment", "its data step needs the Python module tensorflow")
     v = run_verdict([_run(exit_status=139, signal="SIGSEGV", stdout="x\n")], [], "")
