@@ -316,6 +316,7 @@ def test_dag_facts_equal_the_python_atvoss(cpp_facts, name):
     dag = _python_dag(name)
     got = cpp_facts[name]
     want = {"funs": len(dag.fun_list), "buffers": dag.buffer_num(), "cached": dag.buffer_num(True, True),
+            "ub_brc": dag.buffer_num(False, True),
             "max": dag.max_dtype_bytes, "min": dag.min_dtype_bytes, "inputs": len(dag.inputs),
             "scalar_inputs": sum(info.scalar for info in dag.inputs.values()), "copy_brc": dag.copy_brc_num,
             "vars": dag.var_num}
@@ -328,7 +329,7 @@ VECTORS = json.loads((Path(__file__).resolve().parents[1] / "atvoss" / "upstream
 
 
 @pytest.fixture(scope="module")
-def host_tiling(tmp_path_factory):
+def host_tiling_exe(tmp_path_factory) -> Path:
     import shutil
     import subprocess
 
@@ -339,10 +340,16 @@ def host_tiling(tmp_path_factory):
     exe = tmp_path_factory.mktemp("host_tiling") / "host_tiling"
     subprocess.run([cxx, *host_build.host_cflags(), f"-I{HOST_TILING_SOURCE.parent}", str(HOST_TILING_SOURCE), "-o",
                     str(exe)], check=True)
+    return exe
+
+
+@pytest.fixture(scope="module")
+def host_tiling(host_tiling_exe):
+    import subprocess
 
     def tile(dag: str, ub: int, cores: int, shape) -> bytes | None:
-        out = subprocess.run([str(exe), dag, str(ub), str(cores), *map(str, shape)], check=True, capture_output=True,
-                             text=True).stdout.strip()
+        out = subprocess.run([str(host_tiling_exe), dag, str(ub), str(cores), *map(str, shape)], check=True,
+                             capture_output=True, text=True).stdout.strip()
         return None if out == "FAILED" else bytes.fromhex(out)
     return tile
 
@@ -365,3 +372,42 @@ def test_host_elewise_tiling_equals_the_python_atvoss(host_tiling, dag, shape):
 
 def test_host_elewise_tiling_refuses_an_empty_dim(host_tiling):
     assert host_tiling("erfinv_like/float32", 245760, 64, (4, 0)) is None
+
+
+def _brc(host_tiling_exe, dag: str, out, *ins, ub=245760, cores=64):
+    import subprocess
+    text = subprocess.run([str(host_tiling_exe), "brc", dag, str(ub), str(cores),
+                           *(",".join(map(str, s)) for s in (out, *ins))], check=True, capture_output=True,
+                          text=True).stdout.split()
+    return None if text == ["FAILED"] else (int(text[0]), bytes.fromhex(text[1]))
+
+
+BRC_CASES = [  # (dtype, output, inputs): one dim, UB broadcast, NDDMA, a scalar input, a dropped axis
+    ("float32", (1000,), (1000,), (1000,)), ("float32", (1_000_000,), (1_000_000,), (1,)),
+    ("float16", (16_777_216,), (16_777_216,), (16_777_216,)), ("int8", (7,), (7,), (1,)),
+    ("float16", (1024, 512), (1024, 512), (1024, 1)), ("float16", (8, 32, 16), (8, 1, 16), (1, 32, 16)),
+    ("float32", (1024, 512), (1024, 512), (1024, 1)), ("float16", (2, 3), (2, 3), (3,)),
+    ("int8", (8, 32, 16), (8, 1, 16), (1, 32, 16)), ("float32", (6, 1, 5, 300), (6, 1, 5, 300), (6, 1, 1, 300)),
+    ("float32", (9, 5, 7, 40), (9, 1, 7, 40), (1, 5, 7, 1))]
+
+
+@pytest.mark.parametrize(("dtype", "out", "a", "b"), BRC_CASES)
+def test_host_broadcast_tiling_equals_the_python_atvoss(host_tiling_exe, dtype, out, a, b):
+    from opsnn.atvoss import BroadcastBaseTiling
+    r = BroadcastBaseTiling(threshold_grad_v2_d_dag(dtype), PLATFORM).do_tiling([a, b], out)
+    assert _brc(host_tiling_exe, f"threshold_grad_v2_d/{dtype}", out, a, b) == (r.schedule_mode,
+                                                                                r.tiling_data.to_bytes())
+
+
+@pytest.mark.parametrize(("n", "b", "want"), [  # (dimLen, tileNum, blockNum, scalarFlag), derived by hand
+    (1000, 1000, (1000, 128, 4, 0)),  # 64 cores x 128 elements > n: 128-element tiles, 2 a core
+    (100_000, 1, (100_000, 1536, 33, 2)),  # 64 x 10240 > n: n / 64 in 128-element units
+    (1_000_000, 1_000_000, (1_000_000, 10240, 49, 0))])  # 245760 / 6 buffers in 512-byte units
+def test_host_one_dim_advance_tiling(host_tiling_exe, n, b, want):
+    """A DAG with no Var and three GM tensors takes schedule 202: BroadcastOneDimTilingDataAdvance."""
+    mode, raw = _brc(host_tiling_exe, "mul_brc/float32", (n,), (n,), (b,))
+    assert (mode, struct.unpack("<qihh", raw)) == (202, want)
+
+
+def test_host_broadcast_tiling_refuses_shapes_that_do_not_broadcast(host_tiling_exe):
+    assert _brc(host_tiling_exe, "threshold_grad_v2_d/float32", (4, 6), (4, 6), (4, 5)) is None

@@ -10,9 +10,10 @@ using namespace test_dags;
 static bool first = true;
 template <class D>
 void Show(const char *name) {
-    std::printf("%s\"%s\": {\"funs\": %zu, \"buffers\": %u, \"cached\": %u, \"max\": %u, \"min\": %u, \"inputs\": %u, "
+    std::printf("%s\"%s\": {\"funs\": %zu, \"buffers\": %u, \"cached\": %u, \"ub_brc\": %u, \"max\": %u, \"min\": %u, \"inputs\": %u, "
                 "\"scalar_inputs\": %u, \"copy_brc\": %u, \"vars\": %u}",
                 first ? "{" : ", ", name, D::FunList::Size, D::BufferNum, D::template GetBufferNum<true, true>(),
+                D::template GetBufferNum<false, true>(),
                 D::MaxDtypeBytes, D::MinDtypeBytes, D::InputSize, D::TensorScalarSize, D::CopyBrcSize, D::VarSize);
     first = false;
 }

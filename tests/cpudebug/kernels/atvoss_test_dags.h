@@ -67,6 +67,14 @@ struct Tgv2d {
     using Dag = DAGSch<Elems<Bind<Vec::CopyOut<T>, Placeholder::Out0<T>, Narrow>>>;
 };
 
+// out = a * b, both inputs broadcast by the kernel (no Var, three GM tensors: schedule 202 in one dim)
+template <class T>
+struct MulBrc {
+    using Dag = DAGSch<Elems<Bind<Vec::CopyOut<T>, Placeholder::Out0<T>,
+                                  Bind<Vec::Mul<T>, Bind<Vec::CopyInBrc<T>, Placeholder::In0<T>>,
+                                       Bind<Vec::CopyInBrc<T>, Placeholder::In1<T>>>>>>;
+};
+
 }  // namespace test_dags
 
 #endif  // OPSNN_TESTS_ATVOSS_TEST_DAGS_H_

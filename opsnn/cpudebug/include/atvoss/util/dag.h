@@ -338,21 +338,24 @@ constexpr int LastUse(const Table<N> &t, int node) {
     return last;
 }
 
-/* a scratch tile: a tensor node that is no copy-in and no CopyOut reads directly */
+/* a scratch tile: a tensor node that is no copy-in and no CopyOut reads directly (brcIsTemp: a
+ * CopyInBrc tile, broadcast in UB rather than gathered by NDDMA, is one too) */
 template <int N>
-constexpr bool IsTemp(const Table<N> &t, int node) {
-    return t.kind[node] == TENSOR && !FeedsCopyOut(t, node);
+constexpr bool IsTemp(const Table<N> &t, int node, bool brcIsTemp) {
+    const bool tile = t.kind[node] == TENSOR || (brcIsTemp && t.kind[node] == COPY_IN && t.brc[node]);
+    return tile && !FeedsCopyOut(t, node);
 }
 
-/* the most scratch tiles (and op scratch) alive at one node, walking the FunList */
+/* the most scratch tiles (and op scratch) alive at one node, walking the FunList; reserveBrc:
+ * CopyInBrc tiles are cached (persistent), never live nodes */
 template <int N>
-constexpr int MaxTemps(const Table<N> &t) {
+constexpr int MaxTemps(const Table<N> &t, bool reserveBrc = false, bool brcIsTemp = false) {
     bool alive[N] = {};
     int best = 0;
     for (int i = 0; i < N; ++i) {
-        if (t.kind[i] == TENSOR) alive[i] = true;
+        if (t.kind[i] == TENSOR || (t.kind[i] == COPY_IN && !(reserveBrc && t.brc[i]))) alive[i] = true;
         int live = 0;
-        for (int k = 0; k < N; ++k) live += (alive[k] && IsTemp(t, k)) ? 1 : 0;
+        for (int k = 0; k < N; ++k) live += (alive[k] && IsTemp(t, k, brcIsTemp)) ? 1 : 0;
         best = live + t.temp[i] > best ? live + t.temp[i] : best;
         for (int j = 0; j < t.nargs[i]; ++j) {
             int a = t.args[i][j];
@@ -419,7 +422,7 @@ constexpr Slots<N> PlanSlots(const Table<N> &t, const int (&inputRank)[16]) {
             }
             s.ping[i] = static_cast<int16_t>(2 * (inputPairs + outputRank[pos]));
             s.pong[i] = static_cast<int16_t>(s.ping[i] + 1);
-        } else if (t.kind[i] == TENSOR) {
+        } else if (IsTemp(t, i, false)) {
             int k = 0;
             for (bool busy = true; busy; ++k) {
                 busy = false;
@@ -535,16 +538,41 @@ public:
     }();
     constexpr static uint32_t VecBrcSize = 0;
 
+    /* the input Pos of each CopyInBrc node, in FunList order (the broadcast tiling's row order) */
+    struct BrcInputs {
+        int pos[16];
+    };
+    constexpr static BrcInputs CopyBrcInputs = [] {
+        BrcInputs b{};
+        int n = 0;
+        for (int i = 0; i < static_cast<int>(FunList::Size); ++i) {
+            if (Nodes.kind[i] == dag_detail::COPY_IN && Nodes.brc[i] && n < 16) b.pos[n++] = Nodes.holder[i];
+        }
+        return b;
+    }();
+
+    /* sizeof each input's element type, by Pos (0 past the inputs) */
+    template <int pos>
+    constexpr static uint32_t InputDtypeBytes() {
+        if constexpr (pos < static_cast<int>(InHolders::Size)) {
+            return dag_detail::SizeOf<typename InHolders::template At<pos>::DType>::value;
+        } else {
+            return 0;
+        }
+    }
+
     constexpr static uint32_t TempCalcNode = dag_detail::MaxTemps(Nodes);
     constexpr static uint32_t MaxDtypeBytes = dag_detail::MaxBytes(Nodes, true);
     constexpr static uint32_t MinDtypeBytes = dag_detail::MaxBytes(Nodes, false);
 
-    /* the level-2 buffer count; with CopyInBrc inputs cached (cache_brc) the count is the same
-     * here: a cached broadcast input is a copy-in, never a scratch tile */
+    /* The level-2 buffer count: scratch tiles + a ping/pong pair per tensor input and buffered
+     * output. use_nddma = false (the UB-broadcast schedules): a live CopyInBrc tile is scratch
+     * too, and with cache_brc each CopyInBrc input keeps one cache buffer besides. */
     template <bool use_nddma = true, bool cache_brc = false>
     __aicore__ constexpr static uint32_t GetBufferNum() {
-        static_assert(use_nddma, "opsnn atvoss: the UB-broadcast buffer count (use_nddma = false) is not modelled");
-        return TempCalcNode + 2 * InputSizeWoScalar + 2 * dag_detail::BufferedOutputs(Nodes);
+        const uint32_t temps = dag_detail::MaxTemps(Nodes, cache_brc, !use_nddma);
+        const uint32_t caches = (!use_nddma && cache_brc) ? CopyBrcSize : 0;
+        return temps + 2 * InputSizeWoScalar + 2 * dag_detail::BufferedOutputs(Nodes) + caches;
     }
     constexpr static uint32_t BufferNum = GetBufferNum<true, false>();
     constexpr static MemLevel BufLevel = MemLevel::LEVEL_2;
