@@ -54,6 +54,7 @@ _MODULES = {
         "MrgSortSrcList", "Sort", "Sort32"),
     "spr": ("GetAccVal", "GetReduceMaxMinCount", "GetReduceRepeatMaxMinSpr", "GetReduceRepeatSumSpr"),
     "select": ("SELMODE", "Select"),
+    "select_bytes_mask": ("SelectWithBytesMask", "SelectWithBytesMaskShapeInfo"),
     "select_tensor": ("SelectTensors",),
     "ternary": ("Axpy", "MulAddDst"),
     "trans_data_5hd": ("TransDataTo5HD", "TransDataTo5HDParams", "local_at"),

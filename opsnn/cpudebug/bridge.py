@@ -70,7 +70,7 @@ _STRUCTS["MrgSort4Info"] = lambda a, b, c, d, suspend, valid, repeats: ascendc.M
     (a, b, c, d), bool(suspend), valid, repeats)
 _STRUCTS["SumParams"] = ascendc.SumParams
 _STRUCTS["Shape"] = lambda *extents: extents  # BroadCast's dstShape / srcShape
-for _name in ("SoftMaxTiling", "SoftMaxShapeInfo"):
+for _name in ("SoftMaxTiling", "SoftMaxShapeInfo", "SelectWithBytesMaskShapeInfo"):
     _STRUCTS[_name] = getattr(ascendc, _name)
 
 

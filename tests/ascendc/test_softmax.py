@@ -94,3 +94,26 @@ def test_simple_softmax_and_grad():
     front = ub.buffer(F32, 16)
     SoftmaxGradFront(front, grad, src, SoftMaxTiling(m, k))
     assert (bits(front.numpy(16)) == bits(np.repeat(s, 8))).all()
+
+
+def test_select_with_bytes_mask_forms_truth_and_in_place_compaction():
+    from opsnn.ascendc.select_bytes_mask import SelectWithBytesMask, SelectWithBytesMaskShapeInfo
+    core = make_core()
+    ub = Ub(core)
+    x = np.arange(32, dtype=F32).reshape(2, 16)
+    mask = np.zeros((2, 32), np.uint16)  # rows of 32 mask elements for rows of 16
+    mask[0, [1, 5]] = 1
+    mask[1, 3] = 0x8000  # a half -0.0 seen as an int16: true
+    mask[1, 20] = 1  # past the row's 16: not used
+    src, dst = ub.buffer(F32, 32, x.reshape(-1)), ub.buffer(F32, 32)
+    m = ub.buffer(np.uint16, 64, mask.reshape(-1))
+    tmp = ub.buffer(np.uint8, 1024)
+    SelectWithBytesMask(dst, src, np.float32(-1), m, tmp, SelectWithBytesMaskShapeInfo(2, 16, 32))
+    want = np.where(mask[:, :16] != 0, np.float32(-1), x)
+    assert (dst.numpy(32).reshape(2, 16) == want).all()
+    assert (m.numpy(32) == mask[:, :16].reshape(-1)).all()  # compacted in place (isReuseMask)
+    SelectWithBytesMask(dst, np.float32(7), src, m, tmp, SelectWithBytesMaskShapeInfo(2, 16, 16))
+    assert (dst.numpy(32).reshape(2, 16) == np.where(mask[:, :16] != 0, x, np.float32(7))).all()
+    f = ub.buffer(F32, 16, np.array([0.0, -0.0, np.nan, 1e-30] + [0.0] * 12, F32))
+    SelectWithBytesMask(dst, src, np.float32(9), f, tmp, SelectWithBytesMaskShapeInfo(1, 16, 16))
+    assert list(dst.numpy(4)) == [0.0, 1.0, 9.0, 9.0]  # float masks: +-0 false, NaN and tiny true

@@ -19,6 +19,7 @@
 #include "opsnn_kt/math_api.h"
 #include "opsnn_kt/sum_broadcast.h"
 #include "opsnn_kt/softmax_api.h"
+#include "opsnn_kt/select_bytes_mask.h"
 #include "opsnn_kt/high_level.h"
 #include "opsnn_kt/multicore.h"
 #include "opsnn_kt/type_utils.h"
