@@ -18,7 +18,7 @@ define install
 	$(BIN)/opsnn info | grep -e '^C ABI' -e '^C++ kernels' || true
 endef
 
-.PHONY: venv demo test lint bench bench-quick bench-cpp fuzz clean gtest
+.PHONY: venv demo test lint bench bench-quick bench-cpp ut-survey fuzz clean gtest
 
 venv: $(STAMP)
 
@@ -58,6 +58,13 @@ bench-quick: venv
 # the cost of one instruction call; figures in docs/cpp-kernels.md
 bench-cpp: venv gtest
 	$(BIN)/python benchmarks/bench_cpp_kernel.py
+
+# every op_kernel UT of a checkout of upstream's ops-nn through `opsnn ut DIR`: one line each, then the
+# tables docs/cpp-kernels.md ("Upstream's op_kernel UTs") carries; OPS_NN=<checkout>, JOBS=2 by default
+JOBS ?= 2
+ut-survey: venv gtest
+	@test -n "$(OPS_NN)" || { echo "make ut-survey OPS_NN=<a checkout of hicann/ops-nn>"; exit 2; }
+	$(BIN)/opsnn ut $(OPS_NN) --layer op_kernel --jobs $(JOBS) --json ut-survey.json || true
 
 clean:
 	rm -rf $(VENV) build *.egg-info opsnn/engine/_select.*.so
