@@ -29,9 +29,9 @@ What is modelled, and what is chosen where AscendC does not say:
 - PairReduceSum: repeat r's pair k (lanes 2k, 2k+1) to dst[r * dstRepStride * (n / 2) + k], n the
   lanes of a repeat (dstRepStride counts 128 bytes, documented); the sum of its active lanes; a
   pair with no active lane is not written (not documented: chosen).
-- BlockReduce*: 8 results a repeat, dst[r * dstRepStride * 8 + b] (the unit of dstRepStride is
-  assumed to be one repeat's result, as for WholeReduce); a block with no active lane writes
-  +0.0 (Sum) or -inf / +inf (Max / Min) -- an assumption.
+- BlockReduce*: 8 results a repeat, dst[r * dstRepStride * 8 + b] (dstRepStride counts one
+  repeat's 8 results: 16 bytes for half, 32 for float, documented); a block with no active lane
+  writes +0.0 (Sum) or -inf / +inf (Max / Min) -- an assumption.
 - Brcb(dst, src, repeatTimes, BrcbRepeatParams(dstBlkStride, dstRepStride)): repeat r reads
   src[8r .. 8r + 7]; element k fills the 32-byte block at (r * dstRepStride + k * dstBlkStride)
   blocks of dst.
