@@ -289,7 +289,7 @@ class Session:
             return None
         self.failures += 1
         first = report.errors[0]
-        return f"{where}: sanitizer: {len(report.errors)} error(s); first: {first}"
+        return f"{where}: {len(report.errors)} error(s); first: {first}"
 
     def _core_kernel(self, core_fn, args, blocks: int, ration: int):
         """The launch's kernel: one C++ core. `self.core` is the running core's state: set as a
