@@ -112,7 +112,7 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
         return Verdict("ut-defect", f"nothing defines the kernel entry {m.group(1)} the test declares extern \"C\" "
                        "(upstream's build links the same objects)")
     m = re.search(rf"{_Q}(?:AscendC::)?([\w:]+){_Q} (?:is not a member of|was not declared|has not been declared|"
-                  rf"does not name a (?:type|template))", first) or \
+                  rf"does not name a (?:type|template)|is not a namespace-name)", first) or \
         re.search(rf"{_Q}(?:class |struct )?([\w:<>, ]+){_Q} has no member named {_Q}(\w+)", first) or \
         re.search(rf"no matching function for call to {_Q}([\w:]+)", first) or \
         re.search(rf"undefined reference to {_Q}([^'\u2019]+)", first)

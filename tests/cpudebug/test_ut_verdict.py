@@ -35,6 +35,7 @@ def checkout(tmp_path):
      "DTYPE_X (k.cpp:9"),
     ("k.h:7:9: error: \u2018ReduceSum\u2019 is not a member of \u2018AscendC\u2019", [], "opsnn-lacks",
      "ReduceSum (k.h:7: \u2018ReduceSum\u2019 is not a member of \u2018AscendC\u2019)"),
+    ("b.h:23:17: error: \u2018Reg\u2019 is not a namespace-name", [], "opsnn-lacks", "Reg (b.h:23:"),
     ('m.h:4:2: error: #error "opsnn: lib/matmul_intf.h is cube work, not modelled"', [], "opsnn-lacks",
      "opsnn: lib/matmul_intf.h is cube work, not modelled"),
     ("/usr/bin/ld: a.o: in function `f': multiple definition of `op_kernel'; b.o: first defined here", [],
