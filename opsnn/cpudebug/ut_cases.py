@@ -211,7 +211,7 @@ def _cases_of_call(args: list[str], cmake: Path, line: int, op_dir: Path, unit: 
         if arg == "UT_SRC_DIR":
             expect_dir = True
         elif expect_dir:
-            ut_src_dir, expect_dir = Path(arg), False
+            ut_src_dir, expect_dir = cmake.parent / arg, False  # file(GLOB) reads a relative one from here
         elif arg == "MULTI_KERNEL_TARGET":
             multi = True
         else:
