@@ -112,6 +112,7 @@ def test_math_axpy_and_deq(run):
     assert (bits(y[SLOT["DEQ"]:SLOT["DEQ"] + 64]) == bits(deq)).all() and y[SLOT["DEQ"] + 9] == 1.0  # rint(3.5) = 4
     square = np.float32(x[2] * x[2])
     assert bits(y[SLOT["SQRT"]]) == bits(np.sqrt(square.astype(np.float64)).astype(F32))
+    assert y[SLOT["SQRT"] + 1] == 41  # the integer Ceil(7, 2) * 10 + ConstCeil(64, 64)
 
 
 def test_a_short_work_buffer_is_a_finding_at_its_line(tmp_path, runtime):

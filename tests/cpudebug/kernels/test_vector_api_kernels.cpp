@@ -79,6 +79,8 @@ __aicore__ inline void VectorApis(GM_ADDR x, GM_ADDR y) {
     Sign(out[SLOT_SIGN], in, 200);
     float scalar = in.GetValue(2) * in.GetValue(2);
     out.SetValue(SLOT_SQRT, static_cast<float>(sqrt(scalar)));  // the scalar unit's math, unqualified
+    uint8_t parts = 7;
+    out.SetValue(SLOT_SQRT + 1, static_cast<float>(Ceil(parts, 2ul) * 10 + ConstCeil(64, 64)));  // 4 * 10 + 1
 
     // int32 -> half through DEQSCALE 0.25, widened back to float
     Cast(i32, in, RoundMode::CAST_RINT, 64);

@@ -74,6 +74,11 @@ OPSNN_KT_HIGH_LEVEL_UNARY(Cos, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
 #undef OPSNN_KT_NO_EXTRA
 #undef OPSNN_KT_COMMA
 
+/* The integer Ceil of AscendC's kernel utilities (ceil(a / b) in uint32 arithmetic), an overload
+ * beside the high-level Ceil: kernels split work with it. ConstCeil is its constexpr twin. */
+__aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
 /* the high-level Exp: Taylor expansion of the given level on the device, Exp's model here */
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 __aicore__ inline void Exp(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t calCount,
