@@ -3,6 +3,7 @@
 #ifndef OPSNN_KERNEL_OPERATOR_H_
 #define OPSNN_KERNEL_OPERATOR_H_
 
+#include <cassert>  // kernels assert() under __CCE_KT_TEST__, as CANN's CPU debug lets them
 #include <cmath>  // the scalar unit's math kernels call unqualified (sqrt, exp, ...), as CANN's CPU debug has it
 #include <cstdint>
 #include <cstring>
