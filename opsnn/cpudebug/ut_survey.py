@@ -72,16 +72,21 @@ def run_folder(folder: Path, opts, cache: Path, jobs: int, layers: list[str], js
             doc = run_one(test, o, cache)
         except UtError as e:
             doc = {"test": str(test), "error": str(e), "exit_status": 2}
+        except (RuntimeError, OSError, ValueError) as e:  # one test's trouble is its own line, not the survey's end
+            doc = {"test": str(test), "error": f"opsnn ut failed on it: {type(e).__name__}: {e}", "exit_status": 2}
         doc["seconds"] = time.perf_counter() - t0
         return test, doc, judge(doc, test, checkout)
 
     width = len(str(len(tests)))
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
         futures = [pool.submit(one, k, t) for k, t in enumerate(tests)]
         for done, future in enumerate(as_completed(futures), 1):
             test, doc, verdict = future.result()
             results[test] = (doc, verdict)
             print(f"[{done:>{width}}/{len(tests)}] {_line(test, folder, verdict, doc)}", flush=True)
+    finally:  # on a signal, the tests not started are dropped; the running ones' programs are killed
+        pool.shutdown(wait=True, cancel_futures=True)
     seconds = time.perf_counter() - started
     print()
     print("\n".join(tables(folder, {t: v for t, (_, v) in results.items()}, seconds)))

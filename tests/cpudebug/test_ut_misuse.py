@@ -103,6 +103,29 @@ def test_a_signal_takes_the_test_program_down_with_opsnn(runtime, tmp_path, sign
     assert _gone(child)
 
 
+def test_a_signal_stops_a_folder_run_and_its_running_tests(runtime, tmp_path):
+    for k in range(3):
+        d = tmp_path / f"op{k}" / "tests" / "ut" / "op_kernel"
+        d.mkdir(parents=True)
+        (d / "test_hang.cpp").write_text(HANG.replace('"pid.txt"', f'"{tmp_path}/pid{k}.txt"'))
+    proc = _opsnn_ut(str(tmp_path), "--jobs", "2")
+    deadline = time.monotonic() + 300
+    while not list(tmp_path.glob("pid*.txt")):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.2)
+    time.sleep(0.5)  # the file is written whole by now
+    children = [int(p.read_text()) for p in tmp_path.glob("pid*.txt")]
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM and "Traceback" not in err
+    assert len(list(tmp_path.glob("pid*.txt"))) <= 2  # the third test never started
+    for _ in range(50):
+        if all(_gone(c) for c in children):
+            break
+        time.sleep(0.1)
+    assert all(_gone(c) for c in children)
+
+
 def test_two_runs_of_one_test_at_once_both_pass(runtime, tmp_path):
     test, inc = _quick(tmp_path, "test_twice.cpp")  # a new file: both runs build it at the same time
     for _ in range(2):
