@@ -1,4 +1,9 @@
-/* opsnn's lib/matmul/matmul.h: cube (AIC) work -- Matmul, Mmad, Fixpipe, TCubeTiling -- is not modelled by the
- * CPU-debug runtime, which emulates vector (AIV) cores; a kernel that includes this fails to compile
- * here, by this name (docs/cpp-kernels.md, "How it differs"). */
-#error "opsnn: lib/matmul/matmul.h is cube (AIC) work (Matmul/Mmad), which opsnn's CPU-debug runtime does not model: it emulates vector cores only"
+/* opsnn's lib/matmul/matmul.h: CANN's cube (AIC) interface -- Matmul, MatmulType, TCubeTiling, Mmad, Fixpipe --
+ * which the CPU-debug runtime does not model: it emulates vector (AIV) cores. Many vector kernels
+ * include this header without using it, so it compiles; it declares no cube class, so a kernel
+ * that uses one fails to compile naming it (Mmad: a static_assert saying so). See
+ * docs/cpp-kernels.md, "How it differs". */
+#ifndef OPSNN_LIB_MATMUL_MATMUL_H_
+#define OPSNN_LIB_MATMUL_MATMUL_H_
+#include "kernel_operator.h"
+#endif  // OPSNN_LIB_MATMUL_MATMUL_H_
