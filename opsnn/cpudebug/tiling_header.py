@@ -46,8 +46,24 @@ def _strip_comments(text: str) -> str:
     return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
 
 
-def read_structs(text: str) -> list[TilingStruct]:
-    """The BEGIN_TILING_DATA_DEF structs of a source text, in order."""
+_CONSTANT = re.compile(r"#\s*define\s+(\w+)\s+\(?(\d+)[uUlL]*\)?\s*$"
+                       r"|\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+(\w+)\s*=\s*(\d+)[uUlL]*\s*;", re.M)
+
+
+def read_constants(text: str) -> dict[str, int]:
+    """Integer constants a source text defines (`#define N 8`, `constexpr int64_t N = 8;`), which
+    array fields name as their length."""
+    out = {}
+    for m in _CONSTANT.finditer(_strip_comments(text)):
+        name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        out.setdefault(name, int(value))
+    return out
+
+
+def read_structs(text: str, constants: dict[str, int] | None = None) -> list[TilingStruct]:
+    """The BEGIN_TILING_DATA_DEF structs of a source text, in order; an array's length may be one
+    of `constants`."""
+    constants = constants or {}
     text = _strip_comments(text)
     out = []
     for m in _BEGIN.finditer(text):
@@ -58,9 +74,11 @@ def read_structs(text: str) -> list[TilingStruct]:
             args = [a.strip() for a in f.group(2).split(",")]
             if f.group(1) == "_ARR" and len(args) >= 3:
                 try:
-                    count = int(args[1], 0)
+                    count = int(args[1].rstrip("uUlL"), 0)
                 except ValueError:
-                    continue  # a count the preprocessor computes: not readable here
+                    if args[1] not in constants:
+                        continue  # a length computed by an expression: not readable here
+                    count = constants[args[1]]
                 fields.append(Field("array", args[0], args[2], count))
             elif f.group(1) == "_STRUCT" and len(args) >= 2:
                 fields.append(Field("struct", args[0], args[1]))
@@ -131,11 +149,14 @@ def header_text(op_dir: Path, op_name: str) -> str:
         return "\n".join([*lines, "#endif", ""])
     structs: dict[str, TilingStruct] = {}
     registered: dict[str, str] = {}
-    for path in sorted((op_dir / "op_host").rglob("*")):
-        if not path.is_file() or path.suffix not in (".h", ".hpp", ".cpp", ".cc"):
-            continue
-        text = path.read_text(errors="replace")
-        for s in read_structs(text):
+    texts = [p.read_text(errors="replace") for p in sorted((op_dir / "op_host").rglob("*"))
+             if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".cc")]
+    constants: dict[str, int] = {}
+    for text in texts:
+        for name, value in read_constants(text).items():
+            constants.setdefault(name, value)
+    for text in texts:
+        for s in read_structs(text, constants):
             structs.setdefault(s.name, s)
         for op_type, name in _REGISTER.findall(_strip_comments(text)):
             registered.setdefault(op_type, name)

@@ -115,6 +115,7 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
                   rf"does not name a (?:type|template)|is not a namespace-name)", first) or \
         re.search(rf"{_Q}(?:class |struct )?([\w:<>, ]+){_Q} has no member named {_Q}(\w+)", first) or \
         re.search(rf"no matching function for call to {_Q}([\w:]+)", first) or \
+        re.search(rf"there are no arguments to {_Q}([\w:]+){_Q} that depend on a template parameter", first) or \
         re.search(rf"undefined reference to {_Q}([^'\u2019]+)", first)
     if m:
         what = m.group(1) if m.lastindex == 1 else f"{m.group(1)}::{m.group(2)}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from opsnn.cpudebug.tiling_header import header_text, read_structs
 
 HOST = """
+constexpr int64_t DIMS = 2;  // an array's length by name
 BEGIN_TILING_DATA_DEF(InnerParams)   // nested: comes first
 TILING_DATA_FIELD_DEF(uint16_t, a);
 END_TILING_DATA_DEF;
@@ -16,6 +17,7 @@ TILING_DATA_FIELD_DEF(int8_t, flag);
 TILING_DATA_FIELD_DEF_STRUCT(InnerParams, inner);
 TILING_DATA_FIELD_DEF_ARR(float, 3, scale);
 TILING_DATA_FIELD_DEF(int64_t, n);
+TILING_DATA_FIELD_DEF_ARR(int64_t, DIMS, dims);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(Opx, OpxTilingData)
 """
@@ -36,7 +38,7 @@ def test_structs_padded_as_tilingdef_pads_them(tmp_path):
     assert body.splitlines()[1:] == [
         "struct InnerParams {", "    uint16_t a;", "    uint8_t InnerParamsPH[6];", "};",
         "struct OpxTilingData {", "    int8_t flag;", "    uint8_t innerPH[7];", "    InnerParams inner;",
-        "    float scale[3];", "    uint8_t nPH[4];", "    int64_t n;", "};"]
+        "    float scale[3];", "    uint8_t nPH[4];", "    int64_t n;", "    int64_t dims[2];", "};"]
     assert "#define GET_TILING_DATA(var, tiling) GET_TILING_DATA_WITH_STRUCT(OpxTilingData, var, tiling)" in text
     assert [s.name for s in read_structs(HOST)] == ["InnerParams", "OpxTilingData"]
 
