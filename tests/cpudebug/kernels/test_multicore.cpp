@@ -88,6 +88,28 @@ extern "C" __global__ __aicore__ void type_surface(GM_ADDR y, GM_ADDR workspace,
     yg.SetValue(i++, unlikely(GetBlockNum() != 1) ? 1.0f : 0.0f);
 }
 
+// The two patterns the sanitizer once flagged though they are legal: a dequeued tensor enqueued
+// again (computed on in place, then handed to the copy out: CANN's TQueBind::EnQue takes it), and
+// each core's slice of GM starting where the split puts it, off 32-byte alignment (GM has no rule).
+constexpr int32_t PER_CORE = 24;  // 96 bytes: slices start at bytes 0, 96, 192, 288 (+4 for x)
+extern "C" __global__ __aicore__ void requeue_odd_slices(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 32 * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(workspace) + 1 + GetBlockIdx() * PER_CORE, PER_CORE);
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y) + 1 + GetBlockIdx() * PER_CORE, PER_CORE);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    DataCopy(t, xg, 16);  // 64 bytes from a GM address 4 bytes off alignment
+    q.EnQue(t);
+    t = q.DeQue<float>();
+    Adds(t, t, 1.0f, 16);
+    q.EnQue(t);  // the second hop: legal
+    t = q.DeQue<float>();
+    DataCopy(yg, t, 16);
+    q.FreeTensor(t);
+}
+
 struct Gm {
     uint8_t *y, *workspace, *tiling;
     explicit Gm(size_t y_bytes) {
@@ -135,4 +157,14 @@ TEST(multicore, type_surface) {
     const float *y = reinterpret_cast<float *>(gm.y);
     const float want[] = {1.0f, 0.0f, 1.0f, 1.0f, 1.0009765625f, -3.0f, 16.0f, 32.0f, 1.0f, 0.0f};
     for (int32_t k = 0; k < 10; ++k) EXPECT_EQ(y[k], want[k]) << "value " << k;
+}
+
+TEST(multicore, requeue_and_unaligned_gm_are_clean) {
+    Gm gm((1 + CORES * PER_CORE) * sizeof(float));
+    float *x = reinterpret_cast<float *>(gm.workspace);
+    for (int32_t k = 0; k < 1 + CORES * PER_CORE; ++k) x[k] = static_cast<float>(k);
+    ICPU_RUN_KF(requeue_odd_slices, CORES, gm.y, gm.workspace, gm.tiling);
+    const float *y = reinterpret_cast<float *>(gm.y);
+    for (int32_t c = 0; c < CORES; ++c)
+        for (int32_t k = 0; k < 16; ++k) EXPECT_EQ(y[1 + c * PER_CORE + k], x[1 + c * PER_CORE + k] + 1.0f);
 }
