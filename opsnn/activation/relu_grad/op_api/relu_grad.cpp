@@ -20,8 +20,10 @@ const aclTensor *ReluGrad(const aclTensor *gradOutput, const aclTensor *self, ac
         return nullptr;
     }
     auto launched = ADD_TO_LAUNCHER_LIST_AICORE(ReluGrad, OP_INPUT(gradOutput, self), OP_OUTPUT(out));
-    OP_CHECK_ADD_TO_LAUNCHER_LIST_AICORE(launched != ACLNN_SUCCESS, return nullptr,
-                                         "ReluGrad ADD_TO_LAUNCHER_LIST_AICORE failed.");
+    if (launched != ACLNN_SUCCESS) {
+        OP_LOGE(launched, "ReluGrad: ADD_TO_LAUNCHER_LIST_AICORE failed");
+        return nullptr;
+    }
     return out;
 }
 

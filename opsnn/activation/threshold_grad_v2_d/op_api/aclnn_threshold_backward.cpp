@@ -33,6 +33,8 @@ namespace {
 const std::initializer_list<DataType> kAtlasA2Dtypes = {DataType::DT_FLOAT, DataType::DT_FLOAT16, DataType::DT_BF16,
                                                         DataType::DT_INT32, DataType::DT_INT8,    DataType::DT_UINT8};
 
+constexpr int64_t kMaxDims = 8;  // aclnn tensors have at most 8 dimensions
+
 bool IsReluThreshold(float threshold) { return std::fabs(threshold) <= FLT_EPSILON; }
 
 aclnnStatus CheckParams(const aclTensor *gradOutput, const aclTensor *self, const aclTensor *out, Shape *broadcast) {
@@ -42,8 +44,8 @@ aclnnStatus CheckParams(const aclTensor *gradOutput, const aclTensor *self, cons
     OP_CHECK_DTYPE_NOT_SUPPORT(self, kAtlasA2Dtypes, return ACLNN_ERR_PARAM_INVALID);
     OP_CHECK_DTYPE_NOT_MATCH(gradOutput, self->GetDataType(), return ACLNN_ERR_PARAM_INVALID);
     OP_CHECK_DTYPE_NOT_MATCH(out, self->GetDataType(), return ACLNN_ERR_PARAM_INVALID);
-    OP_CHECK_MAX_DIM(gradOutput, MAX_SUPPORT_DIMS_NUMS, return ACLNN_ERR_PARAM_INVALID);
-    OP_CHECK_MAX_DIM(self, MAX_SUPPORT_DIMS_NUMS, return ACLNN_ERR_PARAM_INVALID);
+    OP_CHECK_MAX_DIM(gradOutput, kMaxDims, return ACLNN_ERR_PARAM_INVALID);
+    OP_CHECK_MAX_DIM(self, kMaxDims, return ACLNN_ERR_PARAM_INVALID);
     OP_CHECK_BROADCAST_AND_INFER_SHAPE(gradOutput, self, *broadcast, return ACLNN_ERR_PARAM_INVALID);
     if (*broadcast != out->GetViewShape()) {
         OP_LOGE(ACLNN_ERR_PARAM_INVALID, "out's shape %s is not the broadcast shape %s of gradOutput and self.",

@@ -22,8 +22,10 @@ const aclTensor *ThresholdGradV2D(const aclTensor *gradOutput, const aclTensor *
     }
     auto launched =
         ADD_TO_LAUNCHER_LIST_AICORE(ThresholdGradV2D, OP_INPUT(gradOutput, self), OP_OUTPUT(out), OP_ATTR(threshold));
-    OP_CHECK_ADD_TO_LAUNCHER_LIST_AICORE(launched != ACLNN_SUCCESS, return nullptr,
-                                         "ThresholdGradV2D ADD_TO_LAUNCHER_LIST_AICORE failed.");
+    if (launched != ACLNN_SUCCESS) {
+        OP_LOGE(launched, "ThresholdGradV2D: ADD_TO_LAUNCHER_LIST_AICORE failed");
+        return nullptr;
+    }
     return out;
 }
 
