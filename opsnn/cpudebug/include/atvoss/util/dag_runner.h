@@ -4,9 +4,9 @@
  * comes in; that is theirs, the rest is here.
  *
  * UB: one TBuf per buffer of the DAG's plan (DAGSch::BufferSlots), each `tile elements *
- * MaxDtypeBytes` bytes: the same UB as one TBuf of BufferNum slots, with every tile judged by
- * the sanitizer against its own slot (an op running past its tile is local_tensor_overflow, not a
- * silent write into its neighbour).
+ * MaxDtypeBytes` bytes (rounded up to whole 256-byte registers, InitBuffers): the same UB as one
+ * TBuf of BufferNum slots, with every tile judged by the sanitizer against its own slot (an op
+ * writing past its tile is local_tensor_overflow, not a silent write into its neighbour).
  *
  * A node's operands, in its Bind's order: a tensor node's tile (ping or pong), a scalar op's
  * value, a Var's value, an input placeholder's element 0 read from GM, a constant -- each as the
@@ -60,8 +60,14 @@ public:
     __aicore__ inline void SetBroadcastInputs(int64_t mask) { brcMask_ = mask; }
     __aicore__ inline void SetDuplicateBroadcast(bool on) { dupBrc_ = on; }
 
+    /* Each slot rounded up to whole vector registers: a register loop over a tile loads whole
+     * registers, and on device a load past a slot's end reads the next slot of the schedule's one
+     * buffer (its extra lanes masked off): legal, so no finding. A host tiling's slots are whole
+     * registers already (ubFormer is aligned to 256 bytes of the narrowest type); a UT's hand-made
+     * tile may not be. */
     __aicore__ inline void InitBuffers(TPipe *pipe, int64_t tileElems) {
-        const uint32_t slot = static_cast<uint32_t>(tileElems * Dag::MaxDtypeBytes);
+        constexpr int64_t reg = 256;  // VECTOR_REG_WIDTH
+        const uint32_t slot = static_cast<uint32_t>((tileElems * Dag::MaxDtypeBytes + reg - 1) / reg * reg);
         for (int k = 0; k < kBuffers; ++k) {
             pipe->InitBuffer(bufs_[k], slot);
             tiles_[k] = bufs_[k].template Get<uint8_t>();
