@@ -324,9 +324,11 @@ TEST(atvoss, tgv2d) {
 }
 
 TEST(atvoss, micro_mix) {
-    Case c("micro_mix", 2);
-    AscendC::SetKernelMode(KernelMode::AIV_MODE);
-    ICPU_RUN_KF(micro_mix, c.blockDim, c.in[0], c.in[1], c.out[0], c.tiling);
+    for (const char *name : {"micro_mix", "micro_mix_odd_tile"}) {
+        Case c(name, 2);
+        AscendC::SetKernelMode(KernelMode::AIV_MODE);
+        ICPU_RUN_KF(micro_mix, c.blockDim, c.in[0], c.in[1], c.out[0], c.tiling);
+    }
 }
 
 TEST(atvoss, power_erf) {
