@@ -419,6 +419,9 @@ __aicore__ inline void Cast(S &dstReg, V &srcReg, MaskReg &mask, OPSNN_KT_WHERE)
 }
 
 }  // namespace MicroAPI
+
+/* the newer name of the same namespace (AscendC::Reg::RegTensor ...) */
+namespace Reg = MicroAPI;
 }  // namespace AscendC
 
 #endif  // OPSNN_KT_MICRO_API_H_
