@@ -49,10 +49,18 @@ def judge(doc: dict, test: Path, checkout: Path | None) -> Verdict:
     if not runs:
         socs = ", ".join(s.split(":")[0] for s in doc.get("skipped", []))
         return Verdict("opsnn-lacks", f"SoC {socs} (no SoC of this test is modelled)")
+    verdict = None
     for run in runs:
         if run.get("build_failed"):
-            return build_verdict(run["compiler"], run["build_failed"], test, text, run.get("defines", []), checkout)
-    return run_verdict(runs, doc.get("notes", []), text)
+            verdict = build_verdict(run["compiler"], run["build_failed"], test, text, run.get("defines", []),
+                                    checkout)
+            break
+    unbuilt = [n for n in doc.get("notes", []) if "never compiles" in n or n.startswith("no AddOpTestCase")]
+    if unbuilt:  # whatever it then does, upstream's build does not build it
+        then = verdict or run_verdict(runs, [], text)
+        return Verdict("ut-defect", unbuilt[0] + ("" if then.passed else f"; then: {then.reason}"),
+                       then.compares_values)
+    return verdict or run_verdict(runs, doc.get("notes", []), text)
 
 
 def run_folder(folder: Path, opts, cache: Path, jobs: int, layers: list[str], json_path: str | None) -> int:

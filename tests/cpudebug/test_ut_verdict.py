@@ -91,3 +91,17 @@ def test_run_verdicts():
 ])
 def test_whether_a_test_compares_values(text, compares):
     assert compares_values(text) is compares
+
+
+def test_a_test_upstreams_build_never_compiles_is_a_ut_defect_whatever_it_does(tmp_path):
+    from opsnn.cpudebug.ut_survey import judge
+    test = tmp_path / "test_op.cpp"
+    test.write_text("TEST(a, b) {}\n")
+    note = "no AddOpTestCase compiles test_op.cpp (upstream's build takes test_op_apt*.cpp of /x); run with ..."
+    failed = {"notes": [note], "runs": [{"soc": "Ascend950", "build_failed": "compiling test_op.cpp",
+                                         "compiler": "k.cpp:3:1: error: \u2018DTYPE_X\u2019 was not declared",
+                                         "defines": []}]}
+    v = judge(failed, test, None)
+    assert v.klass == "ut-defect" and v.reason.startswith(note + "; then: the code reads DTYPE_X")
+    passed = {"notes": [note], "runs": [{"soc": "Ascend950", "exit_status": 0, "launches": []}]}
+    assert (judge(passed, test, None).klass, judge(passed, test, None).reason) == ("ut-defect", note)
