@@ -20,11 +20,15 @@ HANG = r'''
 #include <unistd.h>
 #include "gtest/gtest.h"
 #include "tikicpulib.h"
+extern "C" __global__ __aicore__ void spin(GM_ADDR x) {
+    for (;;) usleep(100000);  // a kernel that never ends
+}
 TEST(hang, forever) {
     FILE *f = std::fopen("pid.txt", "w");
     std::fprintf(f, "%d\n", (int)getpid());
     std::fclose(f);
-    for (;;) usleep(100000);  // a kernel that never ends, as far as opsnn can tell
+    uint8_t *x = (uint8_t *)AscendC::GmAlloc(32);
+    ICPU_RUN_KF(spin, 1, x);
 }
 '''
 
