@@ -111,7 +111,15 @@ OPS = {
 }
 
 
+def broadcast_sch(mode: int) -> None:
+    """BroadcastSch's modes other than the one-dimension ones (201, 202)."""
+    raise EmulatorError(f"atvoss BroadcastSch schedule mode {mode} is not modelled by opsnn (only 201 and 202: "
+                        "one dimension); the tiling chose a multi-dimension or non-contiguous schedule")
+
+
 def run(name: str, args: list) -> None:
+    if name == "BroadcastSch":
+        broadcast_sch(*args)
     fn = OPS.get(name)
     if fn is None:
         raise EmulatorError(f"atvoss Vec::{name} is not modelled by opsnn's emulator")

@@ -274,14 +274,23 @@ def bad(tmp_path_factory, runtime):
     work = tmp_path_factory.mktemp("atvoss_bad")
     tiling, blocks = _ele_tiling(256, 256, 256)
     _write_case(work, "overrun", [np.ones(256, np.float32)], [1024], tiling, blocks)
+    _write_case(work, "tgv2d_nddma", [np.ones(6, np.float32), np.ones(3, np.float32)], [24], bytes(632), 1)
     out = work / "run.json"
     rc = ut.main([str(SOURCE), "--soc", "ascend950", "--workdir", str(work), "--json", str(out),
                   "--", "--gtest_filter=atvoss_bad.*"])
     return rc, json.loads(out.read_text())["runs"][0]["launches"]
 
 
+def test_a_broadcast_mode_not_modelled_fails_its_launch_by_name(bad):
+    _, launches = bad
+    launch = next(x for x in launches if x["kernel"] == "tgv2d_nddma")
+    assert not launch["ok"]
+    assert "BroadcastSch schedule mode 1 is not modelled" in json.dumps(launch)
+
+
 def test_an_op_writing_past_its_tile_is_found_at_its_line(bad):
-    rc, [launch] = bad
+    rc, launches = bad
+    [launch] = [x for x in launches if x["kernel"] == "overrun"]
     assert rc == 1
     [f] = [f for f in launch["findings"] if f["level"] == "error"]
     assert (f["kind"], f["core"], f["instruction"], f["source"]) == (

@@ -225,6 +225,12 @@ extern "C" __global__ __aicore__ void power_erf(GM_ADDR x, GM_ADDR p, GM_ADDR e,
     sch.Process();
 }
 
+// a broadcast schedule opsnn does not model (mode 1: an NDDMA gather over several dimensions)
+extern "C" __global__ __aicore__ void tgv2d_nddma(GM_ADDR g, GM_ADDR s, GM_ADDR o, GM_ADDR w, GM_ADDR t) {
+    BroadcastSch<1, TgDag<float>::OpDag> sch(t);
+    sch.Process(g, s, o);
+}
+
 extern "C" __global__ __aicore__ void overrun(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
     GET_TILING_DATA_WITH_STRUCT(EleBaseTilingData, td, tiling);
     TPipe pipe;
@@ -342,6 +348,14 @@ TEST(atvoss, tgv2d_tiles) {
     uint8_t *workspace = static_cast<uint8_t *>(AscendC::GmAlloc(32));
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_RUN_KF(tgv2d_f16, c.blockDim, c.in[0], c.in[1], c.out[0], workspace, c.tiling);
+    AscendC::GmFree(workspace);
+}
+
+TEST(atvoss_bad, nddma_mode) {
+    Case c("tgv2d_nddma", 2);
+    uint8_t *workspace = static_cast<uint8_t *>(AscendC::GmAlloc(32));
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(tgv2d_nddma, 1, c.in[0], c.in[1], c.out[0], workspace, c.tiling);
     AscendC::GmFree(workspace);
 }
 

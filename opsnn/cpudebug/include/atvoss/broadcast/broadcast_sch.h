@@ -11,8 +11,7 @@
  *        tileNum) of them split as blockFormer = ceil(ubOuter / blockNum) per core, the last core
  *        the rest, the last tile dimLen's remainder.
  * The multi-dimension modes (1, 2, 101-109, NDDMA gathers and UB broadcasts) and the
- * non-contiguous ones (301-305) are not: a kernel instantiated with one fails to compile, naming
- * the mode. */
+ * non-contiguous ones (301-305) are not: a launch that runs one fails, naming the mode. */
 #ifndef OPSNN_ATVOSS_BROADCAST_SCH_H_
 #define OPSNN_ATVOSS_BROADCAST_SCH_H_
 
@@ -111,11 +110,13 @@ class BroadcastSch {
 public:
     __aicore__ inline explicit BroadcastSch(GM_ADDR &tiling) : tiling(tiling) {}
 
+    /* A mode not modelled fails the launch naming it (not the build: a kernel's entry for every
+     * tiling key instantiates every mode, and a UT runs the ones its tilings choose). */
     template <class... Args>
     __aicore__ inline void Process(Args... args) {
-        static_assert(opsnn_detail::kModelledBrcMode<schMode>,
-                      "opsnn atvoss: BroadcastSch models the one-dimension modes 201 and 202 only");
-        if constexpr (schMode == 201) {
+        if constexpr (!opsnn_detail::kModelledBrcMode<schMode>) {
+            ::opsnn_kt::Call("Atvoss.BroadcastSch", __FILE__, __LINE__, static_cast<int64_t>(schMode));
+        } else if constexpr (schMode == 201) {
             GET_TILING_DATA_WITH_STRUCT(BroadcastOneDimTilingData, tilingData, tiling);
             TPipe pipe;
             BroadcastOneDimSch<BrcDag> sch(&tilingData);
