@@ -472,7 +472,7 @@ def _run_unit(binary: Path, unit: Unit, opts: Options, log: list[str]) -> dict:
         rc = 1
     out["exit_status"] = rc
     if opts.capture:
-        out["stdout"], out["stderr"] = done.stdout[-20000:], done.stderr[-20000:]
+        out["stdout"], out["stderr"] = done.stdout[-4000:], done.stderr[-4000:]  # the end says why
     return out
 
 
