@@ -472,6 +472,9 @@ def _run_unit(binary: Path, unit: Unit, opts: Options, log: list[str]) -> dict:
         rc = 1
     out["exit_status"] = rc
     if opts.capture:
+        full = done.stdout + "\n" + done.stderr
+        failure = re.search(r"^.*(?:Failure|\berror\b|Error:).*$", full, re.M)
+        out["first_failure"] = failure.group(0).strip()[:300] if failure else None
         out["stdout"], out["stderr"] = done.stdout[-4000:], done.stderr[-4000:]  # the end says why
     return out
 

@@ -190,10 +190,10 @@ def _runs_verdict(runs: list[dict], compares: bool) -> Verdict:
             if run.get("signal"):
                 return Verdict("unexplained", f"the program died of {run['signal']} on {run['soc']}"
                                + _last_words(out), compares)
-            failure = re.search(r"^(.*?(?:Failure|error).*)$", out, re.M)
+            failure = run.get("first_failure") or next(
+                (m.group(1).strip() for m in [re.search(r"^(.*?(?:Failure|error).*)$", out, re.M)] if m), None)
             return Verdict("unexplained", f"on {run['soc']}: "
-                           + (failure.group(1).strip()[:200] if failure else f"exit status {run['exit_status']}"),
-                           compares)
+                           + (failure[:200] if failure else f"exit status {run['exit_status']}"), compares)
     return Verdict("passed", "", compares)
 
 
