@@ -88,6 +88,19 @@ def _tensor_scalar(binary):
     return run
 
 
+def copy_in_nd(dst: LocalTensor, src, cache: LocalTensor, ub_broadcast: bool, rank: int, *dims_strides) -> None:
+    """A CopyInBrc block of a multi-dimension broadcast tile (broadcast_sch.h): gathered by NDDMA
+    with the input's strides (0 on a broadcast axis), or its un-broadcast block copied into the
+    cache tile and broadcast in UB -- as opsnn's Python atvoss's schedules do."""
+    dims, strides = tuple(dims_strides[:rank]), tuple(dims_strides[8:8 + rank])
+    if not ub_broadcast:
+        ascendc.DataCopyNd(dst, src, dims, strides)
+        return
+    compact = tuple(1 if s == 0 else d for d, s in zip(dims, strides, strict=True))
+    ascendc.DataCopyNd(cache, src, compact, strides)
+    ascendc.Broadcast(dst, cache, dims, compact)
+
+
 OPS = {
     "Duplicate": duplicate, "Copy": copy,
     "Cast": Cast,
@@ -107,14 +120,14 @@ OPS = {
     # AscendC's high-level math (math_adv.py: AscendC's steps, or float64 rounded once where its
     # polynomial coefficients are not documented)
     "Power": power, "PowerScalarFirst": power, "Erf": ascendc.Erf, "Erfc": ascendc.Erfc, "Sin": ascendc.Sin,
-    "Cos": ascendc.Cos, "Axpy": axpy,
+    "Cos": ascendc.Cos, "Axpy": axpy, "CopyInNd": copy_in_nd,
 }
 
 
 def broadcast_sch(mode: int) -> None:
-    """BroadcastSch's modes other than the one-dimension ones (201, 202)."""
-    raise EmulatorError(f"atvoss BroadcastSch schedule mode {mode} is not modelled by opsnn (only 201 and 202: "
-                        "one dimension); the tiling chose a multi-dimension or non-contiguous schedule")
+    """BroadcastSch's non-contiguous modes (301-305)."""
+    raise EmulatorError(f"atvoss BroadcastSch schedule mode {mode} is not modelled by opsnn (1, 2, 101-104, 109, "
+                        "201 and 202 are); the tiling chose a non-contiguous schedule")
 
 
 def run(name: str, args: list) -> None:

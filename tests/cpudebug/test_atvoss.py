@@ -20,7 +20,7 @@ from opsnn.ascendc import GlobalMemory, KernelArg
 from opsnn.atvoss import BroadcastBaseTiling, launch_broadcast
 from opsnn.cpudebug import ut
 from opsnn.dtypes import bfloat16
-from opsnn.platform import SOCS
+from opsnn.platform import SOCS, Platform
 
 SOURCE = Path(__file__).resolve().parent / "kernels" / "test_atvoss_kernels.cpp"
 PLATFORM = SOCS["Ascend950"]
@@ -118,6 +118,28 @@ def _tgv2d_inputs(dtype: str, shape: str, rng) -> tuple[np.ndarray, np.ndarray]:
     return grad, (self_[:1] if shape == "brc" else self_)
 
 
+def _multi_dim_cases(small: Platform) -> list:
+    return [("tgv2d_nd_f32", "float32", (64, 300), (64, 1), PLATFORM, 1),
+            ("tgv2d_nd_f32_split", "float32", (9, 5, 7, 40), (9, 1, 7, 40), small, 1),
+            ("tgv2d_ub102_f16", "float16", (64, 512), (64, 1), PLATFORM, 102),
+            ("tgv2d_ub102_f16_grad", "float16", (6, 1, 2048), (6, 4, 2048), PLATFORM, 102),
+            ("tgv2d_ub103_f16", "float16", (8, 32, 16), (8, 1, 16), PLATFORM, 103)]
+
+
+def _tgv2d_python_multi(dtype: str, grad, self_, out_shape, mode: int, tiling: bytes) -> np.ndarray:
+    gm = GlobalMemory()
+    args = []
+    for name, a in (("grad", grad), ("self", self_), ("out", np.zeros(out_shape, grad.dtype))):
+        raw = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+        addr = gm.malloc(raw.size)
+        gm.bytes_view(addr, raw.size)[:] = raw
+        args.append(KernelArg(name, addr, raw.size))
+    report = launch_broadcast(threshold_grad_v2_d_dag(dtype), gm=gm, platform=PLATFORM, schedule_mode=mode,
+                              tiling=tiling, inputs=args[:2], outputs=args[2:], sanitize=True)
+    assert report.findings == []
+    return np.array(gm.bytes_view(args[2].addr, args[2].nbytes)).view(grad.dtype)
+
+
 def _tgv2d_reference(grad: np.ndarray, self_: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         s = np.broadcast_to(self_.astype(np.float32), grad.shape)
@@ -197,6 +219,25 @@ def good(tmp_path_factory, runtime):
             _write_case(work, name, [grad, self_], [grad.nbytes], tiling, r.block_dim)
             cases[name] = (_tgv2d_reference(grad, self_), _tgv2d_python(dtype, grad, self_, tiling), r.block_dim)
 
+    # several dimensions: (case, dtype, grad shape, self shape, platform the tiling is sized for, mode)
+    small = Platform.custom(16384, 8, "ascend950")  # little UB: a split past axis 0, many tiles
+    for name, dtype, gshape, sshape, platform, mode in _multi_dim_cases(small):
+        dt = np.dtype(dtype)
+        with np.errstate(over="ignore"):
+            grad = _floats(rng, math.prod(gshape)).astype(dt).reshape(gshape)
+        self_ = (rng.standard_normal(math.prod(sshape)) * 0.5).astype(dt).reshape(sshape)
+        self_.reshape(-1)[:2] = [np.nan, 0.25]
+        r = BroadcastBaseTiling(threshold_grad_v2_d_dag(dtype), platform).do_tiling([gshape, sshape])
+        assert r.schedule_mode == mode
+        tiling = r.set_scalar(float(THRESHOLD)).tiling_data.to_bytes()
+        out_shape = np.broadcast_shapes(gshape, sshape)
+        _write_case(work, name, [grad, self_], [math.prod(out_shape) * dt.itemsize], tiling, r.block_dim)
+        with np.errstate(invalid="ignore"):
+            s32 = np.broadcast_to(self_.astype(np.float32), out_shape)
+            want = np.where(s32 <= THRESHOLD, np.float32(0), np.broadcast_to(grad, out_shape).astype(np.float32))
+        python = _tgv2d_python_multi(dtype, grad, self_, out_shape, mode, tiling)
+        cases[name] = (want.astype(dt).reshape(-1), python, r.block_dim)
+
     # by hand, as upstream's UTs write theirs: 11 tiles of 96 on 2 cores (6 and 5, the last 40
     # elements): the broadcast input is duplicated on a core's first two tiles and kept after
     grad, self_ = _tgv2d_inputs("float16", "brc", rng)
@@ -216,7 +257,8 @@ def test_the_kernels_run_clean(good):
     assert [x["kernel"] for x in launches] == [
         "scaled_diff_f32", "scaled_diff_f16", "scaled_diff_bf16", "cast_two", "gated_scale",
         *(f"tgv2d_{t}" for t in TGV2D_DTYPES for _ in ("same", "brc")),
-        "micro_mix", "micro_mix", "power_erf", "tgv2d_f16"]
+        "micro_mix", "micro_mix", "power_erf",
+        "tgv2d_nd_f32", "tgv2d_nd_f32", "tgv2d_ub102_f16", "tgv2d_ub102_f16", "tgv2d_ub103_f16", "tgv2d_f16"]
     assert all(x["ok"] and x["findings"] == [] for x in launches)
     assert [x["block_dim"] for x in launches[:5]] == [2, 2, 2, 2, 2]
 
@@ -240,7 +282,9 @@ def test_a_tensor_scalar_input_a_scalar_op_and_vars_from_the_tiling(good):
     assert _same_bits(_out(work, "gated_scale", 0, np.float16), cases["gated_scale"])
 
 
-TGV2D_CASES = [f"tgv2d_{t}_{s}" for t in TGV2D_DTYPES for s in ("same", "brc")] + ["tgv2d_f16_tiles"]
+TGV2D_CASES = [f"tgv2d_{t}_{s}" for t in TGV2D_DTYPES for s in ("same", "brc")] + [
+    "tgv2d_f16_tiles", "tgv2d_nd_f32", "tgv2d_nd_f32_split", "tgv2d_ub102_f16", "tgv2d_ub102_f16_grad",
+    "tgv2d_ub103_f16"]
 
 
 @pytest.mark.parametrize("name", TGV2D_CASES)
@@ -285,7 +329,7 @@ def test_a_broadcast_mode_not_modelled_fails_its_launch_by_name(bad):
     _, launches = bad
     launch = next(x for x in launches if x["kernel"] == "tgv2d_nddma")
     assert not launch["ok"]
-    assert "BroadcastSch schedule mode 1 is not modelled" in json.dumps(launch)
+    assert "BroadcastSch schedule mode 301 is not modelled" in json.dumps(launch)
 
 
 def test_an_op_writing_past_its_tile_is_found_at_its_line(bad):

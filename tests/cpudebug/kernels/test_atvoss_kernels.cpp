@@ -9,7 +9,8 @@
 // gated_scale     ElementwiseSchWithScalar:  y = half(float(x) > float(s) ? float(x) * v : 1.5),
 //                                            s element 0 of an input, v a Var from scalarData
 // tgv2d<T>        BroadcastSch<201>:         ThresholdGradV2D's arch35 DAG, an input of one
-//                                            element broadcast (scalarFlag)
+//                                            element broadcast (scalarFlag); and on the
+//                                            multi-dimension schedules 1, 102, 103
 // micro_mix       ElementwiseSch:            an op of the DAG's own written in MicroAPI registers
 // power_erf       ElementwiseSch:            p = x ** v (Var), e = erf(x): high-level math as DAG ops
 // overrun         ElementwiseSch, an op of the DAG's own that writes past its tile
@@ -225,9 +226,25 @@ extern "C" __global__ __aicore__ void power_erf(GM_ADDR x, GM_ADDR p, GM_ADDR e,
     sch.Process();
 }
 
-// a broadcast schedule opsnn does not model (mode 1: an NDDMA gather over several dimensions)
+// the multi-dimension broadcast schedules: an NDDMA gather (1), UB broadcasts (102, 103)
+template <uint64_t mode, class T>
+__aicore__ inline void Tgv2dMulti(GM_ADDR g, GM_ADDR s, GM_ADDR o, GM_ADDR t) {
+    BroadcastSch<mode, typename TgDag<T>::OpDag> sch(t);
+    sch.Process(g, s, o);
+}
+extern "C" __global__ __aicore__ void tgv2d_nd_f32(GM_ADDR g, GM_ADDR s, GM_ADDR o, GM_ADDR w, GM_ADDR t) {
+    Tgv2dMulti<1, float>(g, s, o, t);
+}
+extern "C" __global__ __aicore__ void tgv2d_ub102_f16(GM_ADDR g, GM_ADDR s, GM_ADDR o, GM_ADDR w, GM_ADDR t) {
+    Tgv2dMulti<102, half>(g, s, o, t);
+}
+extern "C" __global__ __aicore__ void tgv2d_ub103_f16(GM_ADDR g, GM_ADDR s, GM_ADDR o, GM_ADDR w, GM_ADDR t) {
+    Tgv2dMulti<103, half>(g, s, o, t);
+}
+
+// a broadcast schedule opsnn does not model (301: non-contiguous inputs)
 extern "C" __global__ __aicore__ void tgv2d_nddma(GM_ADDR g, GM_ADDR s, GM_ADDR o, GM_ADDR w, GM_ADDR t) {
-    BroadcastSch<1, TgDag<float>::OpDag> sch(t);
+    BroadcastSch<301, TgDag<float>::OpDag> sch(t);
     sch.Process(g, s, o);
 }
 
@@ -341,6 +358,24 @@ TEST(atvoss, power_erf) {
     Case c("power_erf", 1);
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_RUN_KF(power_erf, c.blockDim, c.in[0], c.out[0], c.out[1], c.tiling);
+}
+
+TEST(atvoss, tgv2d_multi_dim) {
+    for (const char *name : {"tgv2d_nd_f32", "tgv2d_nd_f32_split", "tgv2d_ub102_f16", "tgv2d_ub102_f16_grad",
+                             "tgv2d_ub103_f16"}) {
+        Case c(name, 2);
+        uint8_t *workspace = static_cast<uint8_t *>(AscendC::GmAlloc(32));
+        AscendC::SetKernelMode(KernelMode::AIV_MODE);
+        const std::string n(name);
+        if (n.rfind("tgv2d_nd_f32", 0) == 0) {
+            ICPU_RUN_KF(tgv2d_nd_f32, c.blockDim, c.in[0], c.in[1], c.out[0], workspace, c.tiling);
+        } else if (n.rfind("tgv2d_ub102", 0) == 0) {
+            ICPU_RUN_KF(tgv2d_ub102_f16, c.blockDim, c.in[0], c.in[1], c.out[0], workspace, c.tiling);
+        } else {
+            ICPU_RUN_KF(tgv2d_ub103_f16, c.blockDim, c.in[0], c.in[1], c.out[0], workspace, c.tiling);
+        }
+        AscendC::GmFree(workspace);
+    }
 }
 
 TEST(atvoss, tgv2d_tiles) {

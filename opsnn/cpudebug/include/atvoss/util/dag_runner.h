@@ -65,14 +65,29 @@ public:
      * buffer (its extra lanes masked off): legal, so no finding. A host tiling's slots are whole
      * registers already (ubFormer is aligned to 256 bytes of the narrowest type); a UT's hand-made
      * tile may not be. */
-    __aicore__ inline void InitBuffers(TPipe *pipe, int64_t tileElems) {
+    __aicore__ inline void InitBuffers(TPipe *pipe, int64_t tileElems, bool brcCaches = false) {
         constexpr int64_t reg = 256;  // VECTOR_REG_WIDTH
         const uint32_t slot = static_cast<uint32_t>((tileElems * Dag::MaxDtypeBytes + reg - 1) / reg * reg);
-        for (int k = 0; k < kBuffers; ++k) {
+        buffers_ = brcCaches ? Dag::BufferSlots.used + static_cast<int>(Dag::CopyBrcSize) : kBuffers;
+        for (int k = 0; k < buffers_; ++k) {
             pipe->InitBuffer(bufs_[k], slot);
             tiles_[k] = bufs_[k].template Get<uint8_t>();
         }
     }
+
+    /* The multi-dimension broadcast schedules' tile: the CopyInBrc inputs are gathered by NDDMA
+     * with their strides (0 on a broadcast axis), or (ubBroadcast) their un-broadcast block copied
+     * into a cache buffer and broadcast in UB. dims: the tile's shape (rank axes); per input Pos,
+     * where its block starts and its strides over the tile's axes. */
+    struct NdTile {
+        bool on = false;
+        bool ubBroadcast = false;
+        int rank = 0;
+        int64_t dims[8] = {};
+        int64_t start[16] = {};
+        int64_t strides[16][8] = {};
+    };
+    __aicore__ inline NdTile &Nd() { return nd_; }
 
     template <class U, int index>
     __aicore__ inline void SetVar(U value) {
@@ -167,6 +182,12 @@ private:
             using H = typename Holder::DType;
             static_assert(std::is_same_v<H, Out> || (std::is_same_v<H, uint1_t> && std::is_same_v<Out, uint8_t>),
                           "opsnn atvoss: a CopyIn's type is not its input placeholder's");
+            if constexpr (Vec::IsCopyInBrcOp<typename Node::Fun>::Value) {
+                if (nd_.on) {
+                    CopyInNd<Node, Holder, Out>(dst);
+                    return;
+                }
+            }
             GlobalTensor<Out> src;
             src.SetGlobalBuffer(reinterpret_cast<__gm__ Out *>(inGm_[Holder::Pos] +
                                                                ElemBytesNum<H>(blockStart_ + offset)));
@@ -196,13 +217,33 @@ private:
         }
     }
 
+    /* the CopyInBrc node's block of the current multi-dimension tile (NdTile) */
+    template <class Node, class Holder, class T>
+    __aicore__ inline void CopyInNd(LocalTensor<T> &dst) {
+        int cache = -1;
+        for (int k = 0; k < static_cast<int>(Dag::CopyBrcSize); ++k) {
+            if (Dag::CopyBrcInputs.pos[k] == Holder::Pos && cache < 0) cache = Dag::BufferSlots.used + k;
+        }
+        GlobalTensor<T> src = Window<T>(inGm_[Holder::Pos], nd_.start[Holder::Pos]);
+        const int64_t *d = nd_.dims, *st = nd_.strides[Holder::Pos];
+        LocalTensor<T> cacheTile = nd_.ubBroadcast ? tiles_[cache].template ReinterpretCast<T>() : dst;
+        ::opsnn_kt::Call("Atvoss.CopyInNd", __FILE__, __LINE__, dst, src, cacheTile, nd_.ubBroadcast, nd_.rank, d[0],
+                         d[1], d[2], d[3], d[4], d[5], d[6], d[7], st[0], st[1], st[2], st[3], st[4], st[5], st[6],
+                         st[7]);
+    }
+
     GM_ADDR inGm_[kInputs > 0 ? kInputs : 1] = {};
     GM_ADDR outGm_[kOutputs > 0 ? kOutputs : 1] = {};
     int64_t blockStart_ = 0;
     int64_t brcMask_ = 0;
     bool dupBrc_ = false;
-    TBuf<TPosition::VECCALC> bufs_[kBuffers > 0 ? kBuffers : 1];
-    LocalTensor<uint8_t> tiles_[kBuffers > 0 ? kBuffers : 1];
+    constexpr static int kMaxBuffers = Dag::BufferSlots.used + static_cast<int>(Dag::CopyBrcSize) > kBuffers
+                                           ? Dag::BufferSlots.used + static_cast<int>(Dag::CopyBrcSize)
+                                           : kBuffers;
+    int buffers_ = 0;
+    NdTile nd_;
+    TBuf<TPosition::VECCALC> bufs_[kMaxBuffers > 0 ? kMaxBuffers : 1];
+    LocalTensor<uint8_t> tiles_[kMaxBuffers > 0 ? kMaxBuffers : 1];
     typename Dag::VarType vars_;
     typename Dag::ScalarOpType scalars_;
 };
