@@ -16,18 +16,19 @@ DEFAULT_NAN = {np.dtype(np.float16): 0xFE00, np.dtype(np.float32): 0xFFC0_0000,
 BF16_VECTOR_NAN, BF16_SCALAR_NAN = 0xFFFF, 0x7FC0
 
 
-def first_nan(r: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """r (float16/32/64) with its NaNs as x86 makes them from operands `first`, `second` (of r's
-    dtype, broadcastable to it): first's NaN quieted where first is NaN, else second's, else the
-    default NaN. A fresh array where r has a NaN, else r."""
+def first_nan(r: np.ndarray, *operands: np.ndarray) -> np.ndarray:
+    """r (float16/32/64) with its NaNs as x86 makes them from `operands` (of r's dtype,
+    broadcastable to it), in the order the instructions see them: the first NaN operand's bits
+    quieted, else the default NaN. A fresh array where r has a NaN, else r."""
     r = np.asarray(r)
     nan = np.isnan(r)
     if not nan.any():
         return r
     u = np.dtype(f"u{r.dtype.itemsize}")
     quiet = u.type(_QUIET[r.dtype])
-    bits = np.where(np.isnan(second), np.asarray(second).view(u) | quiet, u.type(DEFAULT_NAN[r.dtype]))
-    bits = np.where(np.isnan(first), np.asarray(first).view(u) | quiet, bits)
+    bits = u.type(DEFAULT_NAN[r.dtype])
+    for operand in reversed(operands):  # the first NaN wins
+        bits = np.where(np.isnan(operand), np.asarray(operand).view(u) | quiet, bits)
     out = r.view(u).copy()
     out[nan] = np.broadcast_to(bits, r.shape)[nan]
     return out.view(r.dtype)

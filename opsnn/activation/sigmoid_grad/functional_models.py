@@ -5,14 +5,19 @@ emulator's (opsnn.ascendc: IEEE float32, host-independent NaNs), so the kernels'
   sigmoid_grad_910b     the 910B kernel: dy * ((1 - y) * y) in float32
   sigmoid_grad_arch35   the Ascend950 DAG: (dy * (1 - y)) * y in float32
   sigmoid_grad_aicpu    the AICPU kernel aclnn picks for float64 / complex: (dy * (1 - y)) * y,
-                        complex: conj((1 - y) * y) * dy (numpy on the host; AICPU's NaN bits
-                        are not documented: a real NaN result takes dy's NaN, else y's, else
-                        the default NaN -- the operations' order, fixed so that the bits do not
-                        depend on the layout numpy's loops see)
+                        complex: conj((1 - y) * y) * dy, each complex product the textbook
+                        (ac - bd) + (ad + bc)i with every real product rounded (AICPU's NaN bits
+                        are not documented: a NaN result, or result component, takes dy's NaN,
+                        else y's (real part first), else the default NaN -- fixed so that the
+                        bits do not depend on the layout numpy's loops see, nor on numpy's own
+                        complex multiply, whose SIMD and scalar loops round differently)
   sigmoid_backward_torch  torch's CPU kernel (2.13, measured): (dy * (1 - y)) * y in the dtype,
                         each op rounded (float16 too); bfloat16 through float32, rounded once;
-                        complex: dy * conj((1 - y) * y); torch's NaN bits (x86's NaN operand
-                        order; bfloat16: 0xFFFF from the vectorised body, 0x7FC0 from the scalar)
+                        complex: dy * conj((1 - y) * y), each product (ac - bd) + (ad + bc)i
+                        rounded product by product as torch's vectorised body does (its scalar
+                        loops contract some into fused multiply-adds: docs/sigmoid-grad.md);
+                        torch's NaN bits (x86's NaN operand order; bfloat16: 0xFFFF from the
+                        vectorised body, 0x7FC0 from the scalar; complex: not modelled)
 
 float16 / bfloat16 are widened exactly and the float32 result narrowed once, nearest even."""
 from __future__ import annotations
@@ -42,10 +47,32 @@ def sigmoid_grad_arch35(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
     return narrow(mul_950(u, y32, np.empty(y32.shape, F32)), np.asarray(y).dtype)
 
 
+def complex_product(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """p * q as (ac - bd) + (ad + bc)i, every real product and sum rounded in the parts' dtype:
+    the same bits whatever the layout (numpy's own complex multiply rounds by its loop)."""
+    a, b, c, d = p.real, p.imag, q.real, q.imag
+    out = np.empty(np.broadcast_shapes(p.shape, q.shape), np.result_type(p, q))
+    out.real, out.imag = a * c - b * d, a * d + b * c
+    return out
+
+
+def _complex_backward(dy: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """conj((1 - y) * y) * dy, the products as complex_product makes them."""
+    return complex_product(np.conj(complex_product(np.ones((), y.dtype) - y, y)), dy)
+
+
+def _pinned_nans(r: np.ndarray, dy: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """r with each NaN component as the AICPU model's rule makes it (module doc)."""
+    order = (dy.real, dy.imag, y.real, y.imag)
+    out = np.empty(r.shape, r.dtype)
+    out.real, out.imag = (torch_nans.first_nan(part, *order) for part in (r.real, r.imag))
+    return out
+
+
 def sigmoid_grad_aicpu(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         if y.dtype.kind == "c":
-            return np.conj((1 - y) * y) * dy
+            return _pinned_nans(_complex_backward(dy, y), dy, y)
         # numpy's multiply keeps either operand's NaN depending on the loop a layout selects (a
         # broadcast operand, a chunk): pinned to the scalar order's, so chunks agree with the whole
         return torch_nans.first_nan(dy * (1 - y) * y, dy, y)
@@ -67,7 +94,7 @@ def sigmoid_backward_torch(dy: np.ndarray, y: np.ndarray, vector: np.ndarray | b
     dtype = dy.dtype
     with np.errstate(all="ignore"):
         if dtype.kind == "c":
-            return dy * np.conj((1 - y) * y)
+            return complex_product(dy, np.conj(complex_product(np.ones((), dtype) - y, y)))
         if dtype == bfloat16:  # opmath float32, rounded once (float16 goes op by op in half)
             a, b = dy.astype(F32), y.astype(F32)
             return torch_nans.to_bfloat16(a * (F32.type(1) - b) * b, vector)

@@ -26,17 +26,14 @@ from .op_api.aclnn_sigmoid_backward import promote, supported_dtypes
 
 
 def torch_result_dtype(grad: np.ndarray, y: np.ndarray) -> np.dtype:
-    """torch's result dtype: its promotion, floating or complex (complex with bfloat16 or a
-    non-floating operand has no kernel); TypeError otherwise."""
-    if grad.dtype.kind == "c" or y.dtype.kind == "c":
-        if {grad.dtype.kind, y.dtype.kind} - set("fc") or bfloat16 in (grad.dtype, y.dtype):
-            raise TypeError(f"sigmoid_backward: no kernel for {grad.dtype} with {y.dtype}")
-        return np.promote_types(grad.dtype, y.dtype)
+    """torch's result dtype: torch.result_type (complex included: complex with bfloat16, an
+    integer or bool computes in complex), floating or complex; TypeError otherwise (complex32,
+    torch's for float16 with a 0-d complex, has no kernel)."""
     for a in (grad, y):
-        if a.dtype not in torch_promotion.KNOWN:
+        if a.dtype not in torch_promotion.WITH_COMPLEX:
             raise TypeError(f"dtype {a.dtype} is not supported by torch's sigmoid_backward")
     dt = torch_promotion.result_type(grad, y)
-    if torch_promotion.category(dt) != 2:
+    if torch_promotion.category(dt) < 2:
         raise TypeError(f"sigmoid_backward is not implemented for {dt}; got grad {grad.dtype} and y {y.dtype}")
     return dt
 
@@ -50,7 +47,10 @@ def _torch(call, dy, y) -> np.ndarray:
     """torch's kernel; for bfloat16 the elements its vectorised body computes (their NaN is 0xFFFF):
     this kernel's AVX512 build steps 64 elements (128 bytes) at a time, hence itemsize 1 for
     torch_loops' 64-byte step (measured on torch 2.13), from the operands' layout."""
-    vector = torch_vector_mask(call.tensors, dy.dtype, 1) if dy.dtype == bfloat16 else True
+    if dy.dtype == bfloat16 or dy.dtype.kind == "c":  # complex: 128 bytes a step, as bfloat16
+        vector = torch_vector_mask(call.tensors, dy.dtype, 1 if dy.dtype == bfloat16 else dy.dtype.itemsize // 2)
+    else:
+        vector = True
     return fm.sigmoid_backward_torch(dy, y, vector)
 
 
