@@ -53,6 +53,15 @@ def test_kernel_type_gives_the_codes_to_the_preprocessor(tmp_path):
     assert r.returncode == 0, r.stderr  # kernel_operator.h alone leaves ge::DT_FLOAT usable
 
 
+def test_the_dt_codes_are_cpp_names_beside_ge_s(tmp_path):
+    # `if constexpr (ORIG_DTYPE_Y == DT_INT4)` with using namespace AscendC; ge::DT_* still usable
+    r = _compile(tmp_path, '#include "tikicpulib.h"\nusing namespace AscendC;\n#define ORIG_DTYPE_Y DT_INT4\n'
+                           "static_assert(ORIG_DTYPE_Y == DT_INT4 && DT_BF16 == 27 && DT_FLOAT16 == 1, \"\");\n"
+                           "static_assert(ge::DT_INT4 == DT_INT4, \"\");\n"
+                           "void k(GlobalTensor<float> g) { InitOutput(g, 8); InitOutput(g, 8, 1.0f); }\n")
+    assert r.returncode == 0, r.stderr
+
+
 def test_kernel_utils_also_brings_the_next_one_on_the_path(tmp_path):
     upstream = tmp_path / "common_inc"
     upstream.mkdir()

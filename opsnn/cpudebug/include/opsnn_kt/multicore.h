@@ -106,6 +106,12 @@ __aicore__ inline void InitGlobalMemory(GlobalTensor<T> &gmWorkspaceAddr, const 
     opsnn_kt::Call("InitGlobalMemory", OPSNN_KT_AT, gmWorkspaceAddr, size, value);
 }
 
+/* InitOutput: the name InitGlobalMemory had before (CANN keeps it, deprecated); value defaults to 0 */
+template <typename T>
+__aicore__ inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("InitGlobalMemory", OPSNN_KT_AT, gmWorkspaceAddr, static_cast<uint64_t>(size), value);
+}
+
 /* ---- the data cache: the emulator has none (counted, nothing to flush) ---- */
 enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };

@@ -57,6 +57,20 @@ public:
 
 }  // namespace AscendC
 
+/* The data type codes as C++ names, as CANN's kernel headers make them visible to kernel code
+ * (`if constexpr (ORIG_DTYPE_Y == DT_INT4)` with `using namespace AscendC`): ge's codes. Not
+ * declared when kernel_type.h's preprocessor macros of the same names came first. */
+#ifndef DT_FLOAT
+namespace AscendC {
+enum DataType : int32_t {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
+    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13,
+    DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_HIFLOAT8 = 34,
+    DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_FLOAT8_E8M0 = 37
+};
+}  // namespace AscendC
+#endif
+
 /* CANN's kernel headers declare these at global scope too. */
 using AscendC::int4b_t;
 
