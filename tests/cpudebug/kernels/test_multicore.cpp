@@ -68,6 +68,8 @@ extern "C" __global__ __aicore__ void who_am_i(GM_ADDR y, GM_ADDR workspace, GM_
     yg.SetValue(1, static_cast<int32_t>(GetBlockNum()));
     yg.SetValue(2, static_cast<int32_t>(GetTaskRation()));
     yg.SetValue(3, static_cast<int32_t>(GetSubBlockIdx()));
+    yg.SetValue(4, static_cast<int32_t>(block_idx));  // CANN CPU debug's globals: the block
+    yg.SetValue(5, static_cast<int32_t>(block_num));
 }
 
 // The type and utility surface, evaluated on one core and written to y.
@@ -148,6 +150,8 @@ TEST(multicore, mix_mode_runs_two_vector_cores_per_block) {
         EXPECT_EQ(y[c * SLOT + 1], 2);      // GetBlockNum: the blocks
         EXPECT_EQ(y[c * SLOT + 2], 2);      // GetTaskRation
         EXPECT_EQ(y[c * SLOT + 3], c % 2);  // GetSubBlockIdx
+        EXPECT_EQ(y[c * SLOT + 4], c / 2);  // block_idx
+        EXPECT_EQ(y[c * SLOT + 5], 2);      // block_num
     }
 }
 

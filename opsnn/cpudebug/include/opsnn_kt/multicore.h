@@ -41,6 +41,19 @@ __aicore__ inline int64_t get_block_idx() { return opsnn_kt_block_idx() / opsnn_
 __aicore__ inline int64_t get_block_num() { return opsnn_kt_block_num(); }
 
 namespace opsnn_kt {
+/* CANN's CPU-debug globals block_idx / block_num, which kernels read directly: the running core's
+ * block (in a mixed launch an AIV core's block, GetBlockIdx() / GetTaskRation()) and the blocks. */
+struct BlockIdxVariable {
+    operator int64_t() const { return opsnn_kt_block_idx() / opsnn_kt_task_ration(); }  // NOLINT
+};
+struct BlockNumVariable {
+    operator int64_t() const { return opsnn_kt_block_num(); }  // NOLINT
+};
+}  // namespace opsnn_kt
+inline constexpr opsnn_kt::BlockIdxVariable block_idx{};
+inline constexpr opsnn_kt::BlockNumVariable block_num{};
+
+namespace opsnn_kt {
 /* Per-core state a kernel sets and reads back without the emulator: reset as each core starts
  * (a thread may run several cores one after another). */
 inline GM_ADDR &SysWorkspace() {

@@ -19,6 +19,18 @@ constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t MAX_REPEAT_TIMES = 255;
 constexpr uint16_t DEFAULT_DATA_COPY_STRIDE = 0;
 constexpr int32_t ONE_BLOCK_SIZE = ONE_BLK_SIZE;
+/* the element counts AscendC derives from them, under its names (uint32_t, as AscendC declares them) */
+constexpr uint32_t B8_BYTE_SIZE = 1;
+constexpr uint32_t B16_BYTE_SIZE = 2;
+constexpr uint32_t B32_BYTE_SIZE = 4;
+constexpr uint32_t B64_BYTE_SIZE = 8;
+constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
+constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
+constexpr uint32_t ONE_REPEAT_HALF_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
+constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
+constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 /* The mask argument of a repeat form called with isSetMask = false: the instruction uses the mask
  * SetVectorMask set, so the value passed is a placeholder. */
 constexpr int32_t MASK_PLACEHOLDER = 0;
