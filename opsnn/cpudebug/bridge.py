@@ -11,6 +11,7 @@ carried from one core or launch to another is refused by name."""
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 import os
 import re
@@ -22,11 +23,12 @@ import numpy as np
 
 from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch, micro
+from opsnn.ascendc import findings as fk
 from opsnn.ascendc.errors import CoreAborted, CoreFailed, EmulatorError
 from opsnn.ascendc.global_tensor import gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
 from opsnn.dtypes import bfloat16
-from opsnn.platform import Platform
+from opsnn.platform import SELECT_SCRATCH_BYTES, Platform
 
 from . import atvoss_vec
 from .cpp_text import top_level_split
@@ -52,6 +54,11 @@ _KERNEL_MODES = ("MIX_MODE", "AIC_MODE", "AIV_MODE", "MIX_AIC_1_1", "MIX_AIC_1_2
 # vector cores per block of each kernel mode that has any (CANN's CPU debug: MIX_MODE runs an AIC and
 # two AIVs per block); only they run here: a mixed kernel's vector work runs, its cube work is refused
 _AIV_PER_BLOCK = {"AIV_MODE": 1, "MIX_MODE": 2, "MIX_AIC_1_1": 1, "MIX_AIC_1_2": 2}
+# The UB a C++ kernel's buffers may fill: the whole UB, as CANN's CPU-debug checker allows it
+# (asc-tools' ascend910B1_ini.h: UB_SIZE 196608), not the emulator's kernel_ub, which leaves Atlas
+# A2's top 8 KiB to Select's tensor-scalar scratch for every kernel; here a kernel is judged on that
+# scratch only where it runs such a Select over buffers lying there (_select).
+_TOOLKIT_UB = {"ascend910b": 196608}
 
 
 # the enums and parameter structs the headers pass by name (opsnn_kt/*.h: "Type.MEMBER", struct names)
@@ -180,7 +187,7 @@ class Session:
     """
 
     def __init__(self, platform: Platform, sanitize: bool = True, json_path: str | None = None):
-        self.platform = platform
+        self.platform = dataclasses.replace(platform, kernel_ub=_TOOLKIT_UB.get(platform.family, platform.kernel_ub))
         self.sanitize = sanitize
         self.json_path = json_path
         self.gm = GlobalMemory()
@@ -627,6 +634,21 @@ def _scalar_cast(session, core, value, mode, src, dst):
     return _bits(cast_values(np.array([value], dtype=src), dst, mode))
 
 
+def _select(session, core, dst, sel_mask, src0, src1, mode, *rest):
+    """Select; in VSEL_TENSOR_SCALAR_MODE on Atlas A2 the unit uses the top 8 KiB of UB as scratch,
+    so buffers lying there are overwritten: ub_exhausted at the Select."""
+    ctx = core.ctx
+    top = ctx.platform.kernel_ub - SELECT_SCRATCH_BYTES
+    if (mode is ascendc.SELMODE.VSEL_TENSOR_SCALAR_MODE and ctx.sanitize and ctx.platform.family == "ascend910b"
+            and ctx.ub_used > top):
+        hit = [b for b in ctx.buffers if b.ub_addr + b.nbytes > top]
+        ctx.log.add(fk.UB_EXHAUSTED, "Select", hit[0].name if hit else "?", max(0, top - hit[0].ub_addr) if hit else 0,
+                    ctx.ub_used - top, f"Select's tensor-scalar mode uses UB [{top}, {ctx.platform.kernel_ub}) as "
+                    f"scratch on Atlas A2, where the kernel's buffers reach byte {ctx.ub_used} "
+                    f"({', '.join(b.name for b in hit)})")
+    ascendc.Select(dst, sel_mask, src0, src1, mode, *rest)
+
+
 def _count(instruction: str):
     """An instruction with nothing to emulate (the emulator has no data cache): counted."""
     return lambda session, core, *args: core.ctx.counters.issue(instruction)
@@ -659,7 +681,7 @@ _SPECIAL = {
     "TransDataTo5HD": _trans_data_to_5hd,
     "SetMaskCount": _with_ctx(ascendc.SetMaskCount), "SetMaskNorm": _with_ctx(ascendc.SetMaskNorm),
     "SetVectorMask": _with_ctx(ascendc.SetVectorMask), "ResetMask": _with_ctx(ascendc.ResetMask),
-    "SyncAll": _sync_all, "ScalarCast": _scalar_cast,
+    "SyncAll": _sync_all, "ScalarCast": _scalar_cast, "Select": _select,
     "SetAtomicAdd": _with_ctx(ascendc.SetAtomicAdd), "SetAtomicMax": _with_ctx(ascendc.SetAtomicMax),
     "SetAtomicMin": _with_ctx(ascendc.SetAtomicMin), "SetAtomicType": _with_ctx(ascendc.SetAtomicType),
     "SetAtomicNone": _with_ctx(ascendc.SetAtomicNone),

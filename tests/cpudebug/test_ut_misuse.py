@@ -210,4 +210,4 @@ def test_verbose_shows_one_line_per_finding(runtime, tmp_path, capfd):
     each = [ln for ln in capfd.readouterr().err.splitlines() if ln.startswith("  [error]")]
     assert [ln.split(": core ")[1][0] for ln in each] == ["0", "1", "2", "3"]
     # a C++ kernel declares no tiles: its findings name the core alone, not "tile -" / "tile -1"
-    assert "first: core 0 +188416" in " ".join(grouped) and not any(" tile " in ln for ln in grouped + each)
+    assert "first: core 0 +196608" in " ".join(grouped) and not any(" tile " in ln for ln in grouped + each)
