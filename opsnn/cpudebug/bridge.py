@@ -646,7 +646,7 @@ def _select(session, core, dst, sel_mask, src0, src1, mode, *rest):
                     ctx.ub_used - top, f"Select's tensor-scalar mode uses UB [{top}, {ctx.platform.kernel_ub}) as "
                     f"scratch on Atlas A2, where the kernel's buffers reach byte {ctx.ub_used} "
                     f"({', '.join(b.name for b in hit)})")
-    ascendc.Select(dst, sel_mask, src0, src1, mode, *rest)
+    ascendc.Select(*session._mask_flag(core, [dst, sel_mask, src0, src1, mode, *rest]))
 
 
 def _count(instruction: str):
