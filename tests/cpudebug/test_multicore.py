@@ -30,7 +30,8 @@ def test_legal_kernels_run_clean_with_their_values(tmp_path, runtime, capfd):
     rc, launches = _run(tmp_path, KERNELS / "test_multicore.cpp")
     out = capfd.readouterr()
     assert rc == 0, out.out + out.err  # every EXPECT on the values held
-    assert set(launches) == {"partial_sums", "atomic_sum", "who_am_i", "type_surface", "requeue_odd_slices"}
+    assert set(launches) == {"partial_sums", "atomic_sum", "who_am_i", "type_surface", "requeue_odd_slices",
+                             "select_forms"}
     for name, launch in launches.items():
         assert launch["ok"] and launch["findings"] == [], name
     assert launches["who_am_i"]["block_dim"] == 2 and len(launches["who_am_i"]["core_stats"]) == 4  # MIX_MODE

@@ -112,6 +112,26 @@ extern "C" __global__ __aicore__ void requeue_odd_slices(GM_ADDR y, GM_ADDR work
     q.FreeTensor(t);
 }
 
+// Select's mask/repeat forms through the bridge's Select entry (it also judges the tensor-scalar
+// scratch): isSetMask=false reads the mask SetVectorMask set (the low 32 elements here).
+extern "C" __global__ __aicore__ void select_forms(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, m;
+    pipe.InitBuffer(a, 256);
+    pipe.InitBuffer(m, 256);
+    LocalTensor<float> x = a.Get<float>();
+    LocalTensor<uint8_t> mk = m.Get<uint8_t>();
+    Duplicate(x, 1.0f, 64);
+    Duplicate(mk.ReinterpretCast<uint16_t>(), static_cast<uint16_t>(0x5555), 128);  // odd elements clear
+    BinaryRepeatParams p;
+    SetVectorMask<float>(0, 0xFFFFFFFFull);
+    Select<float, uint8_t, float, false>(x, mk, x, 2.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, MASK_PLACEHOLDER, 1, p);
+    ResetMask();
+    GlobalTensor<float> yg;
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), 64);
+    DataCopy(yg, x, 64);
+}
+
 struct Gm {
     uint8_t *y, *workspace, *tiling;
     explicit Gm(size_t y_bytes) {
@@ -171,4 +191,11 @@ TEST(multicore, requeue_and_unaligned_gm_are_clean) {
     const float *y = reinterpret_cast<float *>(gm.y);
     for (int32_t c = 0; c < CORES; ++c)
         for (int32_t k = 0; k < 16; ++k) EXPECT_EQ(y[1 + c * PER_CORE + k], x[1 + c * PER_CORE + k] + 1.0f);
+}
+
+TEST(multicore, select_mask_forms) {
+    Gm gm(64 * sizeof(float));
+    ICPU_RUN_KF(select_forms, 1, gm.y, gm.workspace, gm.tiling);
+    const float *y = reinterpret_cast<float *>(gm.y);
+    for (int32_t k = 0; k < 64; ++k) EXPECT_EQ(y[k], (k < 32 && k % 2 == 1) ? 2.0f : 1.0f) << k;
 }
