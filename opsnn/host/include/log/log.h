@@ -11,6 +11,8 @@
 
 #include <cinttypes>
 #include <cstdint>
+#include <map>
+#include <set>  // operator headers use std::set/map having included only this, as CANN's brings them
 #include <sstream>
 #include <string>
 #include <type_traits>

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "graph/error_codes.h"
+#include "securec.h"  // operator code relies on memcpy_s arriving with the runtime types, as CANN's
 #include "utils/extern_math_util.h"
 
 namespace gert {

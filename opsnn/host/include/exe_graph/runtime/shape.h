@@ -5,6 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
+#include <cstring>
+#include <iostream>  // operator code relies on these arriving with Shape, as CANN's header brings them
 #include <initializer_list>
 #include <limits>
 #include <type_traits>

@@ -4,6 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
+#include <cstring>
+#include <iostream>
 #include <initializer_list>
 #include <limits>
 

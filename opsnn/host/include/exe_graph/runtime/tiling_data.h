@@ -13,6 +13,7 @@
 
 #include "exe_graph/runtime/continuous_vector.h"
 #include "graph/error_codes.h"
+#include "securec.h"
 #include "utils/extern_math_util.h"
 
 namespace gert {
