@@ -238,6 +238,10 @@ def good(tmp_path_factory, runtime):
         python = _tgv2d_python_multi(dtype, grad, self_, out_shape, mode, tiling)
         cases[name] = (want.astype(dt).reshape(-1), python, r.block_dim)
 
+    x = _floats(rng, 32)
+    _write_case(work, "brc_utils", [x], [192 * 4], bytes(8), 1)
+    cases["brc_utils"] = np.broadcast_to(x.reshape(4, 1, 8), (4, 6, 8)).reshape(-1)
+
     # by hand, as upstream's UTs write theirs: 11 tiles of 96 on 2 cores (6 and 5, the last 40
     # elements): the broadcast input is duplicated on a core's first two tiles and kept after
     grad, self_ = _tgv2d_inputs("float16", "brc", rng)
@@ -258,7 +262,8 @@ def test_the_kernels_run_clean(good):
         "scaled_diff_f32", "scaled_diff_f16", "scaled_diff_bf16", "cast_two", "gated_scale",
         *(f"tgv2d_{t}" for t in TGV2D_DTYPES for _ in ("same", "brc")),
         "micro_mix", "micro_mix", "power_erf",
-        "tgv2d_nd_f32", "tgv2d_nd_f32", "tgv2d_ub102_f16", "tgv2d_ub102_f16", "tgv2d_ub103_f16", "tgv2d_f16"]
+        "tgv2d_nd_f32", "tgv2d_nd_f32", "tgv2d_ub102_f16", "tgv2d_ub102_f16", "tgv2d_ub103_f16", "brc_utils",
+        "tgv2d_f16"]
     assert all(x["ok"] and x["findings"] == [] for x in launches)
     assert [x["block_dim"] for x in launches[:5]] == [2, 2, 2, 2, 2]
 
@@ -311,6 +316,11 @@ def test_high_level_math_as_dag_ops(good):
     power, erf = cases["power_erf"]
     assert _same_bits(_out(work, "power_erf", 0, np.float32), power)
     assert _same_bits(_out(work, "power_erf", 1, np.float32), erf)
+
+
+def test_broadcast_utils_helpers_walk_and_gather_the_blocks(good):
+    _, work, _, cases = good
+    assert _same_bits(_out(work, "brc_utils", 0, np.float32), cases["brc_utils"])
 
 
 @pytest.fixture(scope="module")

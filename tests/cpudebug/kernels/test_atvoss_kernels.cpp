@@ -13,6 +13,7 @@
 //                                            multi-dimension schedules 1, 102, 103
 // micro_mix       ElementwiseSch:            an op of the DAG's own written in MicroAPI registers
 // power_erf       ElementwiseSch:            p = x ** v (Var), e = erf(x): high-level math as DAG ops
+// brc_utils       broadcast_utils.h:         a broadcast block by block with the axes helpers
 // overrun         ElementwiseSch, an op of the DAG's own that writes past its tile
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include "atvoss/elewise/elewise_sch.h"
 #include "atvoss/elewise/elewise_sch_16b.h"
 #include "atvoss/elewise/elewise_sch_with_scalar.h"
+#include "atvoss/util/broadcast_utils.h"
 #include "atvoss/util/dag.h"
 #include "atvoss/util/placeholder.h"
 #include "atvoss/util/vec.h"
@@ -248,6 +250,34 @@ extern "C" __global__ __aicore__ void tgv2d_nddma(GM_ADDR g, GM_ADDR s, GM_ADDR 
     sch.Process(g, s, o);
 }
 
+// broadcast_utils.h as hand-written arch35 broadcast kernels use it: y (4, 6, 8) = x (4, 1, 8)
+// broadcast, tiles of 4 rows of axis 1 (the last 2), walked with the axes-index helpers
+extern "C" __global__ __aicore__ void brc_utils(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4 * 8 * sizeof(float));
+    LocalTensor<float> tile = buf.Get<float>();
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), 32);
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), 192);
+    const int64_t outDims[3] = {4, 6, 8}, outStrides[3] = {48, 8, 1}, inStrides[3] = {8, 0, 1};
+    const int64_t tileDims[3] = {4, 2, 8};  // axis 1 counted in tiles of 4 rows
+    const int64_t ubFormer = 4, split = 1;
+    int64_t axes[3] = {};
+    Ops::Base::BroadcastGetAxesIndices(axes, 0, tileDims, split, 4 * 2);
+    for (int t = 0; t < 8; ++t) {
+        const int64_t rows = axes[split] == 1 ? 2 : ubFormer;
+        if (t % 2 == 0) {
+            Ops::Base::BroadcastNddmaWithoutLoop(xg, tile, outDims, outStrides, inStrides, axes, split, 3, rows, ubFormer);
+        } else {
+            Ops::Base::BroadcastNddmaWithLoop(xg, tile, outDims, outStrides, inStrides, axes, split, 3, rows, ubFormer);
+        }
+        const int64_t at = Ops::Base::BroadcastGetGmOffset(axes, outStrides, split, ubFormer);
+        DataCopyPad(yg[at], tile, DataCopyExtParams(1, static_cast<uint32_t>(rows * 8 * sizeof(float)), 0, 0, 0));
+        Ops::Base::BroadcastUpdateAxesIndices(axes, tileDims, split, 2);
+    }
+}
+
 extern "C" __global__ __aicore__ void overrun(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
     GET_TILING_DATA_WITH_STRUCT(EleBaseTilingData, td, tiling);
     TPipe pipe;
@@ -376,6 +406,12 @@ TEST(atvoss, tgv2d_multi_dim) {
         }
         AscendC::GmFree(workspace);
     }
+}
+
+TEST(atvoss, brc_utils) {
+    Case c("brc_utils", 1);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(brc_utils, 1, c.in[0], c.out[0], c.tiling);
 }
 
 TEST(atvoss, tgv2d_tiles) {
