@@ -12,9 +12,9 @@
  * runs for the same op, so a DAG computes the same bits in C++ and in Python. Host side (tiling
  * code that includes a DAG to size its buffers): the types only.
  *
- * Ops upstream has that the emulator does not compute (Power, Erf, Sin, ...) are declared, so a
- * kernel naming them in a branch its test does not take still builds; running one fails the
- * launch naming it. */
+ * Ops upstream has that the emulator does not compute (AtanPolyApprox, Fmod, DivHighPrecision,
+ * Truncate, FusedMulAdd, Ands, Ors, Brc) are declared, so a kernel naming them in a branch its test
+ * does not take still builds; running one fails the launch naming it. */
 #ifndef OPSNN_ATVOSS_UTIL_VEC_H_
 #define OPSNN_ATVOSS_UTIL_VEC_H_
 
