@@ -27,3 +27,16 @@ def platform_for(name: str | None) -> Platform:
     if key.startswith("ascend950"):
         return SOCS["Ascend950"]
     raise ValueError(f"unknown SoC {name!r}; known: {', '.join(SOCS)}, ascend910b, ascend950* (case-insensitive)")
+
+
+# The architecture macros CANN's kernel builds define per SoC family (the CPU-debug build too), which
+# upstream's kernels branch on (`#if __CCE_AICORE__ == 220`, `__NPU_ARCH__ == 3510`: ~1,400 places).
+_ARCH_MACROS = {"ascend910b": (220, 2201), "ascend950": (310, 3510)}
+
+
+def arch_defines(name: str | None) -> list[str]:
+    """`-D__CCE_AICORE__=... -D__NPU_ARCH__=...` for an upstream SoC name (Atlas A2: 220 / 2201,
+    Ascend950: 310 / 3510). A build puts them before a UT's own options, so a UT that sets its own
+    value (two upstream CMakeLists pass -D__CCE_AICORE__=350) has the last word."""
+    aicore, npu_arch = _ARCH_MACROS[platform_for(name).family]
+    return [f"-D__CCE_AICORE__={aicore}", f"-D__NPU_ARCH__={npu_arch}"]

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from . import build as kt_build
 from . import ut_build
-from .socs import platform_for
+from .socs import arch_defines, platform_for
 from .tiling_header import header_text
 from .tpl_entry import tiling_key_entry
 from .ut_cases import (
@@ -124,9 +124,10 @@ def check_source(test: Path) -> str:
 def kernel_flags(soc: str, defines: list[str], include_dirs: list[Path]) -> list[str]:
     """The flags a kernel translation unit compiles with, as `opsnn ut` compiles an op_kernel UT's
     kernel: opsnn's headers first, then `include_dirs`, ASCENDC_CPU_DEBUG and __CCE_KT_TEST__, the
-    UT's `defines`, `-DUT_SOC_VERSION="Ascend..."` for `soc` (as upstream's UT build names it)."""
+    SoC's architecture macros, the UT's `defines`, `-DUT_SOC_VERSION="Ascend..."` for `soc` (as upstream's UT
+    build names it)."""
     flags = [*kt_build.kernel_cflags(), "-DASCENDC_CPU_DEBUG", "-O0", "-g", "-w",
-             *[f"-I{d}" for d in include_dirs], *defines]
+             *[f"-I{d}" for d in include_dirs], *arch_defines(soc), *defines]
     if soc:
         flags.append(f'-DUT_SOC_VERSION="{soc.replace("ascend", "Ascend")}"')
     return flags
@@ -287,7 +288,7 @@ def _kernel_unit(test: Path, text: str, case: KernelUtCase | None, soc: str, opt
         if case.kernel_source() is not None:
             kernel = tree / case.op_name / f"{case.kernel_name}.cpp"
         origin += f"; tiling header: {what}"
-    ut_flags += options
+    ut_flags += [*arch_defines(soc), *options]
     if soc:
         ut_flags.append(f'-DUT_SOC_VERSION="{soc.replace("ascend", "Ascend")}"')
     if case is not None and not case.multi_kernel_target:
