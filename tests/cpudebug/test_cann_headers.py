@@ -60,6 +60,10 @@ def test_the_dt_codes_are_cpp_names_beside_ge_s(tmp_path):
                            "static_assert(ge::DT_INT4 == DT_INT4, \"\");\n"
                            "void k(GlobalTensor<float> g) { InitOutput(g, 8); InitOutput(g, 8, 1.0f); }\n")
     assert r.returncode == 0, r.stderr
+    # a UT's tiling header (forced in first) may make a code a macro of its own: it stays in force
+    r = _compile(tmp_path, '#define DT_BF16 bfloat16_t\n#include "tikicpulib.h"\nusing namespace AscendC;\n'
+                           "LocalTensor<DT_BF16> t;\nstatic_assert(DT_INT4 == 29, \"\");\n")
+    assert r.returncode == 0, r.stderr
 
 
 def test_kernel_utils_also_brings_the_next_one_on_the_path(tmp_path):

@@ -58,18 +58,101 @@ public:
 }  // namespace AscendC
 
 /* The data type codes as C++ names, as CANN's kernel headers make them visible to kernel code
- * (`if constexpr (ORIG_DTYPE_Y == DT_INT4)` with `using namespace AscendC`): ge's codes. Not
- * declared when kernel_type.h's preprocessor macros of the same names came first. */
-#ifndef DT_FLOAT
+ * (`if constexpr (ORIG_DTYPE_Y == DT_INT4)` with `using namespace AscendC`): ge's codes. A UT's
+ * tiling header may have made some of these names macros already (`#define DT_BF16 bfloat16_t`,
+ * or kernel_type.h's codes): the enum is declared with them set aside, and they stay in force. */
+#pragma push_macro("DT_FLOAT")
+#undef DT_FLOAT
+#pragma push_macro("DT_FLOAT16")
+#undef DT_FLOAT16
+#pragma push_macro("DT_INT8")
+#undef DT_INT8
+#pragma push_macro("DT_INT32")
+#undef DT_INT32
+#pragma push_macro("DT_UINT8")
+#undef DT_UINT8
+#pragma push_macro("DT_INT16")
+#undef DT_INT16
+#pragma push_macro("DT_UINT16")
+#undef DT_UINT16
+#pragma push_macro("DT_UINT32")
+#undef DT_UINT32
+#pragma push_macro("DT_INT64")
+#undef DT_INT64
+#pragma push_macro("DT_UINT64")
+#undef DT_UINT64
+#pragma push_macro("DT_DOUBLE")
+#undef DT_DOUBLE
+#pragma push_macro("DT_BOOL")
+#undef DT_BOOL
+#pragma push_macro("DT_STRING")
+#undef DT_STRING
+#pragma push_macro("DT_COMPLEX64")
+#undef DT_COMPLEX64
+#pragma push_macro("DT_COMPLEX128")
+#undef DT_COMPLEX128
+#pragma push_macro("DT_BF16")
+#undef DT_BF16
+#pragma push_macro("DT_UNDEFINED")
+#undef DT_UNDEFINED
+#pragma push_macro("DT_INT4")
+#undef DT_INT4
+#pragma push_macro("DT_HIFLOAT8")
+#undef DT_HIFLOAT8
+#pragma push_macro("DT_FLOAT8_E5M2")
+#undef DT_FLOAT8_E5M2
+#pragma push_macro("DT_FLOAT8_E4M3FN")
+#undef DT_FLOAT8_E4M3FN
+#pragma push_macro("DT_FLOAT8_E8M0")
+#undef DT_FLOAT8_E8M0
 namespace AscendC {
 enum DataType : int32_t {
-    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
-    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13,
-    DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27, DT_UNDEFINED = 28, DT_INT4 = 29, DT_HIFLOAT8 = 34,
-    DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_FLOAT8_E8M0 = 37
+    DT_FLOAT = 0,
+    DT_FLOAT16 = 1,
+    DT_INT8 = 2,
+    DT_INT32 = 3,
+    DT_UINT8 = 4,
+    DT_INT16 = 6,
+    DT_UINT16 = 7,
+    DT_UINT32 = 8,
+    DT_INT64 = 9,
+    DT_UINT64 = 10,
+    DT_DOUBLE = 11,
+    DT_BOOL = 12,
+    DT_STRING = 13,
+    DT_COMPLEX64 = 16,
+    DT_COMPLEX128 = 17,
+    DT_BF16 = 27,
+    DT_UNDEFINED = 28,
+    DT_INT4 = 29,
+    DT_HIFLOAT8 = 34,
+    DT_FLOAT8_E5M2 = 35,
+    DT_FLOAT8_E4M3FN = 36,
+    DT_FLOAT8_E8M0 = 37
 };
 }  // namespace AscendC
-#endif
+#pragma pop_macro("DT_FLOAT")
+#pragma pop_macro("DT_FLOAT16")
+#pragma pop_macro("DT_INT8")
+#pragma pop_macro("DT_INT32")
+#pragma pop_macro("DT_UINT8")
+#pragma pop_macro("DT_INT16")
+#pragma pop_macro("DT_UINT16")
+#pragma pop_macro("DT_UINT32")
+#pragma pop_macro("DT_INT64")
+#pragma pop_macro("DT_UINT64")
+#pragma pop_macro("DT_DOUBLE")
+#pragma pop_macro("DT_BOOL")
+#pragma pop_macro("DT_STRING")
+#pragma pop_macro("DT_COMPLEX64")
+#pragma pop_macro("DT_COMPLEX128")
+#pragma pop_macro("DT_BF16")
+#pragma pop_macro("DT_UNDEFINED")
+#pragma pop_macro("DT_INT4")
+#pragma pop_macro("DT_HIFLOAT8")
+#pragma pop_macro("DT_FLOAT8_E5M2")
+#pragma pop_macro("DT_FLOAT8_E4M3FN")
+#pragma pop_macro("DT_FLOAT8_E8M0")
 
 /* CANN's kernel headers declare these at global scope too. */
 using AscendC::int4b_t;
