@@ -346,7 +346,8 @@ def plan_host_ut(test: Path, layer: str, opts: Options) -> UtPlan:
     except ImportError:
         raise UtError(f"{layer} tests need opsnn's host twin (opsnn.host.ut_layers), which this opsnn lacks") from None
     try:
-        hp = ut_layers.plan(layer, test, list(opts.socs), list(opts.defines))
+        socs = [platform_for(s).name for s in opts.socs]  # opsnn's names, as the host twin takes them
+        hp = ut_layers.plan(layer, test, socs, list(opts.defines))
     except (ValueError, OSError) as e:
         raise UtError(str(e)) from None
     includes = [*opts.include_dirs, *hp.include_dirs]

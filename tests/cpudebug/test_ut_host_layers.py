@@ -55,8 +55,8 @@ def test_a_host_layer_test_is_planned_by_the_host_twin_and_built_like_a_kernel_u
 
     monkeypatch.setitem(sys.modules, "opsnn.host.ut_layers", types.SimpleNamespace(plan=plan))
     out = tmp_path / "r.json"
-    assert ut.main([str(test), "-D", "HOST_DEFINE=7", "--json", str(out)]) == 0
-    assert asked == [("op_host", test.resolve(), [], ["-DHOST_DEFINE=7"])]
+    assert ut.main([str(test), "-D", "HOST_DEFINE=7", "--soc", "ascend910b1", "--json", str(out)]) == 0
+    assert asked == [("op_host", test.resolve(), ["Ascend910B1"], ["-DHOST_DEFINE=7"])]
     doc = json.loads(out.read_text())
     assert doc["layer"] == "op_host" and [r["soc"] for r in doc["runs"]] == ["Ascend910B1", "Ascend950"]
     assert [r["exit_status"] for r in doc["runs"]] == [0, 0]
