@@ -4,8 +4,10 @@ backend, compared bit for bit with the reference, one worker process per fast en
 usage: python tests/robustness/fuzz.py [--seconds S] [--seed N] [--engines auto,c,c-small-crossovers,numpy]
 
 A case: the backward or the forward (or, in 3 of 10 cases, a call of another declared operator's
-numpy API, LeakyReluBackward or HardtanhBackward, built from its declaration); semantics torch /
-ascend910b / ascend950; every dtype (every bit pattern of the 8- and 16-bit ones in some cases);
+numpy API, LeakyReluBackward, HardtanhBackward, SigmoidBackward, SeluBackward, SoftshrinkBackward,
+built from its declaration: one in ten of those on complex64 / complex128 operands, one in five
+with a second tensor of another dtype); semantics torch / ascend910b / ascend950; every dtype
+(every bit pattern of the 8- and 16-bit ones in some cases);
 grad and feature of different dtypes (torch's promotion); layouts: same shape, row / column / scalar
 broadcast, 0-d, empty, transposed, strided, reversed, out= (contiguous or not) and out aliasing an
 input; thresholds of every kind (ints, floats, +-0.0, +-inf, NaN, values taken from the data). Each
@@ -47,6 +49,7 @@ ENGINES = ("auto", "c", "c-small-crossovers", "numpy")
 # the C engine threaded and streaming from (nearly) the first element: the paths big calls take
 CROSSOVERS_AT_LEAST = "parallel_min=64,stream_min=0,threads=3"
 DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
+COMPLEX = ("complex64", "complex128")  # the declared APIs' cases (SigmoidBackward computes them)
 SEMANTICS = ("torch", "ascend910b", "ascend950")
 EMULATED_MAX = 2048  # elements: the emulator runs Python per instruction
 DASK_SHARE = 0.2  # of the cases also run through opsnn.dask (tests/robustness/fuzz_dask.py)
@@ -69,6 +72,11 @@ def _values(rng, dtype, shape):
     payloads, signalling ones, subnormals; integers: the extremes)."""
     import numpy as np
     n = int(np.prod(shape, dtype=np.int64))
+    if dtype.kind == "c":  # each part as a float of its width, specials and any bit pattern included
+        part = np.dtype(f"f{dtype.itemsize // 2}")
+        v = np.empty(shape, dtype)
+        v.real, v.imag = _values(rng, part, shape), _values(rng, part, shape)
+        return v
     if dtype == np.bool_:
         return rng.integers(0, 2, n).astype(np.bool_).reshape(shape)
     width = dtype.itemsize
@@ -106,7 +114,7 @@ def _threshold(rng, data):
         return np.float32(rng.normal())
     if kind == 5 and data.size:  # a value of the data itself: ties
         v = data.reshape(-1)[rng.integers(0, data.size)]
-        return v.item() if data.dtype.kind in "biuf" else float(v)
+        return v.item() if data.dtype.kind in "biuf" else float(v.real)  # complex data: its real part
     if kind == 6:
         return 0.0
     return float(rng.normal(scale=50))
@@ -178,11 +186,13 @@ def make_declared_case(rng, api):
     scalars of every kind, bool attrs; semantics and out= as for the threshold cases."""
     import numpy as np
     floats = ("float16", "bfloat16", "float32", "float64")
-    dtype = _dtype(str(rng.choice(floats if rng.random() < 0.85 else DTYPES)))
+    pick = rng.random()
+    dtype = _dtype(str(rng.choice(floats if pick < 0.75 else COMPLEX if pick < 0.85 else DTYPES)))
+    other = dtype if rng.random() < 0.8 else _dtype(str(rng.choice(floats + COMPLEX + DTYPES)))
     n_hint = int(rng.choice([1, 7, 64, 1000, 5000, 70_000]))
     tensors = [p for p in api.inputs if p.kind == "tensor"]
     if len(tensors) == 2:
-        a, b, layout = _layout(rng, dtype, dtype, n_hint)
+        a, b, layout = _layout(rng, dtype, other, n_hint)
         arrays = [a, b]
     else:
         arrays, layout = [_values(rng, dtype, (n_hint,)) for _ in tensors], "same"

@@ -114,8 +114,9 @@ def test_the_capi_surface_agrees_for_a_few_seconds():
             index += 1
             case = fuzz.make_declared_case(rng, apis[int(rng.integers(len(apis)))]) if rng.random() < 0.3 \
                 else fuzz.make_case(rng)
-            problem = fuzz_capi.check(case, rng)
-            assert problem is None, f"index {index - 1}: {fuzz.describe(case)}\n{problem}"
+            problem = fuzz_capi.check(case, rng)  # a documented departure is a label, counted apart
+            assert problem is None or problem.startswith(fuzz_capi.KNOWN), \
+                f"index {index - 1}: {fuzz.describe(case)}\n{problem}"
     compared = {k: v - before.get(k, 0) for k, v in fuzz_capi.COUNTS.items()}
     assert all(compared.get(k, 0) > 0 for k in ("fast result", "fast refusal", "emulator result",
                                                  "emulator refusal")), compared

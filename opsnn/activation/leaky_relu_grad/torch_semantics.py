@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from opsnn.dtypes import bfloat16
-from opsnn.op_common import torch_promotion
+from opsnn.op_common import torch_nans, torch_promotion
 from opsnn.op_common.torch_loops import torch_vector_mask
 
 from . import functional_models as fm
@@ -99,14 +99,19 @@ def plan(grad: np.ndarray, x: np.ndarray, slope, self_is_result: bool) -> TorchP
 
 
 def host_multiply(a: np.ndarray, s) -> np.ndarray:
-    """a * s as this CPU multiplies: what torch's kernel computes on it (step 6)."""
+    """a * s as this CPU multiplies (what torch's kernel computes on it, step 6), the NaN of a
+    NaN product pinned as the engine's lane gives it: the slope's where it is NaN, else a's, both
+    quieted, else the default NaN (numpy's own loops keep either operand's NaN by the array's
+    length: a 1-element call and a 64-element one disagreed)."""
+    s = np.asarray(s, a.dtype)
     with np.errstate(all="ignore"):
-        return np.asarray(np.multiply(a, np.asarray(s, a.dtype)))
+        return torch_nans.first_nan(np.asarray(np.multiply(a, s)), s, a)
 
 
 def compute(grad: np.ndarray, x: np.ndarray, p: TorchPlan) -> np.ndarray:
     """The kernel on inputs cast to the common dtype (the reference: whole arrays)."""
-    g, f = grad.astype(p.dtype, copy=False), x.astype(p.dtype, copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):  # a promotion's overflow is inf, as torch's: no warning
+        g, f = grad.astype(p.dtype, copy=False), x.astype(p.dtype, copy=False)
     wide = F64 if p.dtype == F64 else F32
     result = fm.leaky(g, f, p.slope, wide, p.dtype, product=host_multiply)
     if p.dtype == bfloat16 and result.size:

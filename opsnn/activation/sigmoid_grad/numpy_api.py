@@ -47,10 +47,7 @@ def _torch(call, dy, y) -> np.ndarray:
     """torch's kernel; for bfloat16 the elements its vectorised body computes (their NaN is 0xFFFF):
     this kernel's AVX512 build steps 64 elements (128 bytes) at a time, hence itemsize 1 for
     torch_loops' 64-byte step (measured on torch 2.13), from the operands' layout."""
-    if dy.dtype == bfloat16 or dy.dtype.kind == "c":  # complex: 128 bytes a step, as bfloat16
-        vector = torch_vector_mask(call.tensors, dy.dtype, 1 if dy.dtype == bfloat16 else dy.dtype.itemsize // 2)
-    else:
-        vector = True
+    vector = torch_vector_mask(call.tensors, dy.dtype, 1) if dy.dtype == bfloat16 else True
     return fm.sigmoid_backward_torch(dy, y, vector)
 
 

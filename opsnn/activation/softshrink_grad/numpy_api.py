@@ -6,8 +6,9 @@ semantics="torch": torch.ops.aten.softshrink_backward on CPU: promotion of (grad
 ValueError); its two loop bodies disagree on a NaN x (vectorised 0, scalar grad), split as torch
 walks the operands. semantics="ascend950": aclnnSoftshrinkBackward (dtypes float16 / float32 /
 bfloat16, promoted, broadcast, rank <= 8, lambd >= 0 as float32) and the SoftShrinkGrad kernel:
-grad where |x| > lambd or x is NaN, else +0. ascend910b: refused (ValueError): upstream builds
-the kernel for Ascend950 only. Both run on the C engine's lanes where it is built."""
+grad where |x| > lambd or x is NaN, else +0. ascend910b: refused (ValueError) but for an empty
+result (aclnn launches nothing then): upstream builds the kernel for Ascend950 only. Both run
+on the C engine's lanes where it is built."""
 from __future__ import annotations
 
 import math
@@ -44,11 +45,13 @@ def _torch_lanes(nan: bool):
 
 
 def _ascend_check(call, plan) -> None:
-    if call.semantics != "ascend950":
-        raise ValueError(f"{call.semantics}: SoftShrinkGrad has no kernel here (upstream builds it for ascend950 "
-                         "only)")
+    """aclnn's refusals in its order: lambd < 0, then (the l0 op, reached for a non-empty result
+    only: 561003) no kernel outside Ascend950."""
     if (refusal := lambd_refusal(plan.scalars[0])) is not None:
         raise ValueError(refusal)
+    if call.semantics != "ascend950" and 0 not in plan.shape:
+        raise ValueError(f"{call.semantics}: SoftShrinkGrad has no kernel here (upstream builds it for ascend950 "
+                         "only)")
 
 
 softshrink_backward = ew.build(ew.Elementwise(

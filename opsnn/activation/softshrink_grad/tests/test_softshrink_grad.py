@@ -88,6 +88,10 @@ def test_refusals_agree_on_every_backend():
             opsnn.softshrink_backward(a, a, semantics="ascend910b", backend=backend)
         with pytest.raises(TypeError, match="float64 is not in aclnnSoftshrinkBackward's list"):
             opsnn.softshrink_backward(a, a.astype(np.float64), semantics="ascend950", backend=backend)
+        empty = np.ones((0, 3), np.float32)  # aclnn launches nothing: success on any SoC, as the C ABI
+        assert opsnn.softshrink_backward(empty, empty, semantics="ascend910b", backend=backend).shape == (0, 3)
+        with pytest.raises(ValueError, match="no kernel here"):  # the empty call taught the express entry nothing
+            opsnn.softshrink_backward(a, a, semantics="ascend910b", backend=backend)
     with pytest.raises(ValueError, match="cannot be converted to float16 without overflow"):
         opsnn.softshrink_backward(a.astype(np.float16), a.astype(np.float16), 7e4)
     r = opsnn.softshrink_backward(a.astype(np.float16), a, 0.5, semantics="ascend950", backend="emulator")
