@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "launch/op_def_facts.h"
+#include "metadef/op_def_store.h"
 #include "metadef/soc_table.h"
 #include "opsnn_host/launch.h"
 #include "opsnn_kt/abi.h"
@@ -54,23 +54,29 @@ std::mutex g_mutex;
 std::map<std::string, KernelLibrary> g_libraries;  // by request text: one dlopen per combination
 
 /* The column of the OpDef's DataType lists every present tensor of the request matches, or -1. */
-int MatchColumn(const OpDefFacts &facts, const LaunchRequest &request) {
+int MatchColumn(const OpDefView &def, const LaunchRequest &request) {
     size_t columns = 0;
-    for (const auto &list : facts.input_dtypes) columns = std::max(columns, list.size());
-    for (const auto &list : facts.output_dtypes) columns = std::max(columns, list.size());
+    for (const auto &p : def.inputs) columns = std::max(columns, p.dtypes.size());
+    for (const auto &p : def.outputs) columns = std::max(columns, p.dtypes.size());
     for (size_t k = 0; k < columns; ++k) {
         bool ok = true;
-        auto check = [&](const std::vector<TensorArg> &args, const std::vector<std::vector<ge::DataType>> &lists) {
+        auto check = [&](const std::vector<TensorArg> &args, const std::vector<ParamView> &params) {
             for (size_t i = 0; i < args.size() && ok; ++i) {
                 if (!args[i].present) continue;
-                ok = k < lists[i].size() && lists[i][k] == args[i].dtype;
+                ok = k < params[i].dtypes.size() && params[i].dtypes[k] == args[i].dtype;
             }
         };
-        check(request.inputs, facts.input_dtypes);
-        check(request.outputs, facts.output_dtypes);
+        check(request.inputs, def.inputs);
+        check(request.outputs, def.outputs);
         if (ok) return static_cast<int>(k);
     }
     return -1;
+}
+
+std::vector<std::string> Names(const std::vector<ParamView> &params) {
+    std::vector<std::string> out;
+    for (const auto &p : params) out.push_back(p.name);
+    return out;
 }
 
 std::string Signature(const std::vector<std::string> &in_names, const std::vector<std::string> &in_types,
@@ -83,22 +89,25 @@ std::string Signature(const std::vector<std::string> &in_names, const std::vecto
 }
 
 /* "a dtype its OpDef lacks": the request's dtypes and every combination the OpDef has. */
-std::string NoColumnError(const OpDefFacts &facts, const LaunchRequest &request, const std::string &family) {
+std::string NoColumnError(const OpDefView &def, const LaunchRequest &request, const std::string &family) {
     auto names = [](const std::vector<TensorArg> &args) {
         std::vector<std::string> out;
         for (const auto &a : args) out.push_back(a.present ? DtypeName(a.dtype) : "(absent)");
         return out;
     };
+    auto column = [](const std::vector<ParamView> &params, size_t k) {
+        std::vector<std::string> out;
+        for (const auto &p : params) out.push_back(k < p.dtypes.size() ? DtypeName(p.dtypes[k]) : "?");
+        return out;
+    };
     std::ostringstream os;
     os << kLayer << ": " << request.op_type << " has no kernel for "
-       << Signature(facts.input_names, names(request.inputs), facts.output_names, names(request.outputs))
+       << Signature(Names(def.inputs), names(request.inputs), Names(def.outputs), names(request.outputs))
        << ": its OpDef (" << family << ") lists these dtype combinations:";
-    size_t columns = facts.input_dtypes.empty() ? 0 : facts.input_dtypes[0].size();
+    size_t columns = def.inputs.empty() ? 0 : def.inputs[0].dtypes.size();
     for (size_t k = 0; k < columns; ++k) {
-        std::vector<std::string> in, out;
-        for (const auto &l : facts.input_dtypes) in.push_back(k < l.size() ? DtypeName(l[k]) : "?");
-        for (const auto &l : facts.output_dtypes) out.push_back(k < l.size() ? DtypeName(l[k]) : "?");
-        os << (k ? "; " : " ") << Signature(facts.input_names, in, facts.output_names, out);
+        os << (k ? "; " : " ")
+           << Signature(Names(def.inputs), column(def.inputs, k), Names(def.outputs), column(def.outputs, k));
     }
     return os.str();
 }
@@ -149,29 +158,29 @@ std::string LaunchKernel(const LaunchRequest &request, const TilingResult &tilin
     const std::string where = std::string(kLayer) + ": " + request.op_type;
     const SocSpec *soc = FindSoc(request.soc);
     if (soc == nullptr) return where + ": unknown SoC '" + request.soc + "' (known: " + KnownSocNames() + ")";
-    OpDefFacts facts;
-    std::string error = DescribeOpDef(request.op_type, soc->family, &facts);
+    OpDefView def;
+    std::string error = ViewOpDef(request.op_type, soc->family, &def);
     if (!error.empty()) return where + ": " + error;
-    if (!facts.soc_configured) {
+    if (!def.soc_configured) {
         std::string listed;
-        for (const auto &s : facts.configured_socs) listed += (listed.empty() ? "" : ", ") + s;
+        for (const auto &s : def.configured_socs) listed += (listed.empty() ? "" : ", ") + s;
         return where + ": its OpDef has no AICore config for " + soc->family + " (" + request.soc +
                "): AICore().AddConfig names " + (listed.empty() ? "no SoC" : listed);
     }
-    if (request.inputs.size() != facts.input_names.size() || request.outputs.size() != facts.output_names.size()) {
+    if (request.inputs.size() != def.inputs.size() || request.outputs.size() != def.outputs.size()) {
         return where + ": the op_api launches it with " + std::to_string(request.inputs.size()) + " input(s) and " +
                std::to_string(request.outputs.size()) + " output(s); its OpDef declares " +
-               std::to_string(facts.input_names.size()) + " and " + std::to_string(facts.output_names.size());
+               std::to_string(def.inputs.size()) + " and " + std::to_string(def.outputs.size());
     }
-    int column = MatchColumn(facts, request);
-    if (column < 0) return NoColumnError(facts, request, soc->family);
+    int column = MatchColumn(def, request);
+    if (column < 0) return NoColumnError(def, request, soc->family);
 
+    auto op_file = def.config.find("opFile.value");
     std::ostringstream req;
-    req << "op_type " << request.op_type << "\nop_file " << facts.op_file << "\n";
-    for (size_t i = 0; i < facts.input_names.size(); ++i)
-        req << "input " << facts.input_names[i] << " " << DtypeName(facts.input_dtypes[i][column]) << "\n";
-    for (size_t i = 0; i < facts.output_names.size(); ++i)
-        req << "output " << facts.output_names[i] << " " << DtypeName(facts.output_dtypes[i][column]) << "\n";
+    req << "op_type " << request.op_type << "\nop_file " << (op_file == def.config.end() ? "" : op_file->second)
+        << "\n";
+    for (const auto &p : def.inputs) req << "input " << p.name << " " << DtypeName(p.dtypes[column]) << "\n";
+    for (const auto &p : def.outputs) req << "output " << p.name << " " << DtypeName(p.dtypes[column]) << "\n";
     KernelLibrary lib;
     error = LoadLibrary(req.str(), &lib);
     if (!error.empty()) return where + ": " + error;
