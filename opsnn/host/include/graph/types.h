@@ -45,7 +45,9 @@
 
 namespace ge {
 using char_t = char;
+#ifndef float32_t  // a build may define it as a macro (upstream gelu_grad_v2's UT: -Dfloat32_t=float)
 using float32_t = float;
+#endif
 using float64_t = double;
 using vector_bit_t = std::vector<bool>;
 
@@ -204,7 +206,9 @@ namespace domi {
 enum class ImplyType : unsigned int { BUILTIN = 0, BUILDIN = BUILTIN, TVM, CUSTOM, AI_CPU, CCE, GELOCAL, HCCL,
                                       INVALID = 0xFFFFFFFF };
 using char_t = ge::char_t;
+#ifndef float32_t
 using float32_t = ge::float32_t;
+#endif
 using float64_t = ge::float64_t;
 }  // namespace domi
 
