@@ -71,3 +71,20 @@ def test_no_runtime_warning_reaches_the_caller():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             case()
+
+
+def test_no_runtime_warning_from_the_numpy_engine(monkeypatch):
+    """The numpy fast path (no C engine) of leaky_relu_backward with a broadcast promotion of a
+    signalling NaN (fuzz seed 3603, case 1420: float64 grad row, bfloat16 x)."""
+    from opsnn.engine import lanes
+    monkeypatch.setenv("OPSNN_FAST_ENGINE", "numpy")
+    lanes.compiled.cache_clear()
+    try:
+        x = np.full((4, 5), 0x7F81, np.uint16).view(bfloat16)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            r = opsnn.leaky_relu_backward(np.ones(5), x, 256, False)
+            assert r.dtype == np.float64 and (r == 256).all()  # a NaN x is not > 0: grad * slope
+    finally:
+        monkeypatch.delenv("OPSNN_FAST_ENGINE")
+        lanes.compiled.cache_clear()

@@ -169,7 +169,8 @@ def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtyp
         return result
     shape = np.broadcast_shapes(grad.shape, x.shape)
     if grad.shape != shape or x.shape != shape:
-        g, f = np.broadcast_arrays(grad.astype(dtype, copy=False), x.astype(dtype, copy=False))
+        with np.errstate(over="ignore", invalid="ignore"):  # the promotion's overflow or signalling NaN: silent
+            g, f = np.broadcast_arrays(grad.astype(dtype, copy=False), x.astype(dtype, copy=False))
         return deliver(fm.leaky(g, f, slope, wide, dtype, product), out)
     direct = out is not None and out.flags.c_contiguous and all(
         _same_place(out, a) or not np.may_share_memory(out, a) for a in (grad, x))
@@ -178,9 +179,11 @@ def _fast(grad: np.ndarray, x: np.ndarray, dtype: np.dtype, slope, wide: np.dtyp
     wide_bits = float_layout(wide).uint
     for start in range(0, r.size, CHUNK):
         part = slice(start, start + CHUNK)
-        gw = g[part].astype(dtype, copy=False).astype(wide, copy=False)
+        with np.errstate(over="ignore", invalid="ignore"):  # the promotion's overflow or signalling NaN: silent
+            gw = g[part].astype(dtype, copy=False).astype(wide, copy=False)
+            fc = f[part].astype(dtype, copy=False)
         product_ = product(gw, slope)  # a new array: the select goes into it
-        keep = _positive(f[part].astype(dtype, copy=False)).astype(wide_bits)
+        keep = _positive(fc).astype(wide_bits)
         np.negative(keep, out=keep)  # all ones where x > 0
         bits = product_.view(wide_bits)
         bits ^= (bits ^ gw.view(wide_bits)) & keep
