@@ -150,7 +150,8 @@ aclnnStatus CommonOpExecutorRun(void *workspace, uint64_t workspaceSize, aclOpEx
 /* Called through ADD_TO_LAUNCHER_LIST_AICORE (make_op_executor.h); takes over `args`. */
 aclnnStatus CreatAiCoreKernelLauncher(const char *l0Name, uint32_t opType, aclOpExecutor *executor,
                                       op::OpArgContext *args);
-/* INFER_SHAPE: the op type's registered infershape. Not modelled yet: 561001, logged. */
+/* INFER_SHAPE: the op type's registered infershape (the program's op_host) on the arguments; sets the
+ * outputs' shapes. 561001 (logged, naming op_host's error) when it fails or none is registered. */
 aclnnStatus InferShape(uint32_t optype, op::OpArgList &inputs, op::OpArgList &outputs, op::OpArgList &attrs);
 
 namespace opsnn_host {

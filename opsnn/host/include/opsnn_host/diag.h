@@ -28,6 +28,9 @@ void Log(Level level, const char *layer, const char *file, int line, const char 
 void Emit(Level level, const char *layer, const char *file, int line, int32_t status, bool report,
           const std::string &text);
 
+/* Keeps a message for aclGetRecentErrMsg without printing it (the caller printed it its own way). */
+void Keep(const std::string &text);
+
 /* This thread's reported messages not yet read, newest first, then cleared; empty when none. */
 std::string TakeRecentErrors();
 void ClearRecentErrors();

@@ -82,7 +82,7 @@ thread_local ThreadContext t_context;
 uint64_t g_epochs = 0;  // under Rt().lock
 
 aclError Fail(aclError status, const std::string &message) {
-    diag::Emit(diag::kError, "acl", "runtime", 0, status, true, message);
+    diag::Emit(diag::kError, "acl", nullptr, 0, status, true, message);
     return status;
 }
 
@@ -185,7 +185,7 @@ aclError SettleRaces(const char *what, uintptr_t p, uint64_t n) {
         return Fail(ACL_ERROR_RT_AICORE_EXCEPTION, "opsnn sanitizer: " + text);
     }
     std::fprintf(stderr, "opsnn: warning: %s\n", text.c_str());
-    diag::Emit(diag::kError, "acl", "runtime", 0, diag::kNoStatus, true, "opsnn: warning: " + text);
+    diag::Keep("opsnn: warning: " + text);
     for (Stream *s : racing) {
         const aclError ret = Drain(s, what);
         if (ret != ACL_SUCCESS) {

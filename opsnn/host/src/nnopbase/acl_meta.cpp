@@ -27,7 +27,7 @@
 namespace {
 
 const void *Refused(const std::string &what) {
-    opsnn_host::diag::Emit(opsnn_host::diag::kError, "acl", "aclnn", 0, ACL_ERROR_INVALID_PARAM, true, what);
+    opsnn_host::diag::Emit(opsnn_host::diag::kError, "acl", nullptr, 0, ACL_ERROR_INVALID_PARAM, true, what);
     return nullptr;
 }
 
@@ -118,7 +118,7 @@ void WarnPrivateFormat(aclFormat format) {
 
 aclnnStatus GetDims(const aclTensor *tensor, int64_t **dims, uint64_t *num, const char *what, bool strides) {
     if (tensor == nullptr || dims == nullptr || num == nullptr) {
-        opsnn_host::diag::Emit(opsnn_host::diag::kError, "acl", "aclnn", 0, ACLNN_ERR_PARAM_NULLPTR, true,
+        opsnn_host::diag::Emit(opsnn_host::diag::kError, "acl", nullptr, 0, ACLNN_ERR_PARAM_NULLPTR, true,
                                std::string(what) + ": a null argument");
         return ACLNN_ERR_PARAM_NULLPTR;
     }
@@ -139,7 +139,7 @@ aclnnStatus GetDims(const aclTensor *tensor, int64_t **dims, uint64_t *num, cons
 }
 
 aclnnStatus NullArgument(const char *what) {
-    opsnn_host::diag::Emit(opsnn_host::diag::kError, "acl", "aclnn", 0, ACLNN_ERR_PARAM_NULLPTR, true,
+    opsnn_host::diag::Emit(opsnn_host::diag::kError, "acl", nullptr, 0, ACLNN_ERR_PARAM_NULLPTR, true,
                            std::string(what) + ": a null argument");
     return ACLNN_ERR_PARAM_NULLPTR;
 }

@@ -53,16 +53,16 @@ bool Enabled(Level level) { return static_cast<int>(level) >= ThresholdFromEnv()
 
 void Emit(Level level, const char *layer, const char *file, int line, int32_t status, bool report,
           const std::string &text) {
-    std::string message = std::string(layer) + " " + BaseName(file) + ":" + std::to_string(line) + ": " + text;
+    /* "op_api aclnn_x.cpp:42: ..." where the place is known; "acl: ..." for a runtime call */
+    std::string message = std::string(layer) + (file != nullptr && line > 0
+                                                    ? " " + std::string(BaseName(file)) + ":" + std::to_string(line)
+                                                    : std::string()) + ": " + text;
     if (status != kNoStatus) {
         message += " (status " + std::to_string(status) + ")";
     }
     if (report && level == kError) {
         ++t_reported;
-        t_recent.push_back(message);
-        if (t_recent.size() > kKeptMessages) {
-            t_recent.pop_front();
-        }
+        Keep(message);
     }
     if (!Enabled(level)) {
         return;
@@ -85,6 +85,13 @@ void Log(Level level, const char *layer, const char *file, int line, const char 
     va_end(args);
     std::string text = func != nullptr ? std::string(func) + ": " + buffer : std::string(buffer);
     Emit(level, layer, file, line, status, report, text);
+}
+
+void Keep(const std::string &text) {
+    t_recent.push_back(text);
+    if (t_recent.size() > kKeptMessages) {
+        t_recent.pop_front();
+    }
 }
 
 std::string TakeRecentErrors() {

@@ -35,11 +35,6 @@
 #include "soc.h"
 
 namespace opsnn_host {
-/* Transitional: op_host's side of the seam (src/metadef) is landing beside this; until it is in
- * every build, a library without it treats every op type as untiled instead of failing to link. */
-bool HasTiling(const std::string &op_type) __attribute__((weak));
-TilingResult RunTiling(const LaunchRequest &request) __attribute__((weak));
-
 namespace {
 
 /* ---- which executors exist ---- */
@@ -703,7 +698,7 @@ aclnnStatus CreatAiCoreKernelLauncher(const char *l0Name, uint32_t opType, aclOp
             request.attrs.push_back(a.attr);
         }
     }
-    if (&opsnn_host::HasTiling != nullptr && opsnn_host::HasTiling(step.name)) {
+    if (opsnn_host::HasTiling(step.name)) {
         step.tiling = opsnn_host::RunTiling(request);
         step.tiled = true;
         if (!step.tiling.ok) {
@@ -746,14 +741,53 @@ aclnnStatus CreatAicpuKernelLauncher(uint32_t opType, AicpuTaskSpace &space, acl
 }  // namespace internal
 }  // namespace op
 
+/* INFER_SHAPE: the op type's registered infershape (op_host's, through the seam) on the
+ * arguments' shapes and attributes; the outputs' shapes are set from it. */
 aclnnStatus InferShape(uint32_t optype, op::OpArgList &inputs, op::OpArgList &outputs, op::OpArgList &attrs) {
-    (void)inputs;
-    (void)outputs;
-    (void)attrs;
-    OP_LOGE(ACLNN_ERR_INNER_INFERSHAPE_ERROR,
-            "INFER_SHAPE(%s): running an op type's registered infershape from op_api is not modelled by opsnn yet",
-            op::OpTypeDict::ToString(optype).GetString());
-    return ACLNN_ERR_INNER_INFERSHAPE_ERROR;
+    opsnn_host::LaunchRequest request;
+    request.op_type = op::OpTypeDict::ToString(optype).GetString();
+    request.soc = opsnn_host::CurrentSoc().name;
+    opsnn_host::CallSite(&request.file, &request.line);
+    const std::string site = request.file.empty() ? std::string("INFER_SHAPE")
+                                                  : opsnn_host::TakeCallSite();
+    std::vector<const aclTensor *> operands;
+    std::string why;
+    if (!CollectTensors(&inputs, request.inputs, operands, "input", &why) ||
+        !CollectTensors(&outputs, request.outputs, operands, "output", &why)) {
+        OP_LOGE(ACLNN_ERR_INNER_INFERSHAPE_ERROR, "INFER_SHAPE(%s) at %s: %s", request.op_type.c_str(), site.c_str(),
+                why.c_str());
+        return ACLNN_ERR_INNER_INFERSHAPE_ERROR;
+    }
+    for (size_t i = 0; i < request.inputs.size(); ++i) {  // a value-dependent input is read at its data
+        const aclTensor *t = operands[i];
+        request.inputs[i].addr = t == nullptr ? nullptr : t->GetData();
+    }
+    for (const op::OpArg &a : attrs) {
+        if (a.kind == op::OpArg::kAttr) {
+            request.attrs.push_back(a.attr);
+        }
+    }
+    const opsnn_host::InferShapeResult result = opsnn_host::RunInferShape(request);
+    if (!result.ok) {
+        opsnn_host::diag::Emit(opsnn_host::diag::kError, "op_host infershape", request.file.c_str(), request.line,
+                               ACLNN_ERR_INNER_INFERSHAPE_ERROR, true, result.error);
+        return ACLNN_ERR_INNER_INFERSHAPE_ERROR;
+    }
+    for (size_t k = 0; k < result.output_shapes.size() && request.inputs.size() + k < operands.size(); ++k) {
+        auto *out = const_cast<aclTensor *>(operands[request.inputs.size() + k]);
+        if (out == nullptr) {
+            continue;
+        }
+        op::Shape shape;
+        op::ToShape(result.output_shapes[k].data(), result.output_shapes[k].size(), shape);
+        out->SetViewShape(shape);
+        out->SetStorageShape(shape);
+        out->SetOriginalShape(shape);
+        op::Strides strides;
+        op::ToContiguousStrides(shape, strides);
+        out->SetViewStrides(std::move(strides));
+    }
+    return ACLNN_SUCCESS;
 }
 
 /* ---- phase 2 ---- */

@@ -109,7 +109,10 @@ const aclTensor *ViewCopy(const aclTensor *x, const aclTensor *y, aclOpExecutor 
                 op::ToString(x->GetViewShape()).GetString(), op::ToString(y->GetViewShape()).GetString());
         return nullptr;
     }
-    const bool sameLayout = x->Storage() == y->Storage() && x->GetViewOffset() == y->GetViewOffset() &&
+    /* the same memory: one storage, or two user tensors over one device address */
+    const bool sameMemory = x->Storage() == y->Storage() ||
+                            (x->GetStorageAddr() != nullptr && x->GetStorageAddr() == y->GetStorageAddr());
+    const bool sameLayout = sameMemory && x->GetViewOffset() == y->GetViewOffset() &&
                             x->GetViewShape() == y->GetViewShape() && x->GetViewStrides() == y->GetViewStrides();
     if (x == y || sameLayout) {
         return y;

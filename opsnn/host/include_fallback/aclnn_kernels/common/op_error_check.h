@@ -15,34 +15,30 @@
 
 namespace opsnn_host {
 namespace check {
-inline bool Null(const void *p, const char *kind, const char *name) {
-    if (p != nullptr) {
-        return false;
-    }
-    OP_LOGE(ACLNN_ERR_PARAM_NULLPTR, "%s must not be null, but %s is nullptr.", kind, name);
-    return true;
-}
+inline const char *KindOf(const aclTensor *) { return "A tensor"; }
+inline const char *KindOf(const aclTensorList *) { return "A tensor list"; }
+inline const char *KindOf(const aclScalar *) { return "A scalar"; }
+inline const char *KindOf(const aclIntArray *) { return "An int array"; }
+inline const char *KindOf(const aclBoolArray *) { return "A bool array"; }
+inline const char *KindOf(const aclFloatArray *) { return "A float array"; }
 }  // namespace check
 }  // namespace opsnn_host
 
-inline bool IsNullptr(const aclTensor *p, const char *name) { return opsnn_host::check::Null(p, "A tensor", name); }
-inline bool IsNullptr(const aclTensorList *p, const char *name) {
-    return opsnn_host::check::Null(p, "A tensor list", name);
-}
-inline bool IsNullptr(const aclScalar *p, const char *name) { return opsnn_host::check::Null(p, "A scalar", name); }
-inline bool IsNullptr(const aclIntArray *p, const char *name) {
-    return opsnn_host::check::Null(p, "An int array", name);
-}
-inline bool IsNullptr(const aclBoolArray *p, const char *name) {
-    return opsnn_host::check::Null(p, "A bool array", name);
-}
-inline bool IsNullptr(const aclFloatArray *p, const char *name) {
-    return opsnn_host::check::Null(p, "A float array", name);
+/* The checks as functions (code may call them); the macros log at their own call site. */
+template <typename T>
+inline bool IsNullptr(const T *p, const char *name) {
+    if (p != nullptr) {
+        return false;
+    }
+    OP_LOGE(ACLNN_ERR_PARAM_NULLPTR, "%s must not be null, but %s is nullptr.", opsnn_host::check::KindOf(p), name);
+    return true;
 }
 
-#define OP_CHECK_NULL(param, retExpr) \
-    if (IsNullptr(param, #param)) {   \
-        retExpr;                      \
+#define OP_CHECK_NULL(param, retExpr)                                                                          \
+    if ((param) == nullptr) {                                                                                  \
+        OP_LOGE(ACLNN_ERR_PARAM_NULLPTR, "%s must not be null, but %s is nullptr.",                            \
+                opsnn_host::check::KindOf(param), #param);                                                     \
+        retExpr;                                                                                               \
     }
 
 #define OP_CHECK_DTYPE_NOT_SUPPORT(tensor, supportList, retExpr)                                              \
