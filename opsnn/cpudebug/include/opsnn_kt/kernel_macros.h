@@ -30,12 +30,21 @@ enum KernelMetaType : int32_t { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERN
 #define KERNEL_TASK_TYPE(key, type) ((void)(key), (void)(type))
 #define REGISTER_TILING_DEFAULT(Struct) using OpsnnKtDefaultTiling_ = Struct
 #define REGISTER_TILING_FOR_TILINGKEY(cond, Struct)
+/* A UT's tiling header, force-included before any kernel header (upstream's build -includes the
+ * UT folder's <op>_tiling_def.h or the header it generates), may define these as the UT needs
+ * (foreach's copies its struct field by field): its definitions stand. */
+#ifndef GET_TILING_DATA_WITH_STRUCT
 #define GET_TILING_DATA_WITH_STRUCT(Struct, var, tiling) \
     Struct var;                                          \
     ::opsnn_kt::ReadTiling(&var, (const uint8_t *)(tiling), sizeof(Struct), __FILE__, __LINE__)
+#endif
+#ifndef GET_TILING_DATA
 #define GET_TILING_DATA(var, tiling) GET_TILING_DATA_WITH_STRUCT(OpsnnKtDefaultTiling_, var, tiling)
+#endif
+#ifndef GET_TILING_DATA_PTR_WITH_STRUCT
 #define GET_TILING_DATA_PTR_WITH_STRUCT(Struct, var, tiling) \
     GET_TILING_DATA_WITH_STRUCT(Struct, var##_opsnn_copy, tiling); const Struct *var = &var##_opsnn_copy
+#endif
 #define TILING_KEY_IS(key) (opsnn_kt_tiling_key() == static_cast<uint64_t>(key))
 
 #endif  // OPSNN_KT_KERNEL_MACROS_H_

@@ -16,7 +16,10 @@ __aicore__ inline void Fill(GM_ADDR y) {
 }
 
 #ifdef __CCE_KT_TEST__
-extern "C" __global__ __aicore__ void branches(GM_ADDR y) { Fill<DTYPE_X, 3>(y); }
+extern "C" __global__ __aicore__ void branches(GM_ADDR y) {
+    GET_TILING_DATA(mode, y);  // the UT's tiling_def.h defines it
+    Fill<DTYPE_X, mode>(y);
+}
 #else
 template <int MODE>
 __global__ __aicore__ void branches(GM_ADDR y) { Fill<DTYPE_X, MODE>(y); }
