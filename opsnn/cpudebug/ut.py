@@ -144,15 +144,19 @@ def kernel_compile_command(source: Path, output: Path, soc: str, defines: list[s
 def _mirror(case: KernelUtCase, repo: Path | None, cache: Path) -> Path:
     """build/tbe/ascendc as upstream's build makes it (kernel_src_copy and the common copies), as
     per-file links: <op> and each dependency operator's op_kernel, common (matmul's cmct, conv's
-    common kernels), inc (common/inc/op_kernel), pool_3d_common, and what the CMakeLists copies."""
+    common kernels), inc (common/inc/op_kernel), pool_3d_common, and what the CMakeLists copies.
+    Upstream's build folder is the checkout's `build`, so a kernel's include that climbs out of
+    the build tree (`../../../../common/inc/op_kernel/macro.h`) lands in the checkout: the tree's
+    other top-level entries link to the checkout's."""
     links: dict[str, Path] = {}
+    tbe = "build/tbe/ascendc"
 
     def add(src: Path, dest: str) -> None:
         if not src.is_dir():
             return
         for f in src.rglob("*"):
             if f.is_file():
-                links.setdefault(f"{dest}/{f.relative_to(src)}".lstrip("/"), f.resolve())
+                links.setdefault(f"{tbe}/{dest}/{f.relative_to(src)}".replace("//", "/"), f.resolve())
 
     add(case.op_dir / "op_kernel", case.op_name)
     for dep in case.dependency_ops:
@@ -163,9 +167,12 @@ def _mirror(case: KernelUtCase, repo: Path | None, cache: Path) -> Path:
         add(repo / "conv" / "common" / "op_kernel", "common")
         add(repo / "common" / "inc" / "op_kernel", "inc")
         add(repo / "pooling" / "pool_3d_common" / "op_kernel", "pool_3d_common")
+        for entry in repo.iterdir():
+            if entry.name != "build":
+                links[entry.name] = entry.resolve()
     for name, src in case.extra_trees.items():
         add(src, name)
-    return ut_build.generated_tree(cache, {}, links)
+    return ut_build.generated_tree(cache, {}, links) / tbe
 
 
 def _tiling_include(case: KernelUtCase, repo: Path | None, cache: Path) -> tuple[Path, str]:
