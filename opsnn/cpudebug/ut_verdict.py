@@ -190,6 +190,11 @@ def _runs_verdict(runs: list[dict], compares: bool) -> Verdict:
             if run.get("signal"):
                 return Verdict("unexplained", f"the program died of {run['signal']} on {run['soc']}"
                                + _last_words(out), compares)
+            said = [ln[len("opsnn ut: "):] for ln in run.get("stderr", "").splitlines() if ln.startswith("opsnn ut: ")
+                    and "ICPU_RUN_KF(" not in ln]
+            if run.get("exit_status") == 70 and said:  # the runtime stopped the program, saying why
+                return Verdict("unexplained", f"on {run['soc']}: the runtime stopped the program: {_short(said[-1])}",
+                               compares)
             failure = run.get("first_failure") or next(
                 (m.group(1).strip() for m in [re.search(r"^(.*?(?:Failure|error).*)$", out, re.M)] if m), None)
             return Verdict("unexplained", f"on {run['soc']}: "

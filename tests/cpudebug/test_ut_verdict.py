@@ -73,6 +73,8 @@ def test_run_verdicts():
     v = run_verdict([_run(exit_status=139, signal="SIGSEGV", stdout="x\n")], [], "")
     assert v.klass == "unexplained" and v.reason.startswith("the program died of SIGSEGV on Ascend910B1")
     assert run_verdict([_run(timed_out=True, exit_status=124)], [], "").reason.endswith("at the time limit")
+    v = run_verdict([_run(exit_status=70, stderr="opsnn ut: GmAlloc: GmAlloc(0) at t.cpp:8: too small\n")], [], "")
+    assert v.reason == "on Ascend910B1: the runtime stopped the program: GmAlloc: GmAlloc(0) at t.cpp:8: too small"
     v = run_verdict([_run(exit_status=1, first_failure="t.cpp:12: Failure", stdout="[  FAILED  ] 1 test")], [], "")
     assert (v.klass, v.reason) == ("unexplained", "on Ascend910B1: t.cpp:12: Failure")
     v = run_verdict([_run()], ["links only through opsnn's generated kernel entry"], "EXPECT_NEAR(y[0], 1, 0);")
