@@ -71,6 +71,7 @@ _STRUCTS = {name: getattr(ascendc, name) for name in (
     "BrcbRepeatParams", "CopyRepeatParams", "TransDataTo5HDParams")}
 _STRUCTS["CastTrait"] = micro.cast_trait_from_codes
 _ENUMS["PowerAlgo"] = ascendc.PowerAlgo
+_ENUMS["ReducePattern"] = ascendc.ReducePattern  # the high-level Reduce's Pattern::Reduce::AR / RA
 for _name in ("GatherRepeatParams", "GatherMaskParams"):
     _STRUCTS[_name] = getattr(ascendc, _name)
 _STRUCTS["MrgSort4Info"] = lambda a, b, c, d, suspend, valid, repeats: ascendc.MrgSort4Info(
@@ -194,6 +195,7 @@ class Session:
         self._host_starts: list[int] = []
         self._by_host: dict[int, object] = {}  # host address of an allocation's bytes -> Allocation
         self.kernel_mode = "AIV_MODE"
+        self.device_launch = False  # set_device_launch: the host twin's LaunchKernel, not a UT's ICPU_RUN_KF
         self.core: CoreState | None = None
         self._serial = 0
         self.launches: list[dict] = []
@@ -245,10 +247,23 @@ class Session:
     def set_kernel_mode(self, mode: int) -> None:
         self.kernel_mode = _KERNEL_MODES[mode] if 0 <= mode < len(_KERNEL_MODES) else str(mode)
 
+    def set_device_launch(self, on: int) -> None:
+        """Launches from now on are an aclnn launch of the host twin (opsnn/host, LaunchKernel) on
+        device memory (aclrtMalloc's, this GM): a kernel's whole-block traffic past a tensor but
+        inside its allocation's pool padding (512 bytes, gm.py) is what a device tolerates, so it
+        is declared as expected padding for every core; reports name the launch, not ICPU_RUN_KF."""
+        self.device_launch = bool(on)
+
+    def _pool_padding(self, alloc, addr: int, nbytes: int, cores: int) -> tuple:
+        past = alloc.padded - (addr - alloc.base) - nbytes
+        return tuple(ascendc.Padding(c, nbytes, past) for c in range(cores)) if past > 0 else ()
+
     def run(self, kernel_name: str, block_dim: int, core_fn, arg_text: str, ptrs: tuple, file: str, line: int,
             tiling_key: int):
         """ICPU_RUN_KF: returns None when the launch ran clean, else the text that fails it."""
-        where = f"ICPU_RUN_KF({kernel_name}, {block_dim}) at {file}:{line}"
+        where = (f"kernel {kernel_name} on {block_dim} core(s) launched at {file}:{line}" if self.device_launch
+                 else f"ICPU_RUN_KF({kernel_name}, {block_dim}) at {file}:{line}")
+        label = "opsnn" if self.device_launch else "opsnn ut"
         started, cpu_started = time.perf_counter(), time.thread_time()
         record = {"kernel": kernel_name, "file": file, "line": line, "block_dim": block_dim, "tiling_key": tiling_key,
                   "soc": self.platform.name, "sanitize": self.sanitize}
@@ -261,13 +276,16 @@ class Session:
             args = []
             for name, host in zip(names, ptrs, strict=False):
                 alloc, addr = (None, None) if host is None else self._resolve(host)
-                args.append(None if alloc is None else KernelArg(name, addr, alloc.size - (addr - alloc.base)))
+                nbytes = None if alloc is None else alloc.size - (addr - alloc.base)
+                padding = self._pool_padding(alloc, addr, nbytes, block_dim * ration) \
+                    if alloc is not None and self.device_launch and ration else ()
+                args.append(None if alloc is None else KernelArg(name, addr, nbytes, padding))
             report = launch(self._core_kernel(core_fn, args, block_dim, ration), gm=self.gm, platform=self.platform,
                             block_dim=block_dim * ration, args=args, tiling=b"", sanitize=self.sanitize,
                             on_core_error="report")
         except (EmulatorError, ascendc.GMError, RuntimeError, ValueError, TypeError) as e:
             message = f"{where}: {type(e).__name__}: {e}"
-            print(f"opsnn ut: {message}", file=sys.stderr, flush=True)
+            print(f"{label}: {message}", file=sys.stderr, flush=True)
             record.update(ok=False, error=message, findings=[], seconds=time.perf_counter() - started)
             self.launches.append(record)
             self.failures += 1
@@ -286,7 +304,7 @@ class Session:
                       core_stats=[s.to_dict() for s in report.core_stats])
         self.launches.append(record)
         status = "clean" if report.ok else "FAILED"
-        print(f"opsnn ut: {where}: {status} ({report.block_dim} core(s), {instructions} instruction(s), "
+        print(f"{label}: {where}: {status} ({report.block_dim} core(s), {instructions} instruction(s), "
               f"{seconds * 1e3:.1f} ms, sanitizer {'on' if self.sanitize else 'off'})", file=sys.stderr)
         if report.findings:
             for text in format_report(report, os.environ.get("OPSNN_UT_VERBOSE") == "1"):  # opsnn ut --verbose

@@ -58,13 +58,13 @@ def test_the_opdefs_float_kernel_runs_on_two_cores_bit_for_bit(driver, tmp_path)
     done, answer, out = run(driver, "ok", tmp_path)
     assert answer == "ok" and done.returncode == 0, done.stderr
     assert np.array_equal(np.fromfile(out, np.float32).view(np.uint32), expected().view(np.uint32))
-    assert "threshold_grad_v2_d, 2) at launch_driver.cpp:42: clean" in done.stderr  # the op_api's site named
+    assert "kernel threshold_grad_v2_d on 2 core(s) launched at launch_driver.cpp:42: clean" in done.stderr
 
 
 def test_a_second_launch_reuses_the_loaded_library(driver, tmp_path):
     done, answer, out = run(driver, "twice", tmp_path)
     assert answer == "ok", done.stderr
-    assert done.stderr.count(": clean (2 core(s)") == 2
+    assert done.stderr.count("launched at launch_driver.cpp:42: clean (2 core(s)") == 2
     assert np.array_equal(np.fromfile(out, np.float32), expected())
 
 
@@ -87,6 +87,7 @@ def test_a_block_dim_past_the_data_is_the_sanitizers_finding_with_file_and_line(
     _, answer, _ = run(driver, "overrun", tmp_path)
     assert answer.startswith("op_kernel: ThresholdGradV2D (block dim 3, tiling key 0): ")
     assert "core 2 DataCopy at threshold_grad_v2_d.h:" in answer
+    assert "on 3 core(s) launched at launch_driver.cpp:42" in answer
 
 
 def test_a_soc_the_opdef_has_no_config_for_is_named(driver, tmp_path):

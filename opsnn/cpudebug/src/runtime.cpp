@@ -287,6 +287,12 @@ void opsnn_kt_set_kernel_mode(int mode) {
     Py_DECREF(r);
 }
 
+void opsnn_kt_set_device_launch(int on) {
+    Start();
+    PyObject *r = Checked(PyObject_CallMethod(g_session, "set_device_launch", "i", on), "set_device_launch");
+    Py_DECREF(r);
+}
+
 int64_t opsnn_kt_block_idx(void) { return t_block_idx; }
 int64_t opsnn_kt_block_num(void) { return t_block_num; }
 int64_t opsnn_kt_task_ration(void) { return t_task_ration; }

@@ -42,6 +42,10 @@ void opsnn_kt_gm_free(void *ptr, const char *file, int line);
 void opsnn_kt_set_tiling_key(uint64_t key);
 uint64_t opsnn_kt_tiling_key(void);
 void opsnn_kt_set_kernel_mode(int mode);
+/* on != 0: the following launches are the host twin's aclnn launches (LaunchKernel) on device
+ * memory, not a UT's ICPU_RUN_KF: traffic inside an allocation's pool padding is expected, as a
+ * device tolerates it, and reports name the launch (bridge.Session.set_device_launch). */
+void opsnn_kt_set_device_launch(int on);
 int64_t opsnn_kt_block_idx(void);
 int64_t opsnn_kt_block_num(void);
 /* Vector cores per block: 1, or a mixed launch's AIC:AIV ratio (MIX_MODE: 2). */

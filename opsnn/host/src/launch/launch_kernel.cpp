@@ -203,6 +203,7 @@ std::string LaunchKernel(const LaunchRequest &request, const TilingResult &tilin
 
     opsnn_kt_set_tiling_key(tiling.tiling_key);
     opsnn_kt_set_kernel_mode(kAivMode);
+    opsnn_kt_set_device_launch(1);  // device memory: its pool padding is traffic a device tolerates
     Closure closure{lib.run, args.data()};
     opsnn_kt_run(lib.entry.c_str(), tiling.block_dim,
                  [](void *c) {
@@ -210,6 +211,7 @@ std::string LaunchKernel(const LaunchRequest &request, const TilingResult &tilin
                      cl->run(cl->args);
                  },
                  &closure, lib.params.c_str(), args.data(), static_cast<int>(args.size()), file, request.line);
+    opsnn_kt_set_device_launch(0);
     const char *failure = opsnn_kt_last_failure();
     std::string outcome = failure ? where + " (block dim " + std::to_string(tiling.block_dim) + ", tiling key " +
                                         std::to_string(tiling.tiling_key) + "): " + failure
