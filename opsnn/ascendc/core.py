@@ -85,6 +85,8 @@ class CoreContext:
     undefined_inputs : list of tuple
         Sanitizer: the undefined elements the running instruction read, for its write to mark
         (local_tensor: undefined values are tracked valgrind-style).
+    ub_defined : local_tensor.Definedness or None
+        Sanitizer: which bytes of the core's UB were written since its run began.
     phase : int
         How many SyncAll barriers the core has passed.
     atomic : tuple or None
@@ -109,6 +111,9 @@ class CoreContext:
     vector_mask: MaskState = MaskState()  # normal mode, full mask: what a core starts with
     # sanitizer: the undefined elements the running instruction read, for its write (local_tensor)
     undefined_inputs: list = field(default_factory=list, repr=False)
+    # sanitizer: which UB bytes the core wrote since its run began (local_tensor.Definedness; made by
+    # the first buffer). Per UB address, not per buffer: a re-allocated buffer keeps its bytes
+    ub_defined: object = field(default=None, repr=False)
     # the vector unit's special registers instructions leave results in (ACC_VAL of ReduceSum,
     # MAX_MIN_CNT of ReduceMax/Min, DEQSCALE, GatherMask's count...), by name: spr.py
     spr: dict = field(default_factory=dict, repr=False)

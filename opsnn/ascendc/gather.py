@@ -7,8 +7,15 @@ element i of the work (repeat r, lane j: i = r * n + j, n = 256 / sizeof(T)) is 
 byte address src + srcBaseAddr + srcOffset[i] and written to dst[i] (the count form) or to dst
 lane j of repeat r at r * dstRepStride blocks (the mask/repeat form). srcOffset is a uint32
 tensor of byte offsets; an offset (or base) that is not a multiple of sizeof(T) is refused (the
-device reads misplaced data). Types: half, bfloat16, int16, uint16, float, int32, uint32. The
-source must not be dst (documented).
+device reads misplaced data). Types: half, bfloat16, int16, uint16, float, int32, uint32.
+
+src may be dst, or overlap it, as AscendC's general address-overlap rule for the repeat forms
+allows (asc-devkit's C API constraints, which asc_gather refers to): a repeat reads its source
+before it writes, so it may gather from the bytes it overwrites, but no repeat may read bytes an
+earlier repeat wrote -- the count form is its whole repeats and then the tail as one more repeat.
+A gather that does is refused (the device would read the new values). Upstream's add_rms_norm
+broadcasts each row's rstd across its 32-byte block in place so, every repeat reading its own
+blocks.
 
 Gatherb(dst, src, offset, repeatTime, GatherRepeatParams(dstBlkStride, dstRepStride)): block k
 of repeat r (8 blocks a repeat) is the 32 bytes at src + offset[8r + k] bytes, written to block
@@ -60,9 +67,36 @@ def _check(name: str, dst: LocalTensor, src: LocalTensor, offsets: LocalTensor, 
                             "the same on both sides")
     if offsets.dtype != _U32:
         raise EmulatorError(f"{name}: the offsets are a uint32 tensor, got {offsets.dtype}")
-    if dst.buffer is src.buffer and dst.offset == src.offset:
-        raise EmulatorError(f"{name}: src and dst are the same tensor (AscendC does not allow it)")
     return t
+
+
+def _check_overlap(name: str, dst: LocalTensor, src: LocalTensor, out_at: np.ndarray, src_at: np.ndarray,
+                   repeat: np.ndarray) -> None:
+    """Refuse a gather whose repeat reads bytes an earlier repeat wrote (module docstring).
+
+    out_at, src_at: element offsets written in dst and read in src; repeat: each element's repeat."""
+    if dst.buffer.storage is not src.buffer.storage:
+        return
+    size = dst.dtype.itemsize
+    written = dst.buffer.base + dst.offset + out_at * size
+    read = src.buffer.base + src.offset + src_at * size
+    if written.max() + size <= read.min() or read.max() + size <= written.min():
+        return
+    order = np.lexsort((repeat, written))  # by address, then by repeat: the first of a run is the earliest
+    addresses, first = np.unique(written[order], return_index=True)
+    earliest = repeat[order][first]
+    for step in (0, 1):  # a read may straddle two written elements when the operands' alignments differ
+        k = np.searchsorted(addresses, read - size + 1) + step
+        hit = k < addresses.size
+        k = np.minimum(k, addresses.size - 1)
+        bad = hit & (np.abs(addresses[k] - read) < size) & (earliest[k] < repeat)
+        if bad.any():
+            i = int(np.argmax(bad))
+            at = int(read[i] - src.buffer.base - src.offset)
+            raise EmulatorError(
+                f"{name}: repeat {int(repeat[i])} reads src bytes [{at}, {at + size}) that repeat "
+                f"{int(earliest[k[i]])} wrote (src and dst overlap; AscendC's address-overlap rule lets a repeat "
+                "read only bytes no earlier repeat wrote: the device would read the new values)")
 
 
 def Gather(dst: LocalTensor, src: LocalTensor, src_offset: LocalTensor, src_base_addr: int,  # noqa: N802
@@ -80,6 +114,7 @@ def Gather(dst: LocalTensor, src: LocalTensor, src_offset: LocalTensor, src_base
         where = np.arange(count, dtype=np.int64)
         table = read_local(src_offset, count, name).copy()
         out_at = where
+        repeat = where // per_repeat(t)  # the whole repeats, then the tail as one more
     elif len(rest) == 3:
         mask, repeat_times, dst_rep_stride = rest
         r, j = active_elements(t, mask, repeat_times, dst.ctx)
@@ -88,10 +123,13 @@ def Gather(dst: LocalTensor, src: LocalTensor, src_offset: LocalTensor, src_base
         where = r * per_repeat(t) + j
         table = gather(src_offset, where, name)
         out_at = element_offsets(t, r, j, 1, dst_rep_stride)
+        repeat = r
     else:
         raise EmulatorError(f"Gather takes (dst, src, srcOffset, srcBaseAddr, count) or (..., mask, repeatTime, "
                             f"dstRepStride), got {4 + len(rest)} arguments")
-    values = gather(src, _element_offsets(name, t, table, src_base_addr), name)
+    src_at = _element_offsets(name, t, table, src_base_addr)
+    _check_overlap(name, dst, src, out_at, src_at, repeat)
+    values = gather(src, src_at, name)  # every read before any write: what each repeat does
     # an undefined offset makes its element undefined too: scatter marks what either read found
     scatter(dst, out_at, values, name)
 

@@ -5,13 +5,19 @@ the buffer into whatever lies behind it in UB (the sanitizer reports it as local
 An access before the buffer (a negative `t[k]`) is local_tensor_underflow: see `_underflow`.
 
 Undefined values (the sanitizer's ub_read_before_write), as valgrind's memcheck treats them: UB
-bytes nothing wrote since the buffer's allocation are undefined, and so is what a vector
-instruction computes from them, element by element (a bit mask bit by bit). Computing on them is
-no error -- an A2 kernel routinely works on whole 256-byte repeats past its last valid element and
-copies out only the valid part. Using them is: an error is reported where undefined bytes leave
-the vector unit, for GM (DataCopy, DataCopyPad) or for the scalar unit (GetValue), naming the
-instruction that first read unwritten bytes."""
+bytes nothing wrote since the core's run began are undefined, and so is what a vector instruction
+computes from them, element by element (a bit mask bit by bit). Definedness belongs to UB
+addresses, not to buffer handles: UB is not cleared between FreeTensor and AllocTensor (AscendC's
+AllocTensor hands out the buffer at its fixed address and leaves its contents alone), so bytes a
+core wrote earlier in its run -- through whichever buffer -- are the defined values a kernel reads
+back after a re-allocation. Computing on undefined bytes is no error -- an A2 kernel routinely works
+on whole 256-byte repeats past its last valid element and copies out only the valid part. Using
+them is: an error is reported where undefined bytes leave the vector unit, for GM (DataCopy,
+DataCopyPad) or for the scalar unit (GetValue), naming the instruction that first read unwritten
+bytes."""
 from __future__ import annotations
+
+from bisect import bisect_right
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -21,11 +27,34 @@ from .core import CoreContext
 from .errors import EmulatorError
 
 
+class Definedness:
+    """Sanitizer: which bytes of one UB array hold defined values (module docstring). Offsets are
+    the array's (UB addresses for the core's UB), so every buffer over the same bytes sees the same
+    state: a core's UB has one, a buffer given private storage (UB exhausted) its own."""
+
+    __slots__ = ("written", "undefined")
+
+    def __init__(self):
+        # the byte ranges [lo, hi) written since the core's run began (sorted, disjoint). Ranges,
+        # not a bitmap: buffers are written whole or in one or two pieces, so this stays short.
+        self.written: list[tuple[int, int]] = []
+        # the bit ranges [lo, hi) (sorted, disjoint) written with values computed from undefined
+        # ones, each with where the undefined bytes were first read
+        self.undefined: list[tuple[int, int, str]] = []
+
+
+def _definedness(ctx: CoreContext, storage: np.ndarray) -> Definedness:
+    if storage is not ctx.ub:
+        return Definedness()
+    if ctx.ub_defined is None:
+        ctx.ub_defined = Definedness()
+    return ctx.ub_defined
+
+
 class UbBuffer:
     """One buffer of a TQue or TBuf: `nbytes` of UB from address `ub_addr`."""
 
-    __slots__ = ("ctx", "name", "storage", "base", "ub_addr", "nbytes", "owner", "index", "state", "written",
-                 "undefined")
+    __slots__ = ("ctx", "name", "storage", "base", "ub_addr", "nbytes", "owner", "index", "state", "defs")
 
     def __init__(self, ctx: CoreContext, name: str, storage: np.ndarray, base: int, ub_addr: int, nbytes: int,
                  owner, index: int):
@@ -38,13 +67,30 @@ class UbBuffer:
         self.owner = owner  # the TQue / TBuf it belongs to
         self.index = index
         self.state = "free"  # TQue life cycle: free -> allocated -> queued -> dequeued -> free
-        # Sanitizer: the byte ranges [lo, hi) (buffer-relative, sorted, disjoint) written since the
-        # buffer was allocated (InitBuffer; AllocTensor for a queue's buffer). Ranges, not a bitmap:
-        # a tile writes a buffer in one or two pieces, so this stays one or two tuples long.
-        self.written: list[tuple[int, int]] = []
-        # Sanitizer: the bit ranges [lo, hi) (buffer-relative, sorted, disjoint) written with values
-        # computed from undefined ones, each with where the undefined bytes were first read.
-        self.undefined: list[tuple[int, int, str]] = []
+        self.defs = _definedness(ctx, storage)  # sanitizer: what its storage holds (shared with the core's UB)
+
+    @property
+    def written(self) -> list[tuple[int, int]]:
+        """The byte ranges [lo, hi) of this buffer that hold written bytes (buffer-relative).
+        Setting it declares exactly those bytes written (tests and debugging)."""
+        lo, hi = self.base, self.base + self.nbytes
+        return [(max(a, lo) - lo, min(b, hi) - lo) for a, b in self.defs.written if a < hi and b > lo]
+
+    @written.setter
+    def written(self, ranges) -> None:
+        lo, hi = self.base, self.base + self.nbytes
+        w = self.defs.written
+        w[:] = [piece for a, b in w for piece in ((a, min(b, lo)), (max(a, hi), b)) if piece[0] < piece[1]]
+        for a, b in ranges:
+            if a < b:
+                _add_range(w, lo + a, lo + b)
+
+    @property
+    def undefined(self) -> list[tuple[int, int, str]]:
+        """The bit ranges [lo, hi) of this buffer holding values computed from undefined ones
+        (buffer-relative), with where the undefined bytes were first read."""
+        lo, hi = 8 * self.base, 8 * (self.base + self.nbytes)
+        return [(max(a, lo) - lo, min(b, hi) - lo, o) for a, b, o in self.defs.undefined if a < hi and b > lo]
 
 
 class LocalTensor:
@@ -154,18 +200,18 @@ def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool,
             buf.ctx.log.add(fk.LOCAL_TENSOR_OVERFLOW, instruction, buf.name, start, end - start,
                             f"{nbytes} bytes at +{lo} of a {buf.nbytes}-byte buffer "
                             f"(UB {buf.ub_addr:#x}); the excess lands on whatever follows it in UB")
-        w = buf.written
-        # Inline fast paths (one per instruction and tile, benchmarked): the first write since the
-        # allocation, and a read that the first written range covers.
-        if write:
-            if not w and 0 <= lo and end <= buf.nbytes:
-                w.append((lo, end))
-            elif lo < end and not (w and w[0][0] <= lo and end <= w[0][1]):
-                _mark_written(buf, lo, end)
-            if buf.undefined or buf.ctx.undefined_inputs:
-                _write_definedness(lt, lo, end, instruction)
-        elif lo < end and (buf.undefined or not (w and w[0][0] <= lo and end <= w[0][1])):
-            _check_written(lt, lo, end, instruction)
+        defs = buf.defs
+        if lo < end:
+            # UB addresses (storage offsets) of the part inside the buffer; an overflow's bytes
+            # beyond it are local_tensor_overflow's business for reads, and written for writes
+            a, b = buf.base + max(lo, 0), buf.base + min(end, buf.nbytes)
+            if write:
+                if not _covered(defs.written, a, min(buf.base + end, buf.storage.size)):
+                    _mark_written(buf, lo, end)
+                if defs.undefined or buf.ctx.undefined_inputs:
+                    _write_definedness(lt, lo, end, instruction)
+            elif a < b and (defs.undefined or not _covered(defs.written, a, b)):
+                _check_written(lt, lo, end, instruction)
     start = buf.base + lo + head
     return start, max(start, min(buf.base + end, buf.storage.size)), head
 
@@ -185,12 +231,19 @@ def _underflow(lt: LocalTensor, nbytes: int, instruction: str) -> None:
                     "address far past UB (not read: zeros; not written: dropped)")
 
 
+def _covered(w: list[tuple[int, int]], lo: int, hi: int) -> bool:
+    """Whether one of the sorted disjoint ranges `w` covers [lo, hi) (touching ranges are joined,
+    so one range covers whatever is covered)."""
+    i = bisect_right(w, (lo, _END)) - 1
+    return i >= 0 and w[i][1] >= hi
+
+
+_END = float("inf")
+
+
 def _add_range(w: list[tuple[int, int]], lo: int, hi: int) -> None:
     """Merge [lo, hi) into the sorted disjoint ranges `w` (touching ranges are joined)."""
-    if not w:
-        w.append((lo, hi))
-        return
-    if len(w) == 1 and w[0][0] <= lo and hi <= w[0][1]:  # the usual case: already written
+    if _covered(w, lo, hi):
         return
     keep = []
     for a, b in w:
@@ -206,7 +259,7 @@ def _add_range(w: list[tuple[int, int]], lo: int, hi: int) -> None:
 def _gaps(w: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
     """The parts of [lo, hi) that the sorted disjoint ranges `w` do not cover."""
     gaps, pos = [], lo
-    for a, b in w:
+    for a, b in w[max(0, bisect_right(w, (lo, _END)) - 1):]:
         if b <= pos:
             continue
         if a >= hi:
@@ -222,18 +275,12 @@ def _gaps(w: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
 
 
 def _mark_written(buf: UbBuffer, lo: int, hi: int) -> None:
-    inside_lo, inside_hi = max(lo, 0), min(hi, buf.nbytes)
-    if inside_lo < inside_hi:
-        _add_range(buf.written, inside_lo, inside_hi)
-    if hi > buf.nbytes and buf.storage is buf.ctx.ub:
-        # An overflow writes the UB behind the buffer: the buffers there now hold written bytes
-        # (wrong ones; local_tensor_overflow says so), not uninitialised ones.
-        u_lo, u_hi = buf.ub_addr + max(lo, buf.nbytes), buf.ub_addr + hi
-        for other in buf.ctx.buffers:
-            if other is not buf and other.storage is buf.storage:
-                a, b = max(u_lo, other.ub_addr) - other.ub_addr, min(u_hi, other.ub_addr + other.nbytes) - other.ub_addr
-                if a < b:
-                    _add_range(other.written, a, b)
+    """Bytes [lo, hi) of buf (relative) written. An overflow writes the UB behind the buffer: the
+    buffers there hold written bytes now (wrong ones; local_tensor_overflow says so), not
+    uninitialised ones. Bytes before the buffer (an underflow) are not written at all."""
+    a, b = buf.base + max(lo, 0), min(buf.base + hi, buf.storage.size)
+    if a < b:
+        _add_range(buf.defs.written, a, b)
 
 
 # Where undefined values are an error (they leave the vector unit), and the operands whose elements
@@ -253,11 +300,11 @@ def _element_bits(lt: LocalTensor, instruction: str, write: bool) -> int:
     return lt.dtype.itemsize * 8
 
 
-def _undefined_bits(buf: UbBuffer, lo: int, hi: int) -> list[tuple[int, int, str | None]]:
-    """The bit ranges of bytes [lo, hi) that hold undefined values: never written (origin None)
-    or written from undefined ones (their origin)."""
-    out = [(8 * a, 8 * b, None) for a, b in _gaps(buf.written, lo, hi)]
-    for a, b, origin in buf.undefined:
+def _undefined_bits(defs: Definedness, lo: int, hi: int) -> list[tuple[int, int, str | None]]:
+    """The bit ranges of storage bytes [lo, hi) that hold undefined values: never written (origin
+    None) or written from undefined ones (their origin)."""
+    out = [(8 * a, 8 * b, None) for a, b in _gaps(defs.written, lo, hi)]
+    for a, b, origin in defs.undefined:
         a, b = max(a, 8 * lo), min(b, 8 * hi)
         if a < b:
             out.append((a, b, origin))
@@ -272,17 +319,17 @@ def _check_written(lt: LocalTensor, lo: int, hi: int, instruction: str) -> None:
     lo, hi = max(lo, 0), min(hi, buf.nbytes)  # bytes past the buffer: local_tensor_overflow's business
     if lo >= hi:
         return
-    bad = _undefined_bits(buf, lo, hi)
+    bad = [(a - 8 * buf.base, b - 8 * buf.base, o) for a, b, o in
+           _undefined_bits(buf.defs, buf.base + lo, buf.base + hi)]  # buffer-relative bits from here on
     if not bad:
         return
     ctx = buf.ctx
-    since = "AllocTensor" if buf.state != "free" and hasattr(buf.owner, "AllocTensor") else "InitBuffer"
     if instruction in SINKS:
         for b_lo, b_hi, origin in bad:
             g_lo, g_hi = b_lo // 8, -(-b_hi // 8)
             if origin is None:
-                detail = (f"{instruction} reads bytes [{g_lo}, {g_hi}) of {buf.name} that nothing wrote since its "
-                          f"{since}: they hold whatever the UB held before")
+                detail = (f"{instruction} reads bytes [{g_lo}, {g_hi}) of {buf.name} that nothing wrote since the "
+                          "core's run began: they hold whatever the UB held before")
             else:
                 detail = (f"{instruction} reads bytes [{g_lo}, {g_hi}) of {buf.name}, computed from undefined UB "
                           f"bytes ({origin})")
@@ -294,7 +341,7 @@ def _check_written(lt: LocalTensor, lo: int, hi: int, instruction: str) -> None:
     for b_lo, b_hi, origin in bad:
         if origin is None:
             origin = f"{instruction}{where} read bytes [{b_lo // 8}, {-(-b_hi // 8)}) of {buf.name} that nothing " \
-                     f"wrote since its {since}"
+                     "wrote since the core's run began"
         ctx.undefined_inputs.append((instruction, (b_lo - start) // bits, -(-(b_hi - start) // bits), origin))
 
 
@@ -303,34 +350,36 @@ def _write_definedness(lt: LocalTensor, lo: int, hi: int, instruction: str) -> N
     undefined ones (what this instruction's reads found)."""
     buf = lt.buffer
     ctx = buf.ctx
-    w_lo, w_hi = 8 * max(lo, 0), 8 * min(hi, buf.nbytes)
-    if buf.undefined:
+    defs = buf.defs
+    base = 8 * buf.base
+    w_lo, w_hi = base + 8 * max(lo, 0), base + 8 * min(hi, buf.nbytes)
+    if defs.undefined:
         kept = []
-        for a, b, origin in buf.undefined:
+        for a, b, origin in defs.undefined:
             if a < w_lo:
                 kept.append((a, min(b, w_lo), origin))
             if b > w_hi:
                 kept.append((max(a, w_hi), b, origin))
-        buf.undefined = kept
+        defs.undefined = kept
     pending = [p for p in ctx.undefined_inputs if p[0] == instruction]
     ctx.undefined_inputs.clear()
     if not pending or w_lo >= w_hi:
         return
     bits = _element_bits(lt, instruction, write=True)
-    start = 8 * lt.offset
+    start = base + 8 * lt.offset
     for entry in pending:
         e_lo, e_hi, origin = entry[1], entry[2], entry[3]
         if e_hi is None:  # positions of a gather written by a plain write: all of it, to be safe
             e_lo, e_hi = 0, -(-(w_hi - start) // bits)
-        _add_undefined(buf, max(start + e_lo * bits, w_lo), min(start + e_hi * bits, w_hi), origin)
+        _add_undefined(defs, max(start + e_lo * bits, w_lo), min(start + e_hi * bits, w_hi), origin)
 
 
-def _add_undefined(buf: UbBuffer, a: int, b: int, origin: str) -> None:
-    """Merge bits [a, b) into buf.undefined (touching ranges joined, the earlier origin kept)."""
+def _add_undefined(defs: Definedness, a: int, b: int, origin: str) -> None:
+    """Merge bits [a, b) into defs.undefined (touching ranges joined, the earlier origin kept)."""
     if a >= b:
         return
     keep = []
-    for lo, hi, o in buf.undefined:
+    for lo, hi, o in defs.undefined:
         if hi < a or lo > b:
             keep.append((lo, hi, o))
         else:
@@ -338,7 +387,7 @@ def _add_undefined(buf: UbBuffer, a: int, b: int, origin: str) -> None:
             a, b = min(a, lo), max(b, hi)
     keep.append((a, b, origin))
     keep.sort()
-    buf.undefined = keep
+    defs.undefined = keep
 
 
 def mark_undefined(lt: LocalTensor, elements, origin: str) -> None:
@@ -349,10 +398,12 @@ def mark_undefined(lt: LocalTensor, elements, origin: str) -> None:
     e = np.unique(np.asarray(elements, dtype=np.int64))
     if e.size == 0:
         return
+    lo, hi = 8 * buf.base, 8 * (buf.base + buf.nbytes)
+    start = lo + 8 * lt.offset
     cuts = np.flatnonzero(np.diff(e) != 1) + 1  # runs of consecutive elements, one range each
     for run in np.split(e, cuts):
-        a, b = 8 * lt.offset + int(run[0]) * size, 8 * lt.offset + (int(run[-1]) + 1) * size
-        _add_undefined(buf, max(a, 0), min(b, 8 * buf.nbytes), origin)
+        a, b = start + int(run[0]) * size, start + (int(run[-1]) + 1) * size
+        _add_undefined(buf.defs, max(a, lo), min(b, hi), origin)
 
 
 def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True) -> np.ndarray:

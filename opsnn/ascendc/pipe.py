@@ -75,8 +75,9 @@ class TQue(_Holder):
         self._next = 0  # buffers are handed out round-robin, as the hardware queue does
 
     def AllocTensor(self, dtype: DTypeLike) -> LocalTensor:  # noqa: N802 - AscendC name
-        """A free buffer of the queue, as a tensor. Its bytes count as unwritten from here on
-        (a read before a write is ub_read_before_write).
+        """A free buffer of the queue, as a tensor. Its contents are left alone, as AscendC's
+        AllocTensor leaves them: what the core wrote at those UB addresses earlier in its run is
+        still there (and defined for the sanitizer); bytes never written are undefined.
 
         Parameters
         ----------
@@ -95,8 +96,6 @@ class TQue(_Holder):
             if buf.state == "free":
                 self._next = (buf.index + 1) % n
                 buf.state = "allocated"
-                buf.written = []  # the sanitizer's read-before-write check starts afresh per allocation
-                buf.undefined = []
                 return LocalTensor(buf, dtype)
         self._misuse("AllocTensor", f"all {n} buffers are in use (allocated more than the queue holds)")
 

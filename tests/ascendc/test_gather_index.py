@@ -46,14 +46,46 @@ def test_gather_mask_repeat_form_and_dst_stride():
     assert got[1] == -1 and got[64] == -1  # masked lanes and the skipped blocks untouched
 
 
-def test_gather_refuses_misaligned_offsets_and_same_tensor():
+def test_gather_refuses_misaligned_offsets():
     t = np.dtype(np.float32)
     core, (src, off, dst) = bufs((t, 16, np.zeros(16, t)), (np.uint32, 8, np.array([0, 4, 6, 8] * 2, np.uint32)),
                                  (t, 16, None))
     with pytest.raises(EmulatorError, match="srcOffset\\[2\\].*not a multiple of sizeof"):
         Gather(dst, src, off, 0, 8)
-    with pytest.raises(EmulatorError, match="same tensor"):
-        Gather(src, src, off, 0, 2)
+
+
+def test_gather_in_place_where_each_repeat_reads_its_own_bytes():
+    # Upstream's add_rms_norm: each row's value at the start of its 32-byte block, broadcast over
+    # the block in place (9 rows: a whole repeat and a tail of one block). Legal: every repeat reads
+    # only bytes it overwrites itself.
+    t = np.dtype(np.float32)
+    x = np.where(np.arange(72) % 8 == 0, np.arange(72) // 8 + 1.0, -1.0).astype(t)
+    off = (np.arange(72) // 8 * 32).astype(np.uint32)
+    core, (x_ub, table) = bufs((t, 72, x), (np.uint32, 72, off))
+    Gather(x_ub, x_ub, table, 0, 72)
+    np.testing.assert_array_equal(x_ub.numpy(72), np.repeat(np.arange(1, 10, dtype=t), 8))
+    # one repeat reversed in place: its reads all come before its writes
+    reverse = (np.arange(64)[::-1] * 4).astype(np.uint32)
+    core, (y_ub, table) = bufs((t, 64, np.arange(64, dtype=t)), (np.uint32, 64, reverse))
+    Gather(y_ub, y_ub, table, 0, 64, 1, 8)
+    np.testing.assert_array_equal(y_ub.numpy(64), np.arange(64, dtype=t)[::-1])
+    copy_out(y_ub, 64)
+    assert kinds(core) == []
+
+
+def test_gather_in_place_reading_what_an_earlier_repeat_wrote_is_refused():
+    # The same broadcast with the tail's block taken from row 0: the tail runs after the whole
+    # repeat wrote element 0, so the device would gather the new value.
+    t = np.dtype(np.float32)
+    off = (np.arange(72) // 8 * 32 % 256).astype(np.uint32)  # rows 0..7, then row 0 again
+    core, (x_ub, table) = bufs((t, 72, np.arange(72, dtype=t)), (np.uint32, 72, off))
+    with pytest.raises(EmulatorError, match=r"repeat 1 reads src bytes \[0, 4\) that repeat 0 wrote"):
+        Gather(x_ub, x_ub, table, 0, 72)
+    # a dst that overlaps src elsewhere (shifted by one block) reads what repeat 0 wrote too
+    ramp = (np.arange(128) * 4).astype(np.uint32)
+    core, (x_ub, table) = bufs((t, 200, np.arange(200, dtype=t)), (np.uint32, 128, ramp))
+    with pytest.raises(EmulatorError, match="repeat 1 reads src bytes"):
+        Gather(x_ub[8], x_ub, table, 0, 128)
 
 
 def test_gather_past_the_source_buffer_is_an_overflow():

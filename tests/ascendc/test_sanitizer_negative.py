@@ -596,8 +596,9 @@ def test_every_writing_instruction_initialises():
     assert _run(kernel).findings == []
 
 
-def test_a_new_allocation_forgets_what_the_buffer_held():
-    # The queue's one buffer: written in the first allocation, read stale after the second.
+def test_a_new_allocation_keeps_what_the_core_wrote_there():
+    # The queue's one buffer: written in the first allocation, read back after the second (upstream's
+    # add_rms_norm hands x1 + x2 from CopyIn to Compute so). AllocTensor leaves UB alone: legal.
     def kernel(ctx, xg, yg, pipe):
         q = TQue(QuePosition.VECIN, 1, name="q")
         pipe.InitBuffer(q, 1, 256)
@@ -606,8 +607,34 @@ def test_a_new_allocation_forgets_what_the_buffer_held():
         q.FreeTensor(t)
         t = q.AllocTensor(F32)
         DataCopy(yg, t, 64)
+    run = _run_keep(kernel)
+    assert run.report.findings == []
+    np.testing.assert_array_equal(run.y()[:64].view(np.uint32), run.x()[:64].view(np.uint32))
+
+
+def test_a_new_allocation_of_a_buffer_never_written_is_reported():
+    # The broken twin: two buffers handed out in turn, so the second AllocTensor gives q[1], which
+    # nothing wrote in this core's run (q[0] holds the data).
+    def kernel(ctx, xg, yg, pipe):
+        q = TQue(QuePosition.VECIN, 2, name="q")
+        pipe.InitBuffer(q, 2, 256)
+        t = q.AllocTensor(F32)
+        DataCopy(t, xg, 64)
+        q.FreeTensor(t)
+        t = q.AllocTensor(F32)
+        DataCopy(yg, t, 64)
     f = _only(_run(kernel), "ub_read_before_write")
-    assert (f.tensor, f.offset, f.nbytes) == ("q", 0, 256) and "AllocTensor" in f.detail
+    assert (f.tensor, f.offset, f.nbytes) == ("q[1]", 0, 256) and "nothing wrote since the core's run began" in f.detail
+
+
+def test_bytes_written_through_another_buffer_are_defined():
+    # Definedness belongs to UB addresses: an overflow of a onto b writes b's bytes (the overflow is
+    # the finding), and b then reads them as written values.
+    def kernel(ctx, xg, yg, pipe):
+        a, b = _buf(pipe, "a", 256), _buf(pipe, "b", 256)
+        DataCopy(a, xg, 128)
+        DataCopy(yg, b, 64)
+    assert [(f.kind, f.tensor) for f in _run(kernel).findings] == [("local_tensor_overflow", "a")]
 
 
 def test_a_tbuf_keeps_what_was_written_across_gets():

@@ -60,7 +60,7 @@ def test_mask_bits_are_tracked_one_by_one():
     assert kinds(core) == ["ub_read_before_write"]
 
 
-def test_a_defined_write_clears_and_alloc_starts_afresh():
+def test_a_defined_write_clears_and_a_reallocation_keeps_what_ub_holds():
     core = make_core()
     ub = Ub(core)
     x, y = _partly_written(ub, 8), ub.buffer(F32, 64)
@@ -75,8 +75,13 @@ def test_a_defined_write_clears_and_alloc_starts_afresh():
     Muls(t, x, F32(2), 64)
     que.EnQue(t)
     que.FreeTensor(que.DeQue(F32))
-    fresh = que.AllocTensor(F32)  # a new allocation: nothing in it is written
-    assert fresh.buffer.undefined == [] and fresh.buffer.written == []
+    again = que.AllocTensor(F32)  # the same UB bytes: AllocTensor changes nothing in them
+    assert again.buffer.written == [(0, 256)]
+    assert [(a, b) for a, b, _ in again.buffer.undefined] == [(8 * 32, 8 * 256)]  # elements 8..63: garbage
+    copy_out(again, 8)
+    assert kinds(core) == []
+    copy_out(again[8], 1)
+    assert kinds(core) == ["ub_read_before_write"] and "Muls read bytes [32, 256)" in core.log.items[0].detail
 
 
 def test_a_copy_between_ub_buffers_is_a_use():
