@@ -37,8 +37,7 @@ def cache(tmp_path_factory):
 
 
 def _binary(cache: Path, dtype: str) -> Path:
-    plan = ut.make_plan(UT_SOURCE, [SOC], [f"-DDTYPE_INPUT_GRADIENT={CPP_TYPES[dtype]}"])
-    binary, _, _ = ut.build_test(plan, cache)
+    binary, _, _ = ut.build_binary(UT_SOURCE, [SOC], [f"-DDTYPE_INPUT_GRADIENT={CPP_TYPES[dtype]}"], cache)
     return binary
 
 
@@ -75,7 +74,7 @@ def _run_cpp(binary: Path, work: Path, grad: np.ndarray, feature: np.ndarray, th
     (work / "case.txt").write_text(f"{padded} {result.block_dim}\n")
     os.environ["OPSNN_CASE_DIR"] = str(work)
     try:
-        rc, record = ut.run_test(binary, SOC, True, work, FROM_FILES)
+        rc, record = ut.run_program(binary, SOC, True, work, FROM_FILES)
     finally:
         del os.environ["OPSNN_CASE_DIR"]
     assert len(record["launches"]) == 1
@@ -115,8 +114,7 @@ def test_upstream_kernel_equals_the_python_kernel(cache, tmp_path, dtype):
     (tree / "op_kernel").symlink_to(kernel_dir)
     test = tree / "tests" / "ut" / "op_kernel" / UT_SOURCE.name
     test.write_text(UT_SOURCE.read_text())
-    plan = ut.make_plan(test, [SOC], [f"-DDTYPE_INPUT_GRADIENT={CPP_TYPES[dtype]}"])
-    binary, _, _ = ut.build_test(plan, cache)
+    binary, _, _ = ut.build_binary(test, [SOC], [f"-DDTYPE_INPUT_GRADIENT={CPP_TYPES[dtype]}"], cache)
     work = tmp_path / "work"
     work.mkdir()
     errors = set()
@@ -135,6 +133,6 @@ def test_upstream_kernel_equals_the_python_kernel(cache, tmp_path, dtype):
 
 
 def test_the_ut_builtin_cases_pass_for_half(cache, tmp_path):
-    rc, record = ut.run_test(_binary(cache, "float16"), SOC, True, tmp_path, [])
+    rc, record = ut.run_program(_binary(cache, "float16"), SOC, True, tmp_path, [])
     assert rc == 0 and len(record["launches"]) == 3 and all(launch["ok"] for launch in record["launches"])
     assert [launch["block_dim"] for launch in record["launches"]] == [1, 8, 4]
