@@ -749,3 +749,20 @@ __all__ = [
     "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "UpdateMask",
     "cast_trait_from_codes",
 ]
+
+# The reductions inside a register (Reduce, ReduceDataBlock and their named forms) are
+# micro_reduce.py's, built on the helpers above; imported last so that module finds them defined.
+from .micro_reduce import (  # noqa: E402
+    Reduce,
+    ReduceDataBlock,
+    ReduceMax,
+    ReduceMaxWithDataBlock,
+    ReduceMin,
+    ReduceMinWithDataBlock,
+    ReduceSum,
+    ReduceSumWithDataBlock,
+    ReduceType,
+)
+
+__all__ += ["Reduce", "ReduceDataBlock", "ReduceMax", "ReduceMaxWithDataBlock", "ReduceMin", "ReduceMinWithDataBlock",
+            "ReduceSum", "ReduceSumWithDataBlock", "ReduceType"]
