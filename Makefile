@@ -33,12 +33,14 @@ $(PACKAGE_STAMP): $(SOURCES)
 demo: $(PACKAGE_STAMP)
 	$(BIN)/opsnn example
 
-# gtest (Debian's libgtest-dev), which `opsnn ut` links C++ kernel unit tests with: installed where missing
+# gtest (Debian's libgtest-dev), which `opsnn ut` links C++ unit tests with, and nlohmann/json
+# (nlohmann-json3-dev), which upstream's op_host/op_api UT helpers include: installed where missing
 GTEST_HEADER := /usr/include/gtest/gtest.h
+JSON_HEADER := /usr/include/nlohmann/json.hpp
 gtest:
-	@test -f $(GTEST_HEADER) || { echo "installing libgtest-dev (gtest, for opsnn ut)"; \
+	@test -f $(GTEST_HEADER) -a -f $(JSON_HEADER) || { echo "installing libgtest-dev and nlohmann-json3-dev (for opsnn ut)"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libgtest-dev >/dev/null; }
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libgtest-dev nlohmann-json3-dev >/dev/null; }
 
 test: venv gtest
 	$(BIN)/python -m pytest
