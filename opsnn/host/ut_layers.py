@@ -17,7 +17,8 @@ opbase's op_common and op_common/op_host). _GLIBCXX_USE_CXX11_ABI is left at the
 default: every object, the host twin included, is compiled here with the same one.
 
 An op_host build is for one compute unit (BUILD_SOC_VERSION and the tiling folder are compiled
-in), so the SoCs asked for must share a family."""
+in), so the SoCs asked for must share a family. A test_aclnn_*.cpp in an op_host folder is an op_api
+test (upstream's cmake/ut.cmake builds it with the op_api module)."""
 from __future__ import annotations
 
 import fcntl
@@ -58,8 +59,11 @@ def plan(layer: str, test: Path, socs: list[str], defines: list[str]) -> HostUtP
         An unknown layer or SoC, SoCs of several families, a test outside an operator folder or
         an ops-nn checkout.
     """
+    test = Path(test).resolve()
+    if layer == "op_host" and test.name.startswith("test_aclnn_"):
+        layer = "op_api"  # upstream's op_host folders also hold op_api tests: its cmake takes test_aclnn_*.cpp as those
     if layer == "op_host":
-        return _plan_op_host(Path(test).resolve(), socs, defines)
+        return _plan_op_host(test, socs, defines)
     if layer == "op_api":
         return _plan_op_api(Path(test).resolve(), socs, defines)
     raise ValueError(f"unknown unit-test layer {layer!r}; known: {', '.join(LAYERS)}")
