@@ -88,3 +88,14 @@ def test_no_runtime_warning_from_the_numpy_engine(monkeypatch):
     finally:
         monkeypatch.delenv("OPSNN_FAST_ENGINE")
         lanes.compiled.cache_clear()
+
+
+def test_a_signalling_nan_slope_converts_silently():
+    """An aclScalar of a signalling NaN double (the C ABI's value, fuzz seed 3900 case 2280): its
+    float32 conversion raises no RuntimeWarning under the ascend semantics."""
+    snan = np.array([0x7FF0_0000_0000_0001], np.uint64).view(np.float64)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = opsnn.leaky_relu_backward(np.ones(3, np.float16), np.full(3, -1.0, np.float16), snan, False,
+                                      semantics="ascend910b")
+    assert np.isnan(r).all()

@@ -57,8 +57,9 @@ def promote_type(a, b) -> np.dtype:
 # ---- the pieces ---------------------------------------------------------------------------------
 
 def as_float32(value) -> np.float32:
-    """A slope as a float32 (aclScalar::ToFloat, the Float attr): nearest even, +-inf beyond range."""
-    with np.errstate(over="ignore"):
+    """A slope as a float32 (aclScalar::ToFloat, the Float attr): nearest even, +-inf beyond range;
+    a signalling NaN (an aclScalar of a NaN's own bits) converts silently, as C's conversion does."""
+    with np.errstate(over="ignore", invalid="ignore"):
         return np.float32(value)
 
 

@@ -17,7 +17,8 @@ emulator's (opsnn.ascendc: IEEE float32, host-independent NaNs), so the kernels'
                         rounded product by product as torch's vectorised body does (its scalar
                         loops contract some into fused multiply-adds: docs/sigmoid-grad.md);
                         torch's NaN bits (x86's NaN operand order; bfloat16: 0xFFFF from the
-                        vectorised body, 0x7FC0 from the scalar; complex: not modelled)
+                        vectorised body, 0x7FC0 from the scalar; complex: not modelled, pinned
+                        as the AICPU model's so that every layout and chunk gives one answer)
 
 float16 / bfloat16 are widened exactly and the float32 result narrowed once, nearest even."""
 from __future__ import annotations
@@ -93,8 +94,8 @@ def sigmoid_backward_torch(dy: np.ndarray, y: np.ndarray, vector: np.ndarray | b
     float32 / float64 kernels y's; bfloat16 by `vector`, where torch's vectorised body computes."""
     dtype = dy.dtype
     with np.errstate(all="ignore"):
-        if dtype.kind == "c":
-            return complex_product(dy, np.conj(complex_product(np.ones((), dtype) - y, y)))
+        if dtype.kind == "c":  # torch's NaN bits are not modelled; pinned as the AICPU model's, for one answer
+            return _pinned_nans(complex_product(dy, np.conj(complex_product(np.ones((), dtype) - y, y))), dy, y)
         if dtype == bfloat16:  # opmath float32, rounded once (float16 goes op by op in half)
             a, b = dy.astype(F32), y.astype(F32)
             return torch_nans.to_bfloat16(a * (F32.type(1) - b) * b, vector)

@@ -41,7 +41,7 @@ def exact_value(scalar_value) -> int | float:
 
 
 def _to_float32(value: int | float) -> np.float32:
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # a signalling NaN converts silently, as in C
         if isinstance(value, int):  # one correctly rounded int64/uint64 -> float conversion
             return np.array(value, np.int64 if value < 2**63 else np.uint64).astype(_F32)[()]
         return np.float32(value)

@@ -28,8 +28,9 @@ class LeakyReluGradTilingResult(KeyedBroadcastTiling):
 
 
 def as_attr_float(value) -> np.float32:
-    """The Float attr as the tiling reads it (float32; beyond its range: +-inf)."""
-    with np.errstate(over="ignore"):
+    """The Float attr as the tiling reads it (float32; beyond its range: +-inf; a signalling NaN
+    silently)."""
+    with np.errstate(over="ignore", invalid="ignore"):
         return np.float32(value)
 
 
