@@ -120,3 +120,16 @@ def test_ascend_complex_is_the_textbook_product():
         want = product(tr, -ti, f(g[i].real), f(g[i].imag))  # conj(t) * g
         assert (got[i].real.view(np.uint32), got[i].imag.view(np.uint32)) == \
                (want[0].view(np.uint32), want[1].view(np.uint32)), i
+
+
+@pytest.mark.parametrize("semantics", ["torch", "ascend950"])
+def test_dask_chunks_give_the_whole_arrays_bits(semantics):
+    """NaN components included (fuzz seed 3901 case 85: one byte of a chunked complex64 call)."""
+    da = pytest.importorskip("dask.array")
+    import opsnn.dask
+    rng = np.random.default_rng(4)
+    g, y = _values(rng, (31, 9), C64), _values(rng, (31, 1), C64)
+    whole = opsnn.sigmoid_backward(g, y, semantics=semantics)
+    chunked = opsnn.dask.sigmoid_backward(da.from_array(g, chunks=(8, 4)), da.from_array(y, chunks=(16, 1)),
+                                          semantics=semantics).compute()
+    assert (_bits(chunked) == _bits(whole)).all()
