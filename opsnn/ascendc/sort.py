@@ -30,6 +30,13 @@ layout: 4 n for half, 2 n for float (AscendC's A2 implementation; its documentat
 Score order: descending by value; -0 and +0 compare equal (input order decides); a NaN score is
 placed before every number, NaNs in input order (the hardware's order for NaN is not
 documented: chosen).
+
+Undefined values (the sanitizer, local_tensor's docstring) travel with their records: an index
+nothing wrote makes only its own record's index undefined, wherever the sort puts it; an
+undefined score makes the whole sorted group (every record a merge writes) undefined, since the
+order itself then depends on garbage. A kernel that sorts a few real indices among padding scores
+and reads only the records the padding sorts behind is clean (upstream's embedding_dense_grad_v2
+sorts 1 index in a group of 32 so).
 """
 from __future__ import annotations
 
@@ -105,9 +112,35 @@ def _scores_of(raw: np.ndarray, t: np.dtype) -> np.ndarray:
     return np.ascontiguousarray(raw.reshape(-1, RECORD_BYTES)[:, :t.itemsize]).view(t).reshape(-1)
 
 
-def _write_records(name: str, dst: LocalTensor, start_record: int, raw: np.ndarray) -> None:
+def _write_records(name: str, dst: LocalTensor, start_record: int, raw: np.ndarray,
+                   undefined: np.ndarray | None = None, origin: str | None = None) -> None:
+    """Store record bytes; `undefined` (one flag per byte of raw) marks the bytes that hold values
+    computed from undefined ones (the sanitizer), `origin` saying where they were first read."""
+    if undefined is not None and origin is not None and undefined.any():
+        dst.ctx.undefined_inputs.append((name, np.flatnonzero(undefined), None, origin, raw.size))
     scatter(dst.ReinterpretCast(np.uint8), start_record * RECORD_BYTES + np.arange(raw.size, dtype=np.int64), raw,
             name)
+
+
+def _take_undefined(pending: list, first: int, count: int) -> tuple[np.ndarray, str | None]:
+    """The undefined elements the reads since pending[first] found (read_local's entries: element
+    ranges of the tensor read), as flags over its `count` elements; the entries are consumed."""
+    undefined = np.zeros(count, dtype=bool)
+    origin = None
+    for entry in pending[first:]:
+        undefined[max(entry[1], 0):entry[2]] = True
+        origin = origin or entry[3]
+    del pending[first:]
+    return undefined, origin
+
+
+def _merged_undefined(byte_undefined: np.ndarray, order: np.ndarray, t: np.dtype) -> np.ndarray:
+    """Byte flags of records put in `order`: each record keeps its own bytes' flags, unless a score
+    is undefined, which makes the order -- and so every record placed -- undefined."""
+    per_record = byte_undefined.reshape(-1, RECORD_BYTES)
+    if per_record[:, :t.itemsize].any():
+        return np.ones(order.size * RECORD_BYTES, dtype=bool)
+    return per_record[order].reshape(-1)
 
 
 def Sort32(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, repeat_time: int) -> None:  # noqa: N802
@@ -120,11 +153,19 @@ def Sort32(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, repeat_time: 
     if repeats <= 0:
         return
     n = repeats * SORT32
+    pending = dst.ctx.undefined_inputs
+    first = len(pending)
     scores = read_local(src0, n, name).copy().reshape(repeats, SORT32)
+    score_undefined, origin = _take_undefined(pending, first, n)
     index = read_local(src1, n, name).copy().reshape(repeats, SORT32)
+    index_undefined, index_origin = _take_undefined(pending, first, n)
     order = np.stack([descending_order(row) for row in scores])
     rows = np.take_along_axis(scores, order, axis=1), np.take_along_axis(index, order, axis=1)
-    _write_records(name, dst, 0, records(rows[0].reshape(-1), rows[1].reshape(-1)))
+    undefined = np.zeros((repeats, SORT32, RECORD_BYTES), dtype=bool)
+    undefined[:, :, 4:] = np.take_along_axis(index_undefined.reshape(repeats, SORT32), order, axis=1)[..., None]
+    undefined[score_undefined.reshape(repeats, SORT32).any(axis=1)] = True  # a group ordered by garbage
+    _write_records(name, dst, 0, records(rows[0].reshape(-1), rows[1].reshape(-1)), undefined.reshape(-1),
+                   origin or index_origin)
 
 
 def _read_records(name: str, src: LocalTensor, count: int) -> np.ndarray:
@@ -152,7 +193,14 @@ def MrgSort(dst: LocalTensor, src: MrgSortSrcList, params: MrgSort4Info) -> None
     out_at = 0
     for r in range(repeats):
         shift = r * 4 * lengths[0] * RECORD_BYTES // t.itemsize
-        raws = [_read_records(name, lst[shift], length) for lst, length in zip(lists, lengths, strict=True)]
+        pending = dst.ctx.undefined_inputs
+        raws, flags, origin = [], [], None
+        for lst, length in zip(lists, lengths, strict=True):
+            first = len(pending)
+            raws.append(_read_records(name, lst[shift], length))
+            undefined, found = _take_undefined(pending, first, length * RECORD_BYTES)
+            flags.append(undefined)
+            origin = origin or found
         merged = np.concatenate(raws)
         scores = _scores_of(merged, t)
         order = descending_order(scores)  # stable: the earlier list first on ties
@@ -163,7 +211,7 @@ def MrgSort(dst: LocalTensor, src: MrgSortSrcList, params: MrgSort4Info) -> None
             stop = min(last) + 1 if last else 0
         taken = [int((owner[:stop] == k).sum()) for k in range(4)]
         picked = merged.reshape(-1, RECORD_BYTES)[order[:stop]].reshape(-1)
-        _write_records(name, dst, out_at, picked)
+        _write_records(name, dst, out_at, picked, _merged_undefined(np.concatenate(flags), order[:stop], t), origin)
         out_at += stop
     dst.ctx.spr[spr.MRG_SORT_RESULT] = tuple(taken)
 
@@ -188,10 +236,14 @@ def Sort(dst: LocalTensor, concat: LocalTensor, index: LocalTensor, tmp: LocalTe
     if not is_full_sort or repeats == 1:
         return
     n = repeats * SORT32
+    pending = dst.ctx.undefined_inputs
+    first = len(pending)
     raw = _read_records(name, dst, n)
-    _write_records(name, tmp, 0, raw)
+    undefined, origin = _take_undefined(pending, first, raw.size)
+    _write_records(name, tmp, 0, raw, undefined, origin)
     order = descending_order(_scores_of(raw, t))
-    _write_records(name, dst, 0, raw.reshape(-1, RECORD_BYTES)[order].reshape(-1))
+    _write_records(name, dst, 0, raw.reshape(-1, RECORD_BYTES)[order].reshape(-1),
+                   _merged_undefined(undefined, order, t), origin)
 
 
 def Extract(dst_value: LocalTensor, dst_index: LocalTensor, sorted_records: LocalTensor,  # noqa: N802

@@ -19,7 +19,9 @@ from opsnn.ascendc.sort import (
     Sort32,
 )
 
-from .helpers import Ub, kinds, make_core
+from .helpers import Ub, copy_out, kinds, make_core
+
+F32 = np.dtype(np.float32)
 
 
 def records_of(buf, n, t):
@@ -136,3 +138,75 @@ def test_sort_len_concat_and_types():
     assert Concat(None, src, None, 1) is src
     with pytest.raises(EmulatorError, match="half or float"):
         GetSortLen(np.int32, 4)
+
+
+def _padded_sort(valid_scores, valid_indices=None, t=F32, groups=1):
+    """Upstream embedding_dense_grad_v2's sort: scores padded with -1 to whole groups of 32, the
+    indices written only for the real elements."""
+    n = 32 * groups
+    scores = np.full(n, -1, t)
+    scores[:len(valid_scores)] = valid_scores
+    core = make_core()
+    ub = Ub(core)
+    src0 = ub.buffer(t, n, scores)
+    src1 = ub.buffer(np.uint32, n, np.arange(len(valid_scores)) if valid_indices is None else valid_indices)
+    dst, tmp = ub.buffer(t, n * 8 // t.itemsize), ub.buffer(t, n * 8 // t.itemsize)
+    values, indices = ub.buffer(t, n), ub.buffer(np.uint32, n)
+    return core, src0, src1, dst, tmp, values, indices
+
+
+def test_unwritten_indices_travel_with_their_records():
+    # 3 real scores among 29 padding ones; only the real ones have indices: the records the real
+    # scores sort to are defined, the padding's indices are not
+    core, src0, src1, dst, tmp, values, indices = _padded_sort(np.array([2.0, 7.0, 0.0], np.float32))
+    Sort32(dst, src0, src1, 1)
+    Extract(values, indices, dst, 1)
+    assert list(indices.numpy(3)) == [1, 0, 2]
+    copy_out(indices, 3)
+    copy_out(values, 32)
+    assert kinds(core) == []
+    copy_out(indices[3], 1)  # the first padding record's index: nothing wrote it
+    assert kinds(core) == ["ub_read_before_write"]
+    assert "Sort32 read bytes [12, 128)" in core.log.items[0].detail
+
+
+def test_an_unwritten_score_leaves_the_whole_group_undefined():
+    t = np.dtype(np.float32)
+    core = make_core()
+    ub = Ub(core)
+    src0 = ub.buffer(t, 32, np.arange(31, dtype=t))  # score 31 never written: the order is garbage
+    src1 = ub.buffer(np.uint32, 32, np.arange(32))
+    dst, values, indices = ub.buffer(t, 64), ub.buffer(t, 32), ub.buffer(np.uint32, 32)
+    Sort32(dst, src0, src1, 1)
+    Extract(values, indices, dst, 1)
+    copy_out(indices, 1)
+    assert kinds(core) == ["ub_read_before_write"]
+
+
+def test_full_sort_and_merge_carry_unwritten_indices_by_record():
+    # two groups; only group 1's first index is unwritten: after the full sort it sits where its
+    # score (the largest) puts it, record 0, and only there
+    t = np.dtype(np.float32)
+    core, src0, src1, dst, tmp, values, indices = _padded_sort(np.arange(64, dtype=t), np.arange(32), t, groups=2)
+    Sort(dst, src0, src1, tmp, 2)
+    Extract(values, indices, dst, 2)
+    assert list(values.numpy(3)) == [63, 62, 61]
+    copy_out(indices[32], 32)  # scores 31..0: group 0's, all with written indices
+    copy_out(values, 64)
+    assert kinds(core) == []
+    copy_out(indices, 1)
+    assert kinds(core) == ["ub_read_before_write"]
+    # MrgSort: records 0..3 (written indices) merged from two lists are clean; a list reaching
+    # record 4 (a padding record, index unwritten) carries it into the merge
+    core, src0, src1, dst, tmp, values, indices = _padded_sort(np.array([9, 8, 7, 6], t))
+    Sort32(dst, src0, src1, 1)
+    merged = tmp
+    MrgSort(merged, MrgSortSrcList(dst, dst[4]), MrgSort4Info((2, 2, 0, 0), False, 3, 1))  # records 0, 1 and 2, 3
+    copy_out(merged, 8)
+    assert kinds(core) == []
+    MrgSort(merged, MrgSortSrcList(dst, dst[4]), MrgSort4Info((2, 3, 0, 0), False, 3, 1))  # and record 4
+    assert list(records_of(merged, 5, t)[0]) == [9, 8, 7, 6, -1]
+    copy_out(merged, 8)
+    assert kinds(core) == []
+    copy_out(merged[8], 2)
+    assert kinds(core) == ["ub_read_before_write"]
