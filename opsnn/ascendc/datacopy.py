@@ -54,7 +54,8 @@ def DataCopy(dst: LocalTensor | GlobalTensor, src: LocalTensor | GlobalTensor,  
         _check_local(dst, nbytes, moved)
         _check_local(src, nbytes, moved)
         if moved:
-            write_local(dst, read_local(src, moved // src.dtype.itemsize, "DataCopy").copy(), "DataCopy")
+            # UB -> UB moves the bytes as they are: undefined ones stay undefined in dst (no sink)
+            write_local(dst, read_local(src, moved // src.dtype.itemsize, "DataCopy", sink=False).copy(), "DataCopy")
     else:
         raise EmulatorError(f"DataCopy from {type(src).__name__} to {type(dst).__name__} is not an AscendC copy")
 

@@ -88,7 +88,9 @@ def DataCopyBlocks(dst, src, params: DataCopyParams) -> None:  # noqa: N802 - As
         if isinstance(src, GlobalTensor):
             data = gm_read(_gm_at(src, s_off), burst, "DataCopy")
         else:
-            data = read_local(_ub_at(src, s_off), burst // item, "DataCopy").view(np.uint8).copy()
+            # to UB, the bytes keep their definedness (no sink); to GM, undefined ones are an error
+            data = read_local(_ub_at(src, s_off), burst // item, "DataCopy",
+                              sink=False if isinstance(dst, LocalTensor) else None).view(np.uint8).copy()
         if isinstance(dst, GlobalTensor):
             gm_write(_gm_at(dst, d_off), data, "DataCopy")
         else:

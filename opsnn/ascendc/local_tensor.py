@@ -14,7 +14,7 @@ back after a re-allocation. Computing on undefined bytes is no error -- an A2 ke
 on whole 256-byte repeats past its last valid element and copies out only the valid part. Using
 them is: an error is reported where undefined bytes leave the vector unit, for GM (DataCopy,
 DataCopyPad) or for the scalar unit (GetValue), naming the instruction that first read unwritten
-bytes."""
+bytes. A DataCopy from UB to UB moves them along, still undefined (valgrind's memcpy)."""
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -182,10 +182,11 @@ class LocalTensor:
 
 
 def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool,
-          write: bool = False) -> tuple[int, int, int]:
+          write: bool = False, sink: bool | None = None) -> tuple[int, int, int]:
     """(start, stop, head): the access's bytes that exist lie at [start, stop) of the buffer's
     storage, and they are the access's bytes from `head` on. Reports (sanitizer) an access past the
-    buffer or before it, and records a write / judges a read against what was written."""
+    buffer or before it, and records a write / judges a read against what was written (sink: whether
+    undefined bytes read are an error here; None: as SINKS says for the instruction)."""
     buf = lt.buffer
     lo = lt.offset
     end = lo + nbytes
@@ -211,7 +212,7 @@ def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool,
                 if defs.undefined or buf.ctx.undefined_inputs:
                     _write_definedness(lt, lo, end, instruction)
             elif a < b and (defs.undefined or not _covered(defs.written, a, b)):
-                _check_written(lt, lo, end, instruction)
+                _check_written(lt, lo, end, instruction, sink)
     start = buf.base + lo + head
     return start, max(start, min(buf.base + end, buf.storage.size)), head
 
@@ -283,8 +284,10 @@ def _mark_written(buf: UbBuffer, lo: int, hi: int) -> None:
         _add_range(buf.defs.written, a, b)
 
 
-# Where undefined values are an error (they leave the vector unit), and the operands whose elements
-# are bits: a Compare writes one bit per element, a Select reads one, And/Or/Not work bit by bit.
+# Where undefined values are an error (they leave the vector unit: to GM, to the scalar unit, into a
+# control register), and the operands whose elements are bits: a Compare writes one bit per
+# element, a Select reads one, And/Or/Not work bit by bit. A DataCopy from UB to UB is no sink: it
+# moves the bytes as they are, undefined ones included (valgrind's memcpy); the copies pass sink=False.
 SINKS = frozenset({"DataCopy", "DataCopyPad", "GetValue", "GET_TILING_DATA", "SetCmpMask"})
 _MASK_WRITERS = frozenset({"Compare", "Compares", "CompareScalar"})
 _BITWISE = frozenset({"And", "Or", "Not"})
@@ -311,10 +314,10 @@ def _undefined_bits(defs: Definedness, lo: int, hi: int) -> list[tuple[int, int,
     return out
 
 
-def _check_written(lt: LocalTensor, lo: int, hi: int, instruction: str) -> None:
+def _check_written(lt: LocalTensor, lo: int, hi: int, instruction: str, sink: bool | None = None) -> None:
     """A read of bytes [lo, hi) of lt's buffer: an error where it takes undefined bytes out of the
-    vector unit (SINKS); otherwise the undefined elements are remembered for the instruction's
-    write (`_write_definedness`)."""
+    vector unit (sink; None: the instruction is in SINKS); otherwise the undefined elements are
+    remembered for the instruction's write (`_write_definedness`)."""
     buf = lt.buffer
     lo, hi = max(lo, 0), min(hi, buf.nbytes)  # bytes past the buffer: local_tensor_overflow's business
     if lo >= hi:
@@ -324,7 +327,7 @@ def _check_written(lt: LocalTensor, lo: int, hi: int, instruction: str) -> None:
     if not bad:
         return
     ctx = buf.ctx
-    if instruction in SINKS:
+    if instruction in SINKS if sink is None else sink:
         for b_lo, b_hi, origin in bad:
             g_lo, g_hi = b_lo // 8, -(-b_hi // 8)
             if origin is None:
@@ -406,10 +409,13 @@ def mark_undefined(lt: LocalTensor, elements, origin: str) -> None:
         _add_undefined(buf.defs, max(a, lo), min(b, hi), origin)
 
 
-def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True) -> np.ndarray:
-    """`count` elements at lt (a view when possible). Bytes beyond the end of UB read as zeros."""
+def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True,
+               sink: bool | None = None) -> np.ndarray:
+    """`count` elements at lt (a view when possible). Bytes beyond the end of UB read as zeros.
+    sink: whether undefined bytes read are an error here (None: as SINKS says; a UB -> UB copy
+    passes False, so the bytes it moves keep their definedness)."""
     nbytes = count * lt.dtype.itemsize
-    start, stop, head = _span(lt, nbytes, instruction, check)
+    start, stop, head = _span(lt, nbytes, instruction, check, sink=sink)
     if stop - start == nbytes:
         return lt.buffer.storage[start:stop].view(lt.dtype)
     out = np.zeros(nbytes, dtype=np.uint8)
