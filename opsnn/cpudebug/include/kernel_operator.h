@@ -15,6 +15,7 @@
 #include "opsnn_kt/tensors.h"
 #include "opsnn_kt/instructions.h"
 #include "opsnn_kt/reduce_api.h"
+#include "opsnn_kt/reduce_pattern_api.h"
 #include "opsnn_kt/gather_api.h"
 #include "opsnn_kt/sort_api.h"
 #include "opsnn_kt/math_api.h"

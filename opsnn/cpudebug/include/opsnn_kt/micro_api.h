@@ -424,4 +424,6 @@ __aicore__ inline void Cast(S &dstReg, V &srcReg, MaskReg &mask, OPSNN_KT_WHERE)
 namespace Reg = MicroAPI;
 }  // namespace AscendC
 
+#include "opsnn_kt/micro_reduce.h"  // Reduce, ReduceDataBlock (in-register reductions)
+
 #endif  // OPSNN_KT_MICRO_API_H_

@@ -1,0 +1,285 @@
+// Ascend950 reduction kernels of opsnn's own, for test_reduce_cpp.py: each case's inputs come from
+// <case>.in<k>.bin and its tiling from <case>.tiling.bin in the folder the test runs in; its
+// outputs go to <case>.out<k>.bin, which the test checks bit for bit.
+//
+// micro_reduce     MicroAPI Reduce<SUM> under a 37-lane mask, Reduce<MAX> (value and index),
+//                  ReduceDataBlock<SUM> under 44 lanes, the int16 -> int32 widening sum
+// pattern_reduce   AscendC's ReduceSum<float, AR, true>, ReduceSum<float, RA, false> with a
+//                  sharedTmpBuffer, ReduceMax<half, AR>, on the tiling's [rows, cols]
+// l2 / l2_bi       the atvoss ReduceSch on a DAG of our own: y0 = sqrt(s), y1 = s = sum(x * x) over the R axes
+//                  (AR and ARA, one or several cores, several R tiles, a group reduce through
+//                  workspace; l2_bi batch-invariant)
+// absmax           y = max(|x|) * scale, scale a Var from the tiling (ReduceMaxOp)
+// empty_fill       PatternID 0: the half output filled with Process's float argument
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "atvoss/reduce/reduce_operator.h"
+#include "atvoss/reduce/reduce_sch.h"
+#include "atvoss/reduce/reduce_tiling_key_decl.h"
+#include "atvoss/util/dag.h"
+#include "gtest/gtest.h"
+#include "kernel_operator.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+using AscendC::MicroAPI::MaskReg;
+using AscendC::MicroAPI::RegTensor;
+using namespace Ops::Base::ReduceOpTmpl;
+
+// ---- MicroAPI reductions: y[0:64] sum (lane 0), y[64:128] max (lane 0 value, lane 1 index),
+// y[128:192] per-block sums, y[192:256] the widening int16 sum's lanes ----
+extern "C" __global__ __aicore__ void micro_reduce(GM_ADDR x, GM_ADDR x16, GM_ADDR y, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> in, in16, out;
+    pipe.InitBuffer(in, 256);
+    pipe.InitBuffer(in16, 256);
+    pipe.InitBuffer(out, 4 * 256);
+    GlobalTensor<float> xg, yg;
+    GlobalTensor<int16_t> x16g;
+    xg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), 64);
+    x16g.SetGlobalBuffer(reinterpret_cast<__gm__ int16_t *>(x16), 128);
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), 256);
+    LocalTensor<float> a = in.Get<float>();
+    LocalTensor<int16_t> a16 = in16.Get<int16_t>();
+    LocalTensor<float> b = out.Get<float>();
+    DataCopy(a, xg, 64);
+    DataCopy(a16, x16g, 128);
+    __local_mem__ float *src = (__local_mem__ float *)a.GetPhyAddr();
+    __local_mem__ int16_t *src16 = (__local_mem__ int16_t *)a16.GetPhyAddr();
+    __local_mem__ float *dst = (__local_mem__ float *)b.GetPhyAddr();
+    __VEC_SCOPE__ {
+        RegTensor<float> v, r;
+        RegTensor<int16_t> v16;
+        RegTensor<int32_t> r32;
+        MaskReg all = MicroAPI::CreateMask<float>();
+        uint32_t n37 = 37, n44 = 44, n100 = 100;
+        MaskReg m37 = MicroAPI::UpdateMask<float>(n37);
+        MaskReg m44 = MicroAPI::UpdateMask<float>(n44);
+        MaskReg m100 = MicroAPI::UpdateMask<int16_t>(n100);
+        MicroAPI::DataCopy(v, src);
+        MicroAPI::Reduce<MicroAPI::ReduceType::SUM>(r, v, m37);
+        MicroAPI::DataCopy(dst, r, all);
+        MicroAPI::Reduce<MicroAPI::ReduceType::MAX, float>(r, v, all);
+        MicroAPI::DataCopy(dst + 64, r, all);
+        MicroAPI::ReduceDataBlock<MicroAPI::ReduceType::SUM>(r, v, m44);
+        MicroAPI::DataCopy(dst + 128, r, all);
+        MicroAPI::DataCopy(v16, src16);
+        MicroAPI::ReduceSum(r32, v16, m100);
+        MicroAPI::DataCopy((__local_mem__ int32_t *)(dst + 192), r32, all);
+    }
+    DataCopy(yg, b, 256);
+}
+
+// ---- the high-level reductions: y0 = ReduceSum AR (rows), y1 = ReduceSum RA with a tmp buffer
+// (cols), y2 = ReduceMax<half, AR> of the same values as half (rows) ----
+struct PatternTiling {
+    uint32_t rows, cols;
+};
+
+extern "C" __global__ __aicore__ void pattern_reduce(GM_ADDR x, GM_ADDR xh, GM_ADDR y0, GM_ADDR y1, GM_ADDR y2,
+                                                     GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(PatternTiling, tl, tiling);
+    const uint32_t n = tl.rows * tl.cols;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> s0, s1, sh, d0, d1, d2, tmp;
+    pipe.InitBuffer(s0, n * 4 + 256);
+    pipe.InitBuffer(s1, n * 4 + 256);
+    pipe.InitBuffer(sh, n * 2 + 256);
+    pipe.InitBuffer(d0, tl.rows * 4 + 256);
+    pipe.InitBuffer(d1, tl.cols * 4 + 256);
+    pipe.InitBuffer(d2, tl.rows * 2 + 256);
+    pipe.InitBuffer(tmp, n * 4 + 256);
+    GlobalTensor<float> xg, y0g, y1g;
+    GlobalTensor<half> xhg, y2g;
+    xg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), n);
+    xhg.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(xh), n);
+    y0g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y0), tl.rows);
+    y1g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y1), tl.cols);
+    y2g.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(y2), tl.rows);
+    LocalTensor<float> a = s0.Get<float>(), b = s1.Get<float>(), r0 = d0.Get<float>(), r1 = d1.Get<float>();
+    LocalTensor<half> h = sh.Get<half>(), r2 = d2.Get<half>();
+    DataCopyExtParams in32{1, n * 4, 0, 0, 0}, in16{1, n * 2, 0, 0, 0};
+    DataCopyPad(a, xg, in32, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+    DataCopyPad(b, xg, in32, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+    DataCopyPad(h, xhg, in16, DataCopyPadExtParams<half>{false, 0, 0, half(0)});
+    const uint32_t shape[2] = {tl.rows, tl.cols};
+    ReduceSum<float, Pattern::Reduce::AR, true>(r0, a, shape, false);
+    ReduceSum<float, Pattern::Reduce::RA, false>(r1, b, tmp.Get<uint8_t>(), shape, false);
+    ReduceMax<half, Pattern::Reduce::AR>(r2, h, shape, false);
+    DataCopyPad(y0g, r0, DataCopyExtParams{1, tl.rows * 4, 0, 0, 0});
+    DataCopyPad(y1g, r1, DataCopyExtParams{1, tl.cols * 4, 0, 0, 0});
+    DataCopyPad(y2g, r2, DataCopyExtParams{1, tl.rows * 2, 0, 0, 0});
+}
+
+// ---- reduce DAGs on the atvoss ReduceSch ----
+template <class T>
+struct L2Dag {  // y0 = sqrt(s), y1 = s, s = sum(x * x)
+    using X = Bind<Vec::CopyIn<T>, Placeholder::In0<T>>;
+    using Sq = Bind<Vec::Mul<T>, X, X>;
+    using Sum = Bind<Vec::ReduceSumOp<T>, Sq>;
+    using Out0 = Bind<Vec::CopyOut<T>, Placeholder::Out0<T>, Bind<Vec::Sqrt<T>, Sum>>;
+    using Out1 = Bind<Vec::CopyOut<T>, Placeholder::Out1<T>, Sum>;
+    using OpDag = DAGSch<Elems<Out0, Out1>, void, MemOptCfg<MemLevel::LEVEL_2>>;
+};
+
+struct AbsMaxDag {
+    using X = Bind<Vec::CopyIn<float>, Placeholder::In0<float>>;
+    using M = Bind<Vec::ReduceMaxOp<float>, Bind<Vec::Abs<float>, X>>;
+    using Out = Bind<Vec::CopyOut<float>, Placeholder::Out0<float>, Bind<Vec::Muls<float>, M, Placeholder::Var<float, 0>>>;
+    using OpDag = DAGSch<Elems<Out>, void, MemOptCfg<MemLevel::LEVEL_2>>;
+};
+
+struct HalfSumDag {  // half in and out, the sum in float
+    using X = Bind<Vec::CopyIn<half>, Placeholder::In0<half>>;
+    using S = Bind<Vec::ReduceSumOp<float>, Bind<Vec::Cast<float, half, 0>, X>>;
+    using Out = Bind<Vec::CopyOut<half>, Placeholder::Out0<half>, Bind<Vec::Cast<half, float, 1>, S>>;
+    using OpDag = DAGSch<Elems<Out>, void, MemOptCfg<MemLevel::LEVEL_2>>;
+};
+
+struct ScaledTiling {
+    Ops::Base::ReduceOpTilingData reduce;
+    float scale;
+};
+
+template <REDUCE_TPL_PARAM>
+__global__ __aicore__ void l2(GM_ADDR x, GM_ADDR y0, GM_ADDR y1, GM_ADDR workspace, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(Ops::Base::ReduceOpTilingData, t, tiling);
+    TPipe pipe;
+    ReduceSch<REDUCE_TPL_VALUE, L2Dag<float>::OpDag> op(&t);
+    op.Init(&pipe, x, y0, y1, GetUserWorkspace(workspace));
+    op.Process();
+}
+
+template <REDUCE_TPL_PARAM>
+__global__ __aicore__ void absmax(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(ScaledTiling, t, tiling);
+    TPipe pipe;
+    ReduceSch<REDUCE_TPL_VALUE, AbsMaxDag::OpDag> op(&t.reduce);
+    op.template SetVar<float, 0>(t.scale);
+    op.Init(&pipe, x, y, workspace);
+    op.Process();
+}
+
+extern "C" __global__ __aicore__ void empty_fill(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(ScaledTiling, t, tiling);
+    TPipe pipe;
+    ReduceSch<true, false, 0, 0, 0, HalfSumDag::OpDag> op(&t.reduce);
+    op.Init(&pipe, x, y, workspace);
+    op.Process(t.scale);
+}
+
+// ---- the host side ----
+static std::vector<uint8_t> ReadBin(const std::string &path) {
+    std::vector<uint8_t> bytes;
+    if (FILE *f = std::fopen(path.c_str(), "rb")) {
+        uint8_t buf[4096];
+        size_t n;
+        while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
+        std::fclose(f);
+    }
+    return bytes;
+}
+
+static uint8_t *ToGm(const std::vector<uint8_t> &bytes) {
+    auto *p = static_cast<uint8_t *>(AscendC::GmAlloc(bytes.size()));
+    std::memcpy(p, bytes.data(), bytes.size());
+    return p;
+}
+
+/* A case: its inputs, its outputs' sizes (<case>.outsizes.bin: uint64 each), its tiling, the block
+ * dim (<case>.blockdim.bin: uint32), a workspace of 16 MiB. */
+struct Case {
+    std::vector<uint8_t *> in, out;
+    std::vector<uint64_t> outBytes;
+    uint8_t *tiling = nullptr, *workspace = nullptr;
+    uint32_t blockDim = 0;
+    std::string name;
+
+    Case(const std::string &n, int inputs) : name(n) {
+        for (int k = 0; k < inputs; ++k) {
+            std::vector<uint8_t> b = ReadBin(n + ".in" + std::to_string(k) + ".bin");
+            EXPECT_FALSE(b.empty()) << n << ".in" << k << ".bin: test_reduce_cpp.py writes it";
+            in.push_back(ToGm(b));
+        }
+        std::vector<uint8_t> sizes = ReadBin(n + ".outsizes.bin");
+        outBytes.resize(sizes.size() / 8);
+        std::memcpy(outBytes.data(), sizes.data(), sizes.size());
+        for (uint64_t size : outBytes) out.push_back(static_cast<uint8_t *>(AscendC::GmAlloc(size)));
+        tiling = ToGm(ReadBin(n + ".tiling.bin"));
+        workspace = static_cast<uint8_t *>(AscendC::GmAlloc(16 * 1024 * 1024));
+        std::vector<uint8_t> dim = ReadBin(n + ".blockdim.bin");
+        if (dim.size() == 4) std::memcpy(&blockDim, dim.data(), 4);
+    }
+    ~Case() {
+        for (size_t k = 0; k < out.size(); ++k) {
+            if (FILE *f = std::fopen((name + ".out" + std::to_string(k) + ".bin").c_str(), "wb")) {
+                std::fwrite(out[k], 1, outBytes[k], f);
+                std::fclose(f);
+            }
+            AscendC::GmFree(out[k]);
+        }
+        for (uint8_t *p : in) AscendC::GmFree(p);
+        AscendC::GmFree(tiling);
+        AscendC::GmFree(workspace);
+    }
+};
+
+TEST(reduce, micro) {
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    Case c("micro", 2);
+    ICPU_RUN_KF(micro_reduce, 1, c.in[0], c.in[1], c.out[0], c.tiling);
+}
+
+TEST(reduce, pattern) {
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    for (const char *name : {"pattern_a", "pattern_b", "pattern_c"}) {
+        Case c(name, 2);
+        ICPU_RUN_KF(pattern_reduce, 1, c.in[0], c.in[1], c.out[0], c.out[1], c.out[2], c.tiling);
+    }
+}
+
+TEST(reduce, l2) {
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    {
+        Case c("l2_ar", 1);  // AR, inner R axis split: several R tiles an A step, two cores
+        ICPU_RUN_KF((l2<true, false, 11, 10, 1>), c.blockDim, c.in[0], c.out[0], c.out[1], c.workspace, c.tiling);
+    }
+    {
+        Case c("l2_ar_long", 1);  // AR, rows over 32 registers
+        ICPU_RUN_KF((l2<true, false, 11, 10, 1>), c.blockDim, c.in[0], c.out[0], c.out[1], c.workspace, c.tiling);
+    }
+    {
+        Case c("l2_ara", 1);  // ARA: A0 split over cores, R in tiles
+        ICPU_RUN_KF((l2<true, false, 20, 10, 1>), c.blockDim, c.in[0], c.out[0], c.out[1], c.workspace, c.tiling);
+    }
+    {
+        Case c("l2_ara_bi", 1);  // the same, batch-invariant
+        ICPU_RUN_KF((l2<true, true, 20, 10, 1>), c.blockDim, c.in[0], c.out[0], c.out[1], c.workspace, c.tiling);
+    }
+    {
+        Case c("l2_group", 1);  // AR group: R over groupR cores, the partials through workspace
+        ICPU_RUN_KF((l2<true, false, 11, 12, 0>), c.blockDim, c.in[0], c.out[0], c.out[1], c.workspace, c.tiling);
+    }
+}
+
+TEST(reduce, absmax) {
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    Case c("absmax", 1);
+    ICPU_RUN_KF((absmax<true, false, 20, 10, 1>), c.blockDim, c.in[0], c.out[0], c.workspace, c.tiling);
+}
+
+TEST(reduce, empty) {
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    Case c("empty", 1);
+    ICPU_RUN_KF(empty_fill, c.blockDim, c.in[0], c.out[0], c.workspace, c.tiling);
+}
+
+TEST(reduce_bad, too_big_a_tile) {
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    Case c("too_big", 1);
+    ICPU_RUN_KF((l2<true, false, 11, 10, 1>), c.blockDim, c.in[0], c.out[0], c.out[1], c.workspace, c.tiling);
+}
