@@ -10,14 +10,18 @@ bit j of the CMPMASK register every repeat (VSEL_CMPMASK_SPR), as the count form
 
 A compare writes whole bytes: a byte that holds an active element's bit is written, with 0 in
 the bits of elements the mask leaves out. (The model's choice where the AscendC documentation is
-silent: those bits hold no result a kernel may rely on.) Bytes with no active bit are untouched."""
+silent: those bits hold no result a kernel may rely on.) Bytes with no active bit are untouched.
+
+Undefined values (the sanitizer) are followed bit by bit here too: a result bit is undefined
+exactly where its element's operands were, and a Select element exactly where its own mask bit
+(or an operand) was -- as the count forms do."""
 from __future__ import annotations
 
 import numpy as np
 
 from .errors import EmulatorError
-from .local_tensor import LocalTensor
-from .repeat import gather, scatter
+from .local_tensor import LocalTensor, mark_undefined_bits, read_local, undefined_bits_read
+from .repeat import scatter
 
 
 def repeat_params(name: str, params, want: type):
@@ -33,12 +37,31 @@ def write_bits(name: str, dst: LocalTensor, positions: np.ndarray, bits: np.ndar
     out = np.zeros(touched.size, dtype=np.uint8)
     slot = np.searchsorted(touched, byte_index)
     np.bitwise_or.at(out, slot, (bits.astype(np.uint8) << (positions % 8).astype(np.uint8)))
-    scatter(dst.ReinterpretCast(np.uint8), touched, out, name)
+    # the undefined elements the sources' gathers found (positions in element order): their bits
+    ctx = dst.ctx
+    pending = [p for p in ctx.undefined_inputs if p[0] == name]
+    ctx.undefined_inputs.clear()
+    undefined = np.zeros(positions.size, dtype=bool)
+    for entry in pending:
+        if entry[2] is None and len(entry) == 5 and entry[4] == positions.size:
+            undefined[entry[1]] = True
+        else:
+            undefined[:] = True
+    as_bytes = dst.ReinterpretCast(np.uint8)
+    scatter(as_bytes, touched, out, name)
+    if undefined.any():
+        mark_undefined_bits(as_bytes, positions[undefined], pending[0][3])
 
 
 def read_bits(name: str, mask: LocalTensor, positions: np.ndarray) -> np.ndarray:
     """Bit `positions[k]` of mask's bytes, as bool."""
     byte_index = positions // 8
-    touched = np.unique(byte_index)
-    raw = gather(mask.ReinterpretCast(np.uint8), touched, name)
-    return ((raw[np.searchsorted(touched, byte_index)] >> (positions % 8).astype(np.uint8)) & 1).astype(np.bool_)
+    lo, hi = int(byte_index.min()), int(byte_index.max()) + 1
+    as_bytes = mask.ReinterpretCast(np.uint8)[lo]
+    pending = mask.ctx.undefined_inputs
+    first = len(pending)
+    raw = read_local(as_bytes, hi - lo, name).copy()  # the bytes from the first to the last bit read
+    undefined, origin = undefined_bits_read(as_bytes, name, first, positions - 8 * lo)
+    if undefined.any():  # as positions in the caller's element order (scatter's convention)
+        pending.append((name, np.flatnonzero(undefined), None, origin, positions.size))
+    return ((raw[byte_index - lo] >> (positions % 8).astype(np.uint8)) & 1).astype(np.bool_)

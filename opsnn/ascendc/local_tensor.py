@@ -409,6 +409,34 @@ def mark_undefined(lt: LocalTensor, elements, origin: str) -> None:
         _add_undefined(buf.defs, max(a, lo), min(b, hi), origin)
 
 
+def mark_undefined_bits(lt: LocalTensor, bits, origin: str) -> None:
+    """Mark single bits (indices from lt's first bit) as written from undefined values: for the
+    compare results the mask/repeat forms place bit by bit."""
+    buf = lt.buffer
+    b = np.unique(np.asarray(bits, dtype=np.int64))
+    if b.size == 0:
+        return
+    lo, hi = 8 * buf.base, 8 * (buf.base + buf.nbytes)
+    start = lo + 8 * lt.offset
+    cuts = np.flatnonzero(np.diff(b) != 1) + 1
+    for run in np.split(b, cuts):
+        _add_undefined(buf.defs, max(start + int(run[0]), lo), min(start + int(run[-1]) + 1, hi), origin)
+
+
+def undefined_bits_read(lt: LocalTensor, instruction: str, first: int,
+                        positions: np.ndarray) -> tuple[np.ndarray, str | None]:
+    """Which of `positions` (bit indices from lt's first bit) the reads since undefined_inputs[first]
+    found undefined: lt is the uint8 tensor those reads started at; their entries are consumed."""
+    pending = lt.ctx.undefined_inputs
+    found = pending[first:]
+    del pending[first:]
+    undefined = np.zeros(positions.size, dtype=bool)
+    unit = _element_bits(lt, instruction, write=False)
+    for entry in found:
+        undefined |= (positions >= entry[1] * unit) & (positions < entry[2] * unit)
+    return undefined, (found[0][3] if found else None)
+
+
 def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True,
                sink: bool | None = None) -> np.ndarray:
     """`count` elements at lt (a view when possible). Bytes beyond the end of UB read as zeros.

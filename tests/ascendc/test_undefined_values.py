@@ -11,6 +11,8 @@ from opsnn.ascendc import (
     CMPMODE,
     SELMODE,
     Adds,
+    BinaryRepeatParams,
+    Compare,
     Compares,
     DataCopy,
     DataCopyParams,
@@ -110,3 +112,23 @@ def test_a_copy_between_ub_buffers_moves_undefined_bytes_along():
     copy_out(z[8], 8)
     assert kinds(core) == ["ub_read_before_write"]
     assert f"DataCopy read bytes [32, 256) of {x.buffer.name}" in core.log.items[0].detail
+
+
+def test_the_mask_repeat_forms_follow_undefined_bits_one_by_one():
+    # Upstream ctc_loss_v3: a Compare over a whole repeat of which only 5 elements were copied in,
+    # then a mask/repeat-form Select reading that mask: elements 0..4 are defined, 5..63 garbage.
+    core = make_core()
+    ub = Ub(core)
+    a, b = ub.buffer(np.int32, 64, np.arange(5)), ub.buffer(np.int32, 64, np.arange(64))
+    mask, rep_mask = ub.buffer(np.uint8, 32), ub.buffer(np.uint8, 32)
+    Compare(mask, a, b, CMPMODE.EQ, 64)  # the count form
+    Compare(rep_mask, a, b, CMPMODE.EQ, 64, 1, BinaryRepeatParams())  # the mask/repeat form
+    assert [(lo, hi) for lo, hi, _ in rep_mask.buffer.undefined] == [(5, 64)]  # bits, as the count form's
+    ones, out = ub.buffer(F32, 64, np.ones(64, F32)), ub.buffer(F32, 64, np.zeros(64, F32))
+    Select(out, rep_mask, ones, out, SELMODE.VSEL_TENSOR_TENSOR_MODE, 64, 1, BinaryRepeatParams(1, 0, 1, 8, 0, 8))
+    copy_out(out, 5)
+    assert kinds(core) == []
+    np.testing.assert_array_equal(out.numpy(5), np.ones(5, F32))  # a == b for 0..4
+    copy_out(out[5], 1)
+    assert kinds(core) == ["ub_read_before_write"]
+    assert "Compare read bytes [20, 256)" in core.log.items[0].detail
