@@ -132,3 +132,26 @@ def test_the_mask_repeat_forms_follow_undefined_bits_one_by_one():
     copy_out(out[5], 1)
     assert kinds(core) == ["ub_read_before_write"]
     assert "Compare read bytes [20, 256)" in core.log.items[0].detail
+
+
+def test_select_takes_definedness_from_the_operand_it_picks():
+    # Upstream ctc_loss_v3 accumulates into a tensor it never filled, selecting per slice where
+    # the mask says: the elements the mask sends to the gathered values are defined, the others
+    # keep the garbage -- each form, each tensor mode.
+    core = make_core()
+    ub = Ub(core)
+    mask = ub.buffer(np.uint8, 32, np.array([0x0F] + [0] * 31, np.uint8))  # elements 0..3 from src0
+    gathered, garbage = ub.buffer(F32, 64, np.arange(64, dtype=F32)), ub.buffer(F32, 64)  # never written
+    counted, repeated, scalar = ub.buffer(F32, 64), ub.buffer(F32, 64), ub.buffer(F32, 64)
+    Select(counted, mask, gathered, garbage, SELMODE.VSEL_TENSOR_TENSOR_MODE, 64)
+    Select(repeated, mask, gathered, garbage, SELMODE.VSEL_TENSOR_TENSOR_MODE, 64, 1, BinaryRepeatParams())
+    Select(scalar, mask, garbage, F32(0), SELMODE.VSEL_TENSOR_SCALAR_MODE, 64)  # the scalar where 4.. is picked
+    copy_out(counted, 4)
+    copy_out(repeated, 4)
+    copy_out(scalar[4], 60)
+    assert kinds(core) == []
+    np.testing.assert_array_equal(counted.numpy(4), np.arange(4, dtype=F32))
+    copy_out(counted[4], 1)  # the garbage the mask picked
+    copy_out(repeated[63], 1)
+    copy_out(scalar, 1)
+    assert kinds(core) == ["ub_read_before_write"] * 3
