@@ -25,7 +25,7 @@ from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch, micro
 from opsnn.ascendc import findings as fk
 from opsnn.ascendc.errors import CoreAborted, CoreFailed, EmulatorError
-from opsnn.ascendc.global_tensor import gm_read, gm_write
+from opsnn.ascendc.global_tensor import GmPtr, gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
 from opsnn.dtypes import bfloat16
 from opsnn.platform import SELECT_SCRATCH_BYTES, Platform
@@ -231,6 +231,13 @@ class Session:
                                 "(or freed already)")
         self._host_starts.pop(bisect.bisect_left(self._host_starts, host))
         self.gm.free(alloc.base)
+
+    def _below(self, host: int):
+        """The allocation a host address past every buffer lies behind (the nearest one starting
+        below it), or None: a GlobalTensor set past its buffer is legal until it is used, and a
+        use is judged against that buffer (past it: gm_*_past_allocation, the bytes dropped)."""
+        i = bisect.bisect_right(self._host_starts, host) - 1
+        return self._by_host[self._host_starts[i]] if i >= 0 else None
 
     def _resolve(self, host: int):
         """(allocation, GM address) of a host address inside a GmAlloc'd buffer, or (None, None)."""
@@ -462,13 +469,15 @@ class Session:
             raise EmulatorError("a GlobalTensor outside a kernel launch")
         if origin == 0:
             raise EmulatorError("a GlobalTensor used before SetGlobalBuffer")
-        alloc, _ = self._resolve(origin)
+        alloc = self._resolve(origin)[0] or self._below(origin)
         if alloc is None:
             raise EmulatorError(f"a GlobalTensor set on host address {origin:#x}, which no GmAlloc'd buffer holds")
         ptr = core.ptrs.get(alloc.base)
         if ptr is None:
-            raise EmulatorError(f"a GlobalTensor on GmAlloc'd memory at {origin:#x} that is not an argument of "
-                                "this launch (ICPU_RUN_KF passes the kernel's GM_ADDRs)")
+            # GmAlloc'd memory the kernel reached through a pointer it read from GM, not an argument of
+            # the launch: legal (a tensor list's addresses, dynamic inputs). Judged against its buffer.
+            name = f"GmAlloc@{int(alloc.data.ctypes.data):#x}"
+            ptr = core.ptrs[alloc.base] = GmPtr(core.ctx, name, alloc.base, alloc.size, alloc, alloc.base)
         host_start = int(alloc.data.ctypes.data)
         gt = GlobalTensor(dtype)
         gt.ptr = ptr._with(alloc.base + (host - host_start), gt.dtype)
