@@ -51,6 +51,8 @@ _MODULES = {
     "reduce_tile": ("ReduceTileCopyIn", "ReduceTilePad"),
     "repeat": ("BinaryRepeatParams", "ResetMask", "SetMaskCount", "SetMaskNorm", "SetVectorMask", "UnaryRepeatParams"),
     "rounding": ("RoundMode",),
+    "scalar_bits": ("CountLeadingZero", "GetBitCount", "GetSFFValue", "ScalarCountLeadingZero",
+        "ScalarGetCountOfValue", "ScalarGetSFFValue", "sbitset0", "sbitset1"),
     "scalar_ops": ("Adds", "LeakyRelu", "Maxs", "Mins", "Muls", "ShiftLeft", "ShiftRight"),
     "softmax": ("SimpleSoftMax", "SoftMax", "SoftMaxShapeInfo", "SoftMaxTiling", "SoftmaxGrad", "SoftmaxGradFront"),
     "sort": ("Concat", "Extract", "GetMrgSortResult", "GetSortLen", "GetSortOffset", "MrgSort", "MrgSort4Info",

@@ -48,7 +48,7 @@ from .compare_tensor import compare_values
 from .core import UB_ALIGN, CoreContext
 from .datacopy_params import _check_ub_aligned
 from .errors import EmulatorError
-from .ieee import F16, F32
+from .ieee import F16, F32, settle_nans, sign_bits
 from .local_tensor import LocalTensor, _span, read_local
 from .rounding import RoundMode
 from .scalar_ops import to_scalar
@@ -409,12 +409,53 @@ def Axpy(dst: RegTensor, src: RegTensor, scalar, mask: MaskReg,  # noqa: N802 - 
     _elementwise("Axpy", lambda d, x: _multiply_add(mul_values(x, s), d), FLOATS, dst, [dst, src], mask, mode)
 
 
+def MulAddDst(dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg,  # noqa: N802 - AscendC name
+              mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+    """MicroAPI::MulAddDst (AscendC's other name: Mula)(dst, src0, src1, mask): dst = src0 * src1 +
+    dst on the active lanes (two roundings, as Axpy); half, float, int16, int32 (integers wrap)."""
+    _elementwise("MulAddDst", lambda d, a, b: _multiply_add(mul_values(a, b), d), ARITH, dst, [dst, src0, src1],
+                 mask, mode)
+
+
+Mula = MulAddDst
+
+
+def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """a * b + c rounded once to a's type (half / float), ties to even; NaNs as ieee.py settles
+    them (an invalid product inf * 0 gives the sign sign(a) xor sign(b)).
+
+    How, without a fused multiply-add on the host: a * b is exact in float64 (at most 48
+    significant bits); the float64 sum s = a * b + c is then made round-to-odd -- when the sum was
+    inexact (its exact error, TwoSum's, is not 0) and s's last bit is even, s moves one float64
+    ulp towards the error -- and round-to-odd through 53 >= p + 2 bits followed by one rounding to
+    p bits is the correctly rounded result (Boldo and Melquiond, "Emulation of FMA and correctly
+    rounded sums: proved algorithms using rounding to odd", 2008)."""
+    t = a.dtype
+    with np.errstate(all="ignore"):
+        a64, b64, c64 = (np.asarray(v, t).astype(np.float64) for v in (a, b, c))
+        p = a64 * b64
+        s = p + c64
+        bv = s - p
+        err = (p - (s - bv)) + (c64 - bv)
+        even = (s.view(np.uint64) & np.uint64(1)) == 0
+        nudge = np.isfinite(s) & np.isfinite(err) & (err != 0) & even
+        s = np.where(nudge, np.nextafter(s, np.copysign(np.inf, err)), s)
+        out = s.astype(t)
+    invalid_product = (np.isinf(a64) & (b64 == 0)) | ((a64 == 0) & np.isinf(b64))
+    sign = np.where(invalid_product, sign_bits(np.asarray(a, t)) ^ sign_bits(np.asarray(b, t)), 0)
+    return settle_nans(out, [np.asarray(a, t), np.asarray(b, t), np.asarray(c, t)],
+                       sign.astype(sign_bits(out).dtype))
+
+
 def MulDstAdd(dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg,  # noqa: N802 - AscendC name
               mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
-    """MicroAPI::MulDstAdd(dst, src0, src1, mask): dst = src0 * src1 + dst on the active lanes (two
-    roundings, as Axpy); half and float."""
-    _elementwise("MulDstAdd", lambda d, a, b: _multiply_add(mul_values(a, b), d), FLOATS, dst, [dst, src0, src1],
-                 mask, mode)
+    """MicroAPI::MulDstAdd (FusedMulDstAdd)(dst, src0, src1, mask): dst = dst * src0 + src1 on the
+    active lanes, fused -- one rounding (AscendC: one instruction, more precise than Mul then
+    Add); half and float."""
+    _elementwise("MulDstAdd", fused_multiply_add, FLOATS, dst, [dst, src0, src1], mask, mode)
+
+
+FusedMulDstAdd = MulDstAdd
 
 
 def Duplicate(dst: RegTensor, scalar, mask: MaskReg | None = None,  # noqa: N802 - AscendC name
@@ -438,6 +479,13 @@ def Copy(dst: RegTensor | MaskReg, src: RegTensor | MaskReg) -> None:  # noqa: N
         raise EmulatorError(f"MicroAPI: cannot copy a {type(src).__name__} into a {type(dst).__name__}")
     dst.undef[:] = src.undef
     dst.origin = src.origin
+
+
+def Move(dst: RegTensor, src: RegTensor, mask: MaskReg,  # noqa: N802 - AscendC name
+         mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+    """MicroAPI::Move (AscendC's other name: Copy with a mask)(dst, src, mask): src's active lanes
+    into dst; the inactive ones +0 (ZEROING) or dst's own (MERGING). Any register type."""
+    _elementwise("Move", lambda x: x, REG_TYPES, dst, [src], mask, mode)
 
 
 # ---- masks ----
@@ -766,3 +814,23 @@ from .micro_reduce import (  # noqa: E402
 
 __all__ += ["Reduce", "ReduceDataBlock", "ReduceMax", "ReduceMaxWithDataBlock", "ReduceMin", "ReduceMinWithDataBlock",
             "ReduceSum", "ReduceSumWithDataBlock", "ReduceType"]
+
+# Bit operations on integer lanes and the unaligned moves: their own modules, on the helpers above.
+from .micro_bitwise import And, Not, Or, ShiftLefts, ShiftRights, Xor  # noqa: E402
+from .micro_unaligned import (  # noqa: E402
+    DataCopyUnAlign,
+    DataCopyUnAlignPost,
+    DataCopyUnAlignPre,
+    LoadUnAlign,
+    LoadUnAlignPre,
+    StoreUnAlign,
+    StoreUnAlignPost,
+    UnalignReg,
+    UnalignRegForLoad,
+    UnalignRegForStore,
+)
+
+__all__ += ["And", "DataCopyUnAlign", "DataCopyUnAlignPost", "DataCopyUnAlignPre", "FusedMulDstAdd", "LoadUnAlign",
+            "LoadUnAlignPre", "Move", "MulAddDst", "Mula", "Not", "Or", "ShiftLefts", "ShiftRights", "StoreUnAlign",
+            "StoreUnAlignPost", "UnalignReg", "UnalignRegForLoad", "UnalignRegForStore", "Xor",
+            "fused_multiply_add"]

@@ -21,6 +21,7 @@ from opsnn.atvoss import BroadcastBaseTiling, launch_broadcast
 from opsnn.cpudebug import ut
 from opsnn.dtypes import bfloat16
 from opsnn.platform import SOCS, Platform
+from tests.ascendc.exact_rounding import fma
 
 SOURCE = Path(__file__).resolve().parent / "kernels" / "test_atvoss_kernels.cpp"
 PLATFORM = SOCS["Ascend950"]
@@ -90,10 +91,11 @@ def _gated_scale(x: np.ndarray, s: np.float16, v: np.float32) -> np.ndarray:
 
 
 def _micro_mix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """MicroMix's steps, each rounded to float32 (log in float64 rounded once, as Ln)."""
+    """MicroMix's steps, each rounded to float32 (log in float64 rounded once, as Ln; MulDstAdd
+    fused: (-a) * a + b rounded once)."""
     f = np.float32
     with np.errstate(all="ignore"):
-        r = (b * f(0.3)) + ((a * b) + (-a))
+        r = (b * f(0.3)) + fma(-a, a, b)
         abs_a = np.abs(a)
         q = r / (abs_a + f(1)) + np.log(abs_a.astype(np.float64)).astype(f)
         out = np.where(a > 0, q, r)
@@ -302,8 +304,9 @@ def test_threshold_grad_v2d_dag_equals_numpy_and_the_python_atvoss(good, name):
 
 
 def test_an_op_of_the_dags_own_in_microapi_registers(good):
-    """Neg, MulDstAdd, Axpy (two roundings each), Div with a DivSpecificMode, Log, Compares, NE true
-    for NaN, post-update loads and stores, partial registers at the tiles' ends."""
+    """Neg, MulDstAdd (dst * src0 + src1, one rounding), Axpy (two roundings), Div with a
+    DivSpecificMode, Log, Compares, NE true for NaN, post-update loads and stores, partial registers
+    at the tiles' ends."""
     _, work, _, cases = good
     assert _same_bits(_out(work, "micro_mix", 0, np.float32), cases["micro_mix"])
     assert _same_bits(_out(work, "micro_mix_odd_tile", 0, np.float32), cases["micro_mix"])

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from opsnn.cpudebug import ut
+from tests.ascendc.exact_rounding import fma
 from tests.ascendc.reduce_reference import reduce_ar, reduce_ra, register_reduce
 
 SOURCE = Path(__file__).resolve().parent / "kernels" / "test_reduce_kernels.cpp"
@@ -211,6 +212,10 @@ def good(tmp_path_factory, runtime):
     # empty: 100 half outputs in pieces of 32 over 2 cores, filled with the float 1.0e-5
     empty = _tiling([0], [1], [1], 32, 1, 4, 2, 1, 1, out_size=100, core_num=2) + struct.pack("<f4x", 1.0e-5)
     _write(work, "empty", [np.zeros(8, np.float16)], [100 * 2], empty, 2)
+    # the MicroAPI of upstream's norm reductions: unaligned rows, tail clearing, Mula, MulDstAdd, bits
+    xm = _values(rng, 256)
+    _write(work, "micro_rows", [xm], [192 * 4, 8 * 4, 64 * 4, 3 * 64 * 4, 8 * 4], b"\0" * 8, 1)
+    cases["micro_rows"] = xm
     out = work / "run.json"
     rc = ut.main([str(SOURCE), "--soc", "ascend950", "--workdir", str(work), "--json", str(out),
                   "--", "--gtest_filter=reduce.*"])
@@ -220,7 +225,7 @@ def good(tmp_path_factory, runtime):
 def test_the_kernels_run_clean(good):
     rc, _, launches, _ = good
     assert rc == 0
-    assert len(launches) == 11 and all(x["ok"] and x["findings"] == [] for x in launches)
+    assert len(launches) == 12 and all(x["ok"] and x["findings"] == [] for x in launches)
 
 
 def test_micro_api_reductions(good):
@@ -234,6 +239,30 @@ def test_micro_api_reductions(good):
               for b in range(8)]
     assert (_bits(y[128:136]) == _bits(np.array(blocks, np.float32))).all()
     assert y[192:256].view(np.int32)[0] == int(x16[:100].astype(np.int64).sum())
+
+
+def test_micro_api_of_upstreams_norm_reductions(good):
+    """Rows of 37 floats at unaligned addresses: copied through StoreUnAlign (+ Post) unchanged;
+    each row's squares (Mula) over a register whose tail ShiftLefts cleared, summed by the tree,
+    stored one sum at a time; MulDstAdd fused; Move MERGING, And, ShiftRights on x's bits; the
+    scalar bit counts."""
+    _, work, _, cases = good
+    x = cases["micro_rows"]
+    y0 = _out(work, "micro_rows", 0, np.float32)
+    assert (_bits(y0[1:186]) == _bits(x[:185])).all() and y0[0] == 0 and (y0[186:] == 0).all()
+    sums = []
+    for k in range(5):
+        sq = np.zeros(VL, np.float32)
+        sq[:37] = x[37 * k:37 * k + 37] * x[37 * k:37 * k + 37]
+        sums.append(register_reduce("sum", sq, VL))
+    y1 = _out(work, "micro_rows", 1, np.float32)
+    assert (_bits(y1[:5]) == _bits(np.array(sums, np.float32))).all() and (y1[5:] == 0).all()
+    assert (_bits(_out(work, "micro_rows", 2, np.float32)) == _bits(fma(x[:64], x[64:128], x[128:192]))).all()
+    xi = x[:64].view(np.int32)
+    y3 = _out(work, "micro_rows", 3, np.int32)
+    assert (y3[:64] == np.concatenate([xi[:10], np.full(54, -1, np.int32)])).all()
+    assert (y3[64:128] == xi & np.int32(-65536)).all() and (y3[128:] == xi >> 20).all()
+    assert list(_out(work, "micro_rows", 4, np.int32)) == [0, 1, 0, 2, 4, 2, -1, 32]
 
 
 @pytest.mark.parametrize("name", ["pattern_a", "pattern_b", "pattern_c"])

@@ -25,6 +25,7 @@
 #include "opsnn_kt/high_level.h"
 #include "opsnn_kt/multicore.h"
 #include "opsnn_kt/type_utils.h"
+#include "opsnn_kt/scalar_bits.h"
 #include "opsnn_kt/micro_api.h"
 #include "opsnn_kt/kernel_macros.h"
 

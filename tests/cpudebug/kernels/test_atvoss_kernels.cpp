@@ -103,7 +103,7 @@ struct OverrunDag {
 };
 
 // An op of the DAG's own in MicroAPI registers, as upstream's arch35 DAGs write theirs (float):
-//   r = b * 0.3 + (a * b + (-a))          Neg, MulDstAdd, Axpy
+//   r = b * 0.3 + ((-a) * a + b)          Neg, MulDstAdd (fused), Axpy
 //   q = r / (1 + |a|) + log(|a|)          Abs, Adds, Div<&DivSpecificMode>, Log, Add
 //   y = a > 0 ? q : r;  y = b != b ? 0 : y   Compares GT / NE (NE is true for NaN), Select
 // its loads and stores post-update their addresses (PostLiteral::POST_MODE_UPDATE)

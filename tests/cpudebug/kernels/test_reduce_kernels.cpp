@@ -11,6 +11,12 @@
 //                  workspace; l2_bi batch-invariant)
 // absmax           y = max(|x|) * scale, scale a Var from the tiling (ReduceMaxOp)
 // empty_fill       PatternID 0: the half output filled with Process's float argument
+// micro_rows       the MicroAPI upstream's norm reductions are written with: rows of 37 floats read
+//                  at unaligned addresses (LoadUnAlignPre / LoadUnAlign), their tails cleared
+//                  by ShiftLefts on the register seen as uint32, squared (Mula), summed (Reduce),
+//                  each sum stored one element at a time (StoreUnAlign + StoreUnAlignPost), the
+//                  rows copied through unaligned stores; MulDstAdd, Move, And, ShiftRights; the
+//                  scalar bit counts
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -173,6 +179,91 @@ extern "C" __global__ __aicore__ void empty_fill(GM_ADDR x, GM_ADDR y, GM_ADDR w
 }
 
 // ---- the host side ----
+// ---- y0[1 : 1 + 5 * 37] = x[0 : 5 * 37] (unaligned stores), y1[r] = sum of row r's squares,
+// y2 = x[0:64] * x[64:128] + x[128:192] fused, y3 = Move / And / ShiftRights on x's bits,
+// y4 = the scalar bit counts ----
+extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR y1, GM_ADDR y2, GM_ADDR y3,
+                                                 GM_ADDR y4) {
+    constexpr uint32_t ROW = 37, ROWS = 5;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> in, out0, out1, out2, out3, out4;
+    pipe.InitBuffer(in, 256 * 4);
+    pipe.InitBuffer(out0, 192 * 4);
+    pipe.InitBuffer(out1, 8 * 4);
+    pipe.InitBuffer(out2, 64 * 4);
+    pipe.InitBuffer(out3, 3 * 64 * 4);
+    pipe.InitBuffer(out4, 8 * 4);
+    GlobalTensor<float> xg, y0g, y1g, y2g;
+    GlobalTensor<int32_t> y3g, y4g;
+    xg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), 256);
+    y0g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y0), 192);
+    y1g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y1), 8);
+    y2g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y2), 64);
+    y3g.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(y3), 3 * 64);
+    y4g.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(y4), 8);
+    LocalTensor<float> a = in.Get<float>();
+    LocalTensor<float> b0 = out0.Get<float>(), b1 = out1.Get<float>(), b2 = out2.Get<float>();
+    LocalTensor<int32_t> b3 = out3.Get<int32_t>(), b4 = out4.Get<int32_t>();
+    DataCopy(a, xg, 256);
+    Duplicate(b0, 0.0f, 192);
+    Duplicate(b1, 0.0f, 8);
+    __local_mem__ float *src = (__local_mem__ float *)a.GetPhyAddr();
+    __local_mem__ float *rows = (__local_mem__ float *)b0.GetPhyAddr() + 1;
+    __local_mem__ float *sums = (__local_mem__ float *)b1.GetPhyAddr();
+    __local_mem__ float *fused = (__local_mem__ float *)b2.GetPhyAddr();
+    __local_mem__ int32_t *bitsOut = (__local_mem__ int32_t *)b3.GetPhyAddr();
+    __VEC_SCOPE__ {
+        MicroAPI::RegTensor<float> v, sq, s, zero, p, q, r;
+        MicroAPI::RegTensor<int32_t> iv, hi, keep;
+        MicroAPI::UnalignReg uIn, uRows, uSums;
+        MaskReg all = MicroAPI::CreateMask<float>();
+        uint32_t n = ROW;
+        MaskReg rowMask = MicroAPI::UpdateMask<uint32_t>(n);
+        MicroAPI::Duplicate(zero, 0.0f);
+        for (uint32_t k = 0; k < ROWS; ++k) {
+            __local_mem__ float *row = src + k * ROW;
+            MicroAPI::LoadUnAlignPre(uIn, row);
+            MicroAPI::LoadUnAlign(v, uIn, row);
+            MicroAPI::ShiftLefts((MicroAPI::RegTensor<uint32_t> &)v, (MicroAPI::RegTensor<uint32_t> &)v,
+                                 static_cast<int16_t>(0), rowMask);
+            MicroAPI::StoreUnAlign(rows, v, uRows, ROW);
+            sq = zero;
+            MicroAPI::Mula(sq, v, v, all);
+            MicroAPI::Reduce<MicroAPI::ReduceType::SUM>(s, sq, all);
+            MicroAPI::StoreUnAlign<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(sums, s, uSums, 1);
+        }
+        MicroAPI::StoreUnAlignPost(rows, uRows, 0);
+        MicroAPI::DataCopyUnAlignPost(sums, uSums, 0);
+        MicroAPI::DataCopy(p, src);
+        MicroAPI::DataCopy(q, src + 64);
+        MicroAPI::DataCopy(r, src + 128);
+        MicroAPI::MulDstAdd(p, q, r, all);
+        MicroAPI::DataCopy(fused, p, all);
+        // x's bits: Move the first 10 lanes over -1 (MERGING), the top half-word (And), >> 20 arithmetic
+        MicroAPI::DataCopy(iv, (__local_mem__ int32_t *)src);
+        uint32_t ten = 10;
+        MaskReg m10 = MicroAPI::UpdateMask<int32_t>(ten);
+        MicroAPI::Duplicate(keep, -1);
+        MicroAPI::Copy<int32_t, MicroAPI::MaskMergeMode::MERGING>(keep, iv, m10);  // Move's other name
+        MicroAPI::DataCopy(bitsOut, keep, all);
+        MicroAPI::Duplicate(hi, static_cast<int32_t>(0xFFFF0000u));
+        MicroAPI::And(hi, iv, hi, all);
+        MicroAPI::DataCopy(bitsOut + 64, hi, all);
+        MicroAPI::ShiftRights(iv, iv, static_cast<int16_t>(20), all);
+        MicroAPI::DataCopy(bitsOut + 128, iv, all);
+    }
+    for (int32_t i = 0; i < 4; ++i) b4.SetValue(i, static_cast<int32_t>(GetBitCount<1>(i ^ (i + 1)) - 1));
+    b4.SetValue(4, static_cast<int32_t>(ScalarCountLeadingZero(0x0FFFFFFFFFFFFFFFull)));
+    b4.SetValue(5, static_cast<int32_t>(ScalarGetSFFValue<1>(28)));
+    b4.SetValue(6, static_cast<int32_t>(GetSFFValue<0>(~0ull)));
+    b4.SetValue(7, static_cast<int32_t>(sbitset1(0, 5)));
+    DataCopy(y0g, b0, 192);
+    DataCopy(y1g, b1, 8);
+    DataCopy(y2g, b2, 64);
+    DataCopy(y3g, b3, 3 * 64);
+    DataCopy(y4g, b4, 8);
+}
+
 static std::vector<uint8_t> ReadBin(const std::string &path) {
     std::vector<uint8_t> bytes;
     if (FILE *f = std::fopen(path.c_str(), "rb")) {
@@ -232,6 +323,12 @@ TEST(reduce, micro) {
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     Case c("micro", 2);
     ICPU_RUN_KF(micro_reduce, 1, c.in[0], c.in[1], c.out[0], c.tiling);
+}
+
+TEST(reduce, micro_rows) {
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    Case c("micro_rows", 1);
+    ICPU_RUN_KF(micro_rows, 1, c.in[0], c.out[0], c.out[1], c.out[2], c.out[3], c.out[4]);
 }
 
 TEST(reduce, pattern) {

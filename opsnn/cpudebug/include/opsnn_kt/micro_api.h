@@ -334,8 +334,15 @@ OPSNN_KT_MICRO_BINARY(Mul, MaskMergeMode)
 OPSNN_KT_MICRO_BINARY(Div, auto)
 OPSNN_KT_MICRO_BINARY(Max, MaskMergeMode)
 OPSNN_KT_MICRO_BINARY(Min, MaskMergeMode)
-OPSNN_KT_MICRO_BINARY(MulDstAdd, MaskMergeMode)  // dst = src0 * src1 + dst
+OPSNN_KT_MICRO_BINARY(MulDstAdd, MaskMergeMode)  // dst = dst * src0 + src1, one rounding
+OPSNN_KT_MICRO_BINARY(MulAddDst, MaskMergeMode)  // dst = src0 * src1 + dst
+OPSNN_KT_MICRO_BINARY(Mula, MaskMergeMode)       // MulAddDst's other name
 #undef OPSNN_KT_MICRO_BINARY
+/* MulDstAdd's other name */
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+__aicore__ inline void FusedMulDstAdd(U &dstReg, U &srcReg0, U &srcReg1, MaskReg &mask, OPSNN_KT_WHERE) {
+    MulDstAdd<T, mode, U>(dstReg, srcReg0, srcReg1, mask, OPSNN_KT_AT);
+}
 
 #define OPSNN_KT_MICRO_SCALAR(Name)                                                                            \
     template <typename T = DefaultType, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>   \
@@ -378,6 +385,18 @@ __aicore__ inline void Duplicate(S &dstReg, U scalarValue, MaskReg &mask, OPSNN_
     detail::CheckType<T, S>();
     dstReg.handle_ = opsnn_kt::Call("MicroAPI.Duplicate", OPSNN_KT_AT, detail::Out(dstReg),
                                     static_cast<typename S::ActualT>(scalarValue), detail::In(mask), mode);
+}
+
+/* src's active lanes into dst (MERGING: the others kept); AscendC also names it Copy */
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+__aicore__ inline void Move(U &dstReg, U &srcReg, MaskReg &mask, OPSNN_KT_WHERE) {
+    detail::CheckType<T, U>();
+    dstReg.handle_ = opsnn_kt::Call("MicroAPI.Move", OPSNN_KT_AT, detail::Out(dstReg), detail::In(srcReg),
+                                    detail::In(mask), mode);
+}
+template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
+__aicore__ inline void Copy(U &dstReg, U &srcReg, MaskReg &mask, OPSNN_KT_WHERE) {
+    Move<T, mode, U>(dstReg, srcReg, mask, OPSNN_KT_AT);
 }
 
 /* ---- compare and select ---- */
@@ -425,5 +444,7 @@ namespace Reg = MicroAPI;
 }  // namespace AscendC
 
 #include "opsnn_kt/micro_reduce.h"  // Reduce, ReduceDataBlock (in-register reductions)
+#include "opsnn_kt/micro_bitwise.h"  // And, Or, Xor, Not, ShiftLefts, ShiftRights
+#include "opsnn_kt/micro_unaligned.h"  // UnalignReg, LoadUnAlign(Pre), StoreUnAlign(Post)
 
 #endif  // OPSNN_KT_MICRO_API_H_
