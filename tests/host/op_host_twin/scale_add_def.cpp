@@ -37,4 +37,17 @@ public:
     }
 };
 OP_ADD(OpsnnListed);
+
+// A definition whose DataType columns disagree (2 against 1): a launch names the parameters.
+class OpsnnBadColumns : public OpDef {
+public:
+    explicit OpsnnBadColumns(const char *name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
+        this->Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+        this->Output("z").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(OpsnnBadColumns);
 }  // namespace ops

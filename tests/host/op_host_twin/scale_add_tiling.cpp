@@ -96,4 +96,5 @@ static ge::graphStatus TilingPlain(gert::TilingContext *context)
     return ge::GRAPH_SUCCESS;
 }
 IMPL_OP_OPTILING(OpsnnPlain).Tiling(TilingPlain, 64);
+IMPL_OP_OPTILING(OpsnnBadColumns).Tiling(TilingPlain);
 }  // namespace optiling

@@ -248,6 +248,12 @@ TEST(OpHostTwinLaunch, NamedErrors)
     r = opsnn_host::RunTiling(request);
     EXPECT_EQ(r.error.rfind("op_host tiling: OpsnnScaleAdd: unknown SoC 'Ascend310' (known: Ascend910B1, ", 0), 0U)
         << r.error;
+    request.soc = "Ascend910B2";
+    request.op_type = "OpsnnBadColumns";
+    request.attrs = {};
+    r = opsnn_host::RunTiling(request);
+    EXPECT_EQ(r.error, "op_host tiling: OpsnnBadColumns: OpDef OpsnnBadColumns: input 'y' lists 1 data types where "
+                       "input 'x' lists 2");
     request.op_type = "NoSuchOp";
     r = opsnn_host::RunTiling(request);
     EXPECT_EQ(r.error.rfind("op_host tiling: NoSuchOp: no tiling function is registered", 0), 0U) << r.error;

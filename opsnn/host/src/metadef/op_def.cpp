@@ -588,6 +588,12 @@ std::string ViewOpDef(const std::string &op_type, const std::string &soc_family,
     return "";
 }
 
+bool HasOpDef(const std::string &op_type) {
+    ops::Registry &r = ops::TheRegistry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    return r.by_type.count(op_type) != 0;
+}
+
 std::vector<std::string> RegisteredOpDefs() {
     ops::Registry &r = ops::TheRegistry();
     std::lock_guard<std::mutex> lock(r.mutex);

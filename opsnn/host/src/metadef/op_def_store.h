@@ -41,6 +41,8 @@ struct OpDefView {
  * config's parameters replace the OpDef's), else why not. A definition whose columns disagree
  * in length is an error naming the parameters. */
 std::string ViewOpDef(const std::string &op_type, const std::string &soc_family, OpDefView *view);
+/* Whether OP_ADD registered op_type. */
+bool HasOpDef(const std::string &op_type);
 /* Every registered op type. */
 std::vector<std::string> RegisteredOpDefs();
 }  // namespace opsnn_host

@@ -127,8 +127,12 @@ Prepared Prepare(const LaunchRequest &request) {
         return out;
     }
     OpDefView def;
-    const std::string missing = ViewOpDef(request.op_type, out.soc->family, &def);
-    if (!missing.empty()) {
+    if (HasOpDef(request.op_type)) {
+        out.error = ViewOpDef(request.op_type, out.soc->family, &def);
+        if (!out.error.empty()) {
+            return out;
+        }
+    } else {
         /* No OpDef linked in (an op_host built without its *_def.cpp): attributes by their own types,
          * one tensor per IR input/output. */
         for (const AttrValue &a : request.attrs) {
@@ -150,8 +154,9 @@ Prepared Prepare(const LaunchRequest &request) {
         const AttrView &a = def.attrs[i];
         if (i >= request.attrs.size()) {
             if (!a.has_default) {
-                out.error = "attribute '" + a.name + "' (index " + std::to_string(i) +
-                            ") is required by the OpDef and the launch does not give it";
+                out.error = "attribute '" + a.name + "' (index " + std::to_string(i) + ") " +
+                            (a.required ? "is required by the OpDef" : "has no default in the OpDef") +
+                            " and the launch does not give it";
                 return out;
             }
             out.attrs.push_back(a.default_value);
