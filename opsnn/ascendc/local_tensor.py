@@ -17,7 +17,7 @@ DataCopyPad) or for the scalar unit (GetValue), naming the instruction that firs
 bytes. A DataCopy from UB to UB moves them along, still undefined (valgrind's memcpy)."""
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -209,9 +209,10 @@ def _span(lt: LocalTensor, nbytes: int, instruction: str, check: bool,
             if write:
                 if not _covered(defs.written, a, min(buf.base + end, buf.storage.size)):
                     _mark_written(buf, lo, end)
-                if defs.undefined or buf.ctx.undefined_inputs:
+                if buf.ctx.undefined_inputs or (defs.undefined and _touches(defs.undefined, 8 * a, 8 * b)):
                     _write_definedness(lt, lo, end, instruction)
-            elif a < b and (defs.undefined or not _covered(defs.written, a, b)):
+            elif a < b and (not _covered(defs.written, a, b) or
+                            (defs.undefined and _touches(defs.undefined, 8 * a, 8 * b))):
                 _check_written(lt, lo, end, instruction, sink)
     start = buf.base + lo + head
     return start, max(start, min(buf.base + end, buf.storage.size)), head
@@ -246,15 +247,26 @@ def _add_range(w: list[tuple[int, int]], lo: int, hi: int) -> None:
     """Merge [lo, hi) into the sorted disjoint ranges `w` (touching ranges are joined)."""
     if _covered(w, lo, hi):
         return
-    keep = []
-    for a, b in w:
-        if b < lo or a > hi:
-            keep.append((a, b))
-        else:
-            lo, hi = min(a, lo), max(b, hi)
-    keep.append((lo, hi))
-    keep.sort()
-    w[:] = keep
+    i = bisect_right(w, (lo, _END)) - 1  # the last range starting at or before lo
+    if i < 0 or w[i][1] < lo:
+        i += 1  # it ends before lo (not even touching): the merge starts after it
+    j = bisect_right(w, (hi, _END))  # ranges starting at or before hi touch or overlap
+    if i < j:
+        lo, hi = min(lo, w[i][0]), max(hi, w[j - 1][1])
+    w[i:j] = [(lo, hi)]
+
+
+def _overlapping(u: list, lo: int, hi: int) -> tuple[int, int]:
+    """[i, j): the ranges of the sorted disjoint `u` ((lo, hi, ...) tuples) that overlap [lo, hi)."""
+    i = bisect_right(u, (lo, _END)) - 1
+    if i < 0 or u[i][1] <= lo:
+        i += 1
+    return i, bisect_left(u, (hi, -_END))
+
+
+def _touches(u: list, lo: int, hi: int) -> bool:
+    i, j = _overlapping(u, lo, hi)
+    return i < j
 
 
 def _gaps(w: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -307,10 +319,9 @@ def _undefined_bits(defs: Definedness, lo: int, hi: int) -> list[tuple[int, int,
     """The bit ranges of storage bytes [lo, hi) that hold undefined values: never written (origin
     None) or written from undefined ones (their origin)."""
     out = [(8 * a, 8 * b, None) for a, b in _gaps(defs.written, lo, hi)]
-    for a, b, origin in defs.undefined:
-        a, b = max(a, 8 * lo), min(b, 8 * hi)
-        if a < b:
-            out.append((a, b, origin))
+    i, j = _overlapping(defs.undefined, 8 * lo, 8 * hi)
+    for a, b, origin in defs.undefined[i:j]:
+        out.append((max(a, 8 * lo), min(b, 8 * hi), origin))
     return out
 
 
@@ -356,14 +367,15 @@ def _write_definedness(lt: LocalTensor, lo: int, hi: int, instruction: str) -> N
     defs = buf.defs
     base = 8 * buf.base
     w_lo, w_hi = base + 8 * max(lo, 0), base + 8 * min(hi, buf.nbytes)
-    if defs.undefined:
+    i, j = _overlapping(defs.undefined, w_lo, w_hi)
+    if i < j:
+        u = defs.undefined
         kept = []
-        for a, b, origin in defs.undefined:
-            if a < w_lo:
-                kept.append((a, min(b, w_lo), origin))
-            if b > w_hi:
-                kept.append((max(a, w_hi), b, origin))
-        defs.undefined = kept
+        if u[i][0] < w_lo:
+            kept.append((u[i][0], w_lo, u[i][2]))
+        if u[j - 1][1] > w_hi:
+            kept.append((w_hi, u[j - 1][1], u[j - 1][2]))
+        u[i:j] = kept
     pending = [p for p in ctx.undefined_inputs if p[0] == instruction]
     ctx.undefined_inputs.clear()
     if not pending or w_lo >= w_hi:
@@ -381,16 +393,16 @@ def _add_undefined(defs: Definedness, a: int, b: int, origin: str) -> None:
     """Merge bits [a, b) into defs.undefined (touching ranges joined, the earlier origin kept)."""
     if a >= b:
         return
-    keep = []
-    for lo, hi, o in defs.undefined:
-        if hi < a or lo > b:
-            keep.append((lo, hi, o))
-        else:
-            origin = o if lo < a else origin
-            a, b = min(a, lo), max(b, hi)
-    keep.append((a, b, origin))
-    keep.sort()
-    defs.undefined = keep
+    u = defs.undefined
+    i = bisect_right(u, (a, _END)) - 1
+    if i < 0 or u[i][1] < a:
+        i += 1
+    j = bisect_right(u, (b, _END))
+    if i < j:
+        if u[i][0] < a:
+            origin = u[i][2]
+        a, b = min(a, u[i][0]), max(b, u[j - 1][1])
+    u[i:j] = [(a, b, origin)]
 
 
 def mark_undefined(lt: LocalTensor, elements, origin: str) -> None:
