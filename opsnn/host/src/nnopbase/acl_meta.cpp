@@ -7,8 +7,9 @@
  * offset, a stride count other than the view's, an unknown dtype or format, a view that reaches
  * past its storage -- NULL, with the reason for aclGetRecentErrMsg. A private (device-internal)
  * format is recorded with one line on stderr. Difference: every aclDataType the header lists is
- * accepted (the 8-, 6- and 4-bit floats, int4, complex32 too: the Python layer has no numpy type
- * for them), except ACL_DT_UNDEFINED and ACL_STRING, which have no element size. */
+ * accepted and recorded, ACL_DT_UNDEFINED and ACL_STRING included (the Python layer refuses what
+ * numpy has no type for): CANN's aclCreateTensor records any of them, and upstream's op_api UTs
+ * build such tensors to check that the operator refuses their dtype (swish's silu UT does). */
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -33,6 +34,7 @@ const void *Refused(const std::string &what) {
 
 bool KnownDataType(aclDataType t) {
     switch (t) {
+        case ACL_DT_UNDEFINED: case ACL_STRING:
         case ACL_FLOAT: case ACL_FLOAT16: case ACL_INT8: case ACL_INT32: case ACL_UINT8: case ACL_INT16:
         case ACL_UINT16: case ACL_UINT32: case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_BOOL:
         case ACL_COMPLEX64: case ACL_COMPLEX128: case ACL_BF16: case ACL_INT4: case ACL_UINT1: case ACL_COMPLEX32:

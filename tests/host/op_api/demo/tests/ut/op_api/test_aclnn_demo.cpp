@@ -73,6 +73,22 @@ TEST(demo_phase1, unsupported_dtype_is_161002_naming_the_tensor_and_dtype) {
     aclDestroyTensor(out);
 }
 
+TEST(demo_phase1, a_tensor_of_an_unsupported_dtype_is_made_and_refused_by_the_op) {
+    /* aclCreateTensor records any declared aclDataType, as CANN's does (upstream's UTs build such
+     * tensors to see the operator refuse them); a view past its storage is refused there */
+    aclTensor *undefined = Desc({2}, ACL_DT_UNDEFINED);
+    aclTensor *string = Desc({2}, ACL_STRING);
+    ASSERT_NE(undefined, nullptr);
+    ASSERT_NE(string, nullptr);
+    Phase1 p;
+    EXPECT_EQ(aclnnDemoCopyGetWorkspaceSize(undefined, string, &p.workspace, &p.executor), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(Desc({3}, ACL_FLOAT, {2}, 0, {4}), nullptr);  // reaches element 4 of 4
+    EXPECT_NE(RecentErrors().find("past the storage"), std::string::npos);
+    EXPECT_EQ(Desc({3}, static_cast<aclDataType>(5), {}, 0, {}), nullptr);  // no aclDataType 5
+    aclDestroyTensor(undefined);
+    aclDestroyTensor(string);
+}
+
 TEST(demo_phase1, more_than_eight_dims_is_161002) {
     aclTensor *t = Desc({1, 1, 1, 1, 1, 1, 1, 1, 2}, ACL_FLOAT);
     Phase1 p;
