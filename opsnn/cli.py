@@ -23,7 +23,7 @@ MAX_UB_SIZE = 1 << 32  # a UB size must fit the uint32 the platform API reports
 MAX_CORES = 65535  # the most cores a launch can name
 INT64_MAX = 2**63 - 1  # a dimension and an element count must fit aclnn's int64
 DEFAULT_FAMILY = "ascend910b"  # the scheme of a custom platform without --family
-COMMANDS = ("tiling", "sanitize", "example", "info", "tune", "atk", "ut", "new-op")
+COMMANDS = ("tiling", "sanitize", "example", "info", "tune", "atk", "ut", "run", "new-op")
 
 
 class UsageError(Exception):
@@ -536,6 +536,9 @@ def _main(argv=None) -> int:
         if command == "ut":  # a C++ kernel's unit test, not an operator (opsnn/cpudebug/ut.py)
             from opsnn.cpudebug import ut
             return ut.main(argv[1:])
+        if command == "run":  # a C++ operator's aclnn example, not an operator name (opsnn/host/run.py)
+            from opsnn.host import run
+            return run.main(argv[1:])
         if command == "new-op":  # writes a new operator's folder (opsnn/op_common/new_op.py)
             from opsnn.op_common import new_op
             try:
