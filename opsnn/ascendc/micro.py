@@ -23,7 +23,8 @@ PACK_B16/B32/B64 (the low half of each lane, packed), FIRST_ELEMENT_B8/B16/B32. 
 distributions are refused by name.
 
 Sanitizer (the LocalTensor model's, local_tensor.py): a load or store past its buffer or before it
-is local_tensor_overflow / underflow, an address not 32-byte aligned is datacopy_unaligned. A
+is local_tensor_overflow / underflow, an address not 32-byte aligned is datacopy_unaligned (a
+BRC load or a FIRST_ELEMENT store moves one element: its address need only be aligned to it). A
 register holds defined and undefined bytes, valgrind-style: a fresh register is all undefined, a
 load of UB bytes nothing wrote gives undefined lanes, an active lane computed from an undefined one
 (or under an undefined mask bit) is undefined, a ZEROING instruction's inactive lanes are defined
@@ -458,14 +459,45 @@ def MulDstAdd(dst: RegTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg,  
 FusedMulDstAdd = MulDstAdd
 
 
+class HighLowPart(Enum):
+    """Which half of a register (Pack / UnPack) or which end lane (Duplicate from a register)."""
+    LOWEST = 0
+    HIGHEST = 1
+
+
+def high_low_part(name: str, part) -> HighLowPart:
+    """A HighLowPart, or its C++ value (0 LOWEST, 1 HIGHEST: how C++ passes it)."""
+    try:
+        return part if isinstance(part, HighLowPart) else HighLowPart(int(part))
+    except (TypeError, ValueError):
+        raise EmulatorError(f"MicroAPI::{name}: the part must be HighLowPart LOWEST or HIGHEST, got {part!r}") from None
+
+
 def Duplicate(dst: RegTensor, scalar, mask: MaskReg | None = None,  # noqa: N802 - AscendC name
-              mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+              mode: MaskMergeMode = MaskMergeMode.ZEROING, pos: HighLowPart = HighLowPart.LOWEST) -> None:
     """MicroAPI::Duplicate: the scalar (converted to the lane type) in every active lane; without
-    a mask, in every lane."""
+    a mask, in every lane. With a RegTensor for the scalar (and a mask): its lowest lane (pos
+    LOWEST: where a Reduce leaves its result) or its highest one (HIGHEST) in every active lane."""
     t = _lane_type("Duplicate", REG_TYPES, dst)
+    n = VECTOR_REG_WIDTH // t.itemsize
+    if isinstance(scalar, RegTensor):
+        if mask is None:
+            raise EmulatorError("MicroAPI::Duplicate(dst, srcReg, mask): the register form takes a mask")
+        src = scalar
+        _lane_type("Duplicate", REG_TYPES, dst, src)
+        ctx = dst.ctx
+        _issue("Duplicate", ctx)
+        mode = _merge_mode("Duplicate", mode)
+        k = 0 if high_low_part("Duplicate", pos) is HighLowPart.LOWEST else n - 1
+        active, m_undef, m_origin = _mask_lanes("Duplicate", mask, t.itemsize)
+        from_k = bool(src.lane_undef(t.itemsize)[k])  # every lane written is lane k's value
+        undef = m_undef | from_k
+        origin = (src.origin or f"MicroAPI::Duplicate{_where(ctx)} read a lane of a register nothing wrote"
+                  if from_k else m_origin)
+        _write_lanes(dst, t, np.full(n, src.lanes(t)[k], dtype=t), active | m_undef, undef, mode, origin)
+        return
     s = to_scalar(scalar, t)
-    _elementwise("Duplicate", lambda: np.full(VECTOR_REG_WIDTH // t.itemsize, s, dtype=t), REG_TYPES, dst, [],
-                 mask, mode)
+    _elementwise("Duplicate", lambda: np.full(n, s, dtype=t), REG_TYPES, dst, [], mask, mode)
 
 
 def Copy(dst: RegTensor | MaskReg, src: RegTensor | MaskReg) -> None:  # noqa: N802 - AscendC name
@@ -749,7 +781,9 @@ def _store(dst: LocalTensor, src: RegTensor, mask: MaskReg, dist: StoreDist) -> 
         origin = src.origin or f"{_NAME}{_where(ctx)} stored lanes of a register nothing wrote"
     else:
         origin = m_origin
-    _check_ub_aligned(dst, _NAME, n * size, UB_ALIGN)
+    # FIRST_ELEMENT writes one element: its address need only be the element's (AscendC's own
+    # reductions store row results with it at consecutive floats)
+    _check_ub_aligned(dst, _NAME, n * size, size if first else UB_ALIGN)
     idx = np.flatnonzero(active)
     if idx.size == 0:
         return
@@ -815,8 +849,10 @@ from .micro_reduce import (  # noqa: E402
 __all__ += ["Reduce", "ReduceDataBlock", "ReduceMax", "ReduceMaxWithDataBlock", "ReduceMin", "ReduceMinWithDataBlock",
             "ReduceSum", "ReduceSumWithDataBlock", "ReduceType"]
 
-# Bit operations on integer lanes and the unaligned moves: their own modules, on the helpers above.
+# Bit operations on integer lanes, Pack / UnPack and the unaligned moves: their own modules, on the
+# helpers above.
 from .micro_bitwise import And, Not, Or, ShiftLefts, ShiftRights, Xor  # noqa: E402
+from .micro_pack import Pack, UnPack  # noqa: E402
 from .micro_unaligned import (  # noqa: E402
     DataCopyUnAlign,
     DataCopyUnAlignPost,
@@ -833,4 +869,4 @@ from .micro_unaligned import (  # noqa: E402
 __all__ += ["And", "DataCopyUnAlign", "DataCopyUnAlignPost", "DataCopyUnAlignPre", "FusedMulDstAdd", "LoadUnAlign",
             "LoadUnAlignPre", "Move", "MulAddDst", "Mula", "Not", "Or", "ShiftLefts", "ShiftRights", "StoreUnAlign",
             "StoreUnAlignPost", "UnalignReg", "UnalignRegForLoad", "UnalignRegForStore", "Xor",
-            "fused_multiply_add"]
+            "fused_multiply_add", "HighLowPart", "Pack", "UnPack", "high_low_part"]

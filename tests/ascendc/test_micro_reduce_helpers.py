@@ -270,3 +270,74 @@ def test_scalar_bit_counting():
     assert [asc.GetBitCount(i ^ (i + 1)) - 1 for i in range(8)] == [0, 1, 0, 2, 0, 1, 0, 3]
     with pytest.raises(EmulatorError, match="countValue"):
         asc.GetBitCount(1, 2)
+
+
+# ---- Pack / UnPack, Duplicate from a register ----
+
+def test_unpack_widens_a_half_and_pack_narrows_into_a_half():
+    """bfloat16 bits through uint16 -> uint32 and back, as the norm kernels move them; signed lanes
+    sign-extend."""
+    core = make_core()
+    x = np.arange(128, dtype=np.uint16) * np.uint16(509)
+    wide = micro.RegTensor(core, np.uint32)
+    micro.UnPack(wide, _reg(core, np.uint16, x))  # LOWEST
+    assert (wide.numpy() == x[:64].astype(np.uint32)).all()
+    micro.UnPack(wide, _reg(core, np.uint16, x), micro.HighLowPart.HIGHEST)
+    assert (wide.numpy() == x[64:].astype(np.uint32)).all()
+    s = micro.RegTensor(core, np.int32)
+    micro.UnPack(s, _reg(core, np.int16, x.view(np.int16)), 1)  # C++ passes the part's value
+    assert (s.numpy() == x[64:].view(np.int16).astype(np.int32)).all() and (s.numpy() < 0).any()
+    narrow = micro.RegTensor(core, np.uint16)
+    src = np.arange(64, dtype=np.uint32) * np.uint32(0x0001_0003)  # high halves dropped
+    micro.Pack(narrow, _reg(core, np.uint32, src))
+    assert (narrow.numpy()[:64] == (src & 0xFFFF)).all() and (narrow.numpy()[64:] == 0).all()
+    micro.Pack(narrow, _reg(core, np.uint32, src), micro.HighLowPart.HIGHEST)
+    assert (narrow.numpy()[64:] == (src & 0xFFFF)).all() and (narrow.numpy()[:64] == 0).all()
+    with pytest.raises(EmulatorError, match="half"):
+        micro.Pack(micro.RegTensor(core, np.uint8), _reg(core, np.uint32, src))
+    assert kinds(core) == []
+
+
+def test_pack_and_unpack_masks_keep_the_lanes():
+    """A b16 predicate of 50 lanes unpacked is the b32 predicate of the same 50 (of 64) lanes;
+    packed back, the b16 one again."""
+    core = make_core()
+    m16 = _mask(core, np.uint16, 50)
+    m32 = micro.MaskReg(core)
+    micro.UnPack(m32, m16)
+    assert (m32.active(4) == (np.arange(64) < 50)).all()
+    back = micro.MaskReg(core)
+    micro.Pack(back, m32)
+    assert (back.active(2)[:64] == (np.arange(64) < 50)).all() and not back.bits[128:].any()
+    micro.UnPack(m32, _mask(core, np.uint16, 100), micro.HighLowPart.HIGHEST)
+    assert (m32.active(4) == (np.arange(64) < 36)).all()
+
+
+def test_duplicate_from_a_register_broadcasts_its_lowest_or_highest_lane():
+    """Reduce leaves its result in lane 0; Duplicate(dst, src, mask) spreads it."""
+    core = make_core()
+    x = np.arange(64, dtype=np.float32) + 0.5
+    dst = _reg(core, np.float32, -np.ones(64, np.float32))
+    micro.Duplicate(dst, _reg(core, np.float32, x), _mask(core, np.float32, 40))
+    assert (dst.numpy() == np.concatenate([np.full(40, 0.5), np.zeros(24)]).astype(np.float32)).all()
+    micro.Duplicate(dst, _reg(core, np.float32, x), _mask(core, np.float32, 8), micro.MaskMergeMode.MERGING,
+                    micro.HighLowPart.HIGHEST)
+    assert (dst.numpy()[:8] == 63.5).all() and (dst.numpy()[8:40] == 0.5).all()
+    fresh = micro.RegTensor(core, np.float32)  # nothing wrote it: every written lane undefined
+    micro.Duplicate(dst, fresh, _mask(core, np.float32, 64))
+    assert dst.undef.all()
+
+
+def test_first_element_stores_need_only_the_elements_alignment():
+    """A row's reduced value stored at dst + i (AscendC's own ReduceSum rows do this); a NORM store
+    there is still datacopy_unaligned."""
+    core = make_core()
+    out = Ub(core).buffer(np.float32, 16, np.zeros(16, np.float32))
+    one = _mask(core, np.float32, 1)
+    for i in range(5):
+        micro.DataCopy(out[i], _reg(core, np.float32, np.full(64, i + 1.0, np.float32)), one,
+                       micro.StoreDist.DIST_FIRST_ELEMENT_B32)
+    assert list(_ub_bytes(out, 64).view(np.float32)[:6]) == [1, 2, 3, 4, 5, 0]
+    assert kinds(core) == []
+    micro.DataCopy(out[1], _reg(core, np.float32, np.zeros(64, np.float32)), one)
+    assert "datacopy_unaligned" in kinds(core)

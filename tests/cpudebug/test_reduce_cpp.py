@@ -214,7 +214,7 @@ def good(tmp_path_factory, runtime):
     _write(work, "empty", [np.zeros(8, np.float16)], [100 * 2], empty, 2)
     # the MicroAPI of upstream's norm reductions: unaligned rows, tail clearing, Mula, MulDstAdd, bits
     xm = _values(rng, 256)
-    _write(work, "micro_rows", [xm], [192 * 4, 8 * 4, 64 * 4, 3 * 64 * 4, 8 * 4], b"\0" * 8, 1)
+    _write(work, "micro_rows", [xm], [192 * 4, 8 * 4, 64 * 4, 3 * 64 * 4, 8 * 4, 128 * 4, 128 * 4], b"\0" * 8, 1)
     cases["micro_rows"] = xm
     out = work / "run.json"
     rc = ut.main([str(SOURCE), "--soc", "ascend950", "--workdir", str(work), "--json", str(out),
@@ -245,7 +245,8 @@ def test_micro_api_of_upstreams_norm_reductions(good):
     """Rows of 37 floats at unaligned addresses: copied through StoreUnAlign (+ Post) unchanged;
     each row's squares (Mula) over a register whose tail ShiftLefts cleared, summed by the tree,
     stored one sum at a time; MulDstAdd fused; Move MERGING, And, ShiftRights on x's bits; the
-    scalar bit counts."""
+    scalar bit counts; Duplicate of lane 0 (the Reduce's result); a mask UnPack; UnPack / Pack of
+    half-words."""
     _, work, _, cases = good
     x = cases["micro_rows"]
     y0 = _out(work, "micro_rows", 0, np.float32)
@@ -263,6 +264,13 @@ def test_micro_api_of_upstreams_norm_reductions(good):
     assert (y3[:64] == np.concatenate([xi[:10], np.full(54, -1, np.int32)])).all()
     assert (y3[64:128] == xi & np.int32(-65536)).all() and (y3[128:] == xi >> 20).all()
     assert list(_out(work, "micro_rows", 4, np.int32)) == [0, 1, 0, 2, 4, 2, -1, 32]
+    y5 = _out(work, "micro_rows", 5, np.float32)
+    assert (_bits(y5[:64]) == _bits(np.full(64, sums[-1], np.float32))).all()
+    assert (y5[64:] == (np.arange(64) < 50)).all()
+    y6 = _out(work, "micro_rows", 6, np.int32)
+    halves = x[:64].view(np.uint16)
+    assert (y6[:64].view(np.uint32) == halves[64:].astype(np.uint32)).all()
+    assert (y6[64:].view(np.uint16)[:64] == halves[64:]).all() and (y6[96:] == 0).all()
 
 
 @pytest.mark.parametrize("name", ["pattern_a", "pattern_b", "pattern_c"])

@@ -16,7 +16,7 @@
 //                  by ShiftLefts on the register seen as uint32, squared (Mula), summed (Reduce),
 //                  each sum stored one element at a time (StoreUnAlign + StoreUnAlignPost), the
 //                  rows copied through unaligned stores; MulDstAdd, Move, And, ShiftRights; the
-//                  scalar bit counts
+//                  scalar bit counts, Duplicate from a register, Pack / UnPack (registers, masks)
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -183,16 +183,18 @@ extern "C" __global__ __aicore__ void empty_fill(GM_ADDR x, GM_ADDR y, GM_ADDR w
 // y2 = x[0:64] * x[64:128] + x[128:192] fused, y3 = Move / And / ShiftRights on x's bits,
 // y4 = the scalar bit counts ----
 extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR y1, GM_ADDR y2, GM_ADDR y3,
-                                                 GM_ADDR y4) {
+                                                 GM_ADDR y4, GM_ADDR y5, GM_ADDR y6) {
     constexpr uint32_t ROW = 37, ROWS = 5;
     TPipe pipe;
-    TBuf<TPosition::VECCALC> in, out0, out1, out2, out3, out4;
+    TBuf<TPosition::VECCALC> in, out0, out1, out2, out3, out4, out5, out6;
     pipe.InitBuffer(in, 256 * 4);
     pipe.InitBuffer(out0, 192 * 4);
     pipe.InitBuffer(out1, 8 * 4);
     pipe.InitBuffer(out2, 64 * 4);
     pipe.InitBuffer(out3, 3 * 64 * 4);
     pipe.InitBuffer(out4, 8 * 4);
+    pipe.InitBuffer(out5, 2 * 64 * 4);
+    pipe.InitBuffer(out6, 2 * 64 * 4);
     GlobalTensor<float> xg, y0g, y1g, y2g;
     GlobalTensor<int32_t> y3g, y4g;
     xg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), 256);
@@ -201,6 +203,14 @@ extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR 
     y2g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y2), 64);
     y3g.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(y3), 3 * 64);
     y4g.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(y4), 8);
+    GlobalTensor<float> y5g;
+    GlobalTensor<int32_t> y6g;
+    y5g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y5), 2 * 64);
+    y6g.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(y6), 2 * 64);
+    LocalTensor<float> b5 = out5.Get<float>();
+    LocalTensor<int32_t> b6 = out6.Get<int32_t>();
+    __local_mem__ float *dupOut = (__local_mem__ float *)b5.GetPhyAddr();
+    __local_mem__ int32_t *packOut = (__local_mem__ int32_t *)b6.GetPhyAddr();
     LocalTensor<float> a = in.Get<float>();
     LocalTensor<float> b0 = out0.Get<float>(), b1 = out1.Get<float>(), b2 = out2.Get<float>();
     LocalTensor<int32_t> b3 = out3.Get<int32_t>(), b4 = out4.Get<int32_t>();
@@ -251,6 +261,26 @@ extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR 
         MicroAPI::DataCopy(bitsOut + 64, hi, all);
         MicroAPI::ShiftRights(iv, iv, static_cast<int16_t>(20), all);
         MicroAPI::DataCopy(bitsOut + 128, iv, all);
+        // the last row's sum (lane 0 of s) to every lane; a b16 predicate of 50 lanes as a b32 one
+        MicroAPI::RegTensor<float> spread, ones;
+        MicroAPI::Duplicate(spread, s, all);
+        MicroAPI::DataCopy(dupOut, spread, all);
+        uint32_t fifty = 50;
+        MaskReg m16 = MicroAPI::UpdateMask<uint16_t>(fifty);
+        MaskReg m32;
+        MicroAPI::UnPack(m32, m16);
+        MicroAPI::Duplicate(ones, 0.0f);
+        MicroAPI::Duplicate<float, MicroAPI::MaskMergeMode::MERGING>(ones, 1.0f, m32);
+        MicroAPI::DataCopy(dupOut + 64, ones, all);
+        // x's first 128 half-words: the high 64 widened (UnPack HIGHEST), then narrowed back (Pack)
+        MicroAPI::RegTensor<uint16_t> h16, back;
+        MicroAPI::RegTensor<uint32_t> h32;
+        MicroAPI::DataCopy(h16, (__local_mem__ uint16_t *)src);
+        MicroAPI::UnPack<uint32_t, uint16_t, MicroAPI::HighLowPart::HIGHEST>(h32, h16);
+        MicroAPI::DataCopy((__local_mem__ uint32_t *)packOut, h32, all);
+        MicroAPI::Pack(back, h32);
+        MaskReg all16 = MicroAPI::CreateMask<uint16_t>();  // a b32 mask would store only the even lanes
+        MicroAPI::DataCopy((__local_mem__ uint16_t *)(packOut + 64), back, all16);
     }
     for (int32_t i = 0; i < 4; ++i) b4.SetValue(i, static_cast<int32_t>(GetBitCount<1>(i ^ (i + 1)) - 1));
     b4.SetValue(4, static_cast<int32_t>(ScalarCountLeadingZero(0x0FFFFFFFFFFFFFFFull)));
@@ -262,6 +292,8 @@ extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR 
     DataCopy(y2g, b2, 64);
     DataCopy(y3g, b3, 3 * 64);
     DataCopy(y4g, b4, 8);
+    DataCopy(y5g, b5, 2 * 64);
+    DataCopy(y6g, b6, 2 * 64);
 }
 
 static std::vector<uint8_t> ReadBin(const std::string &path) {
@@ -328,7 +360,7 @@ TEST(reduce, micro) {
 TEST(reduce, micro_rows) {
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     Case c("micro_rows", 1);
-    ICPU_RUN_KF(micro_rows, 1, c.in[0], c.out[0], c.out[1], c.out[2], c.out[3], c.out[4]);
+    ICPU_RUN_KF(micro_rows, 1, c.in[0], c.out[0], c.out[1], c.out[2], c.out[3], c.out[4], c.out[5], c.out[6]);
 }
 
 TEST(reduce, pattern) {

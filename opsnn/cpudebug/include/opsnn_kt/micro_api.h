@@ -87,6 +87,9 @@ inline const char *EnumName(StoreDist d) {
     return names[static_cast<int>(d)];
 }
 
+/* which half of a register (Pack / UnPack), which end lane (Duplicate from a register) */
+enum class HighLowPart : int32_t { LOWEST = 0, HIGHEST = 1 };
+
 /* a load / store that moves its address on by `stride` elements after the access */
 enum class PostLiteral : int32_t { POST_MODE_NORMAL, POST_MODE_UPDATE };
 /* the memories a LocalMemBar orders (the emulator runs every access in order: no barrier needed) */
@@ -387,6 +390,16 @@ __aicore__ inline void Duplicate(S &dstReg, U scalarValue, MaskReg &mask, OPSNN_
                                     static_cast<typename S::ActualT>(scalarValue), detail::In(mask), mode);
 }
 
+/* srcReg's lowest lane (pos LOWEST: where a Reduce leaves its result) or highest one in every
+ * active lane of dstReg */
+template <typename T = DefaultType, HighLowPart pos = HighLowPart::LOWEST, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          typename S>
+__aicore__ inline void Duplicate(S &dstReg, S &srcReg, MaskReg &mask, OPSNN_KT_WHERE) {
+    detail::CheckType<T, S>();
+    dstReg.handle_ = opsnn_kt::Call("MicroAPI.Duplicate", OPSNN_KT_AT, detail::Out(dstReg), detail::In(srcReg),
+                                    detail::In(mask), mode, static_cast<int32_t>(pos));
+}
+
 /* src's active lanes into dst (MERGING: the others kept); AscendC also names it Copy */
 template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>
 __aicore__ inline void Move(U &dstReg, U &srcReg, MaskReg &mask, OPSNN_KT_WHERE) {
@@ -445,6 +458,7 @@ namespace Reg = MicroAPI;
 
 #include "opsnn_kt/micro_reduce.h"  // Reduce, ReduceDataBlock (in-register reductions)
 #include "opsnn_kt/micro_bitwise.h"  // And, Or, Xor, Not, ShiftLefts, ShiftRights
+#include "opsnn_kt/micro_pack.h"  // Pack, UnPack
 #include "opsnn_kt/micro_unaligned.h"  // UnalignReg, LoadUnAlign(Pre), StoreUnAlign(Post)
 
 #endif  // OPSNN_KT_MICRO_API_H_
