@@ -214,7 +214,8 @@ def good(tmp_path_factory, runtime):
     _write(work, "empty", [np.zeros(8, np.float16)], [100 * 2], empty, 2)
     # the MicroAPI of upstream's norm reductions: unaligned rows, tail clearing, Mula, MulDstAdd, bits
     xm = _values(rng, 256)
-    _write(work, "micro_rows", [xm], [192 * 4, 8 * 4, 64 * 4, 3 * 64 * 4, 8 * 4, 128 * 4, 128 * 4], b"\0" * 8, 1)
+    _write(work, "micro_rows", [xm], [192 * 4, 8 * 4, 64 * 4, 3 * 64 * 4, 8 * 4, 128 * 4, 128 * 4,
+                                       256 * 4], b"\0" * 8, 1)
     cases["micro_rows"] = xm
     out = work / "run.json"
     rc = ut.main([str(SOURCE), "--soc", "ascend950", "--workdir", str(work), "--json", str(out),
@@ -246,7 +247,7 @@ def test_micro_api_of_upstreams_norm_reductions(good):
     each row's squares (Mula) over a register whose tail ShiftLefts cleared, summed by the tree,
     stored one sum at a time; MulDstAdd fused; Move MERGING, And, ShiftRights on x's bits; the
     scalar bit counts; Duplicate of lane 0 (the Reduce's result); a mask UnPack; UnPack / Pack of
-    half-words."""
+    half-words; loads and stores through an AddrReg (i * 128 + j * 64)."""
     _, work, _, cases = good
     x = cases["micro_rows"]
     y0 = _out(work, "micro_rows", 0, np.float32)
@@ -271,6 +272,7 @@ def test_micro_api_of_upstreams_norm_reductions(good):
     halves = x[:64].view(np.uint16)
     assert (y6[:64].view(np.uint32) == halves[64:].astype(np.uint32)).all()
     assert (y6[64:].view(np.uint16)[:64] == halves[64:]).all() and (y6[96:] == 0).all()
+    assert (_bits(_out(work, "micro_rows", 7, np.float32)) == _bits(x * np.float32(2))).all()
 
 
 @pytest.mark.parametrize("name", ["pattern_a", "pattern_b", "pattern_c"])

@@ -16,7 +16,8 @@
 //                  by ShiftLefts on the register seen as uint32, squared (Mula), summed (Reduce),
 //                  each sum stored one element at a time (StoreUnAlign + StoreUnAlignPost), the
 //                  rows copied through unaligned stores; MulDstAdd, Move, And, ShiftRights; the
-//                  scalar bit counts, Duplicate from a register, Pack / UnPack (registers, masks)
+//                  scalar bit counts, Duplicate from a register, Pack / UnPack (registers, masks),
+//                  AddrReg loads and stores
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -183,10 +184,10 @@ extern "C" __global__ __aicore__ void empty_fill(GM_ADDR x, GM_ADDR y, GM_ADDR w
 // y2 = x[0:64] * x[64:128] + x[128:192] fused, y3 = Move / And / ShiftRights on x's bits,
 // y4 = the scalar bit counts ----
 extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR y1, GM_ADDR y2, GM_ADDR y3,
-                                                 GM_ADDR y4, GM_ADDR y5, GM_ADDR y6) {
+                                                 GM_ADDR y4, GM_ADDR y5, GM_ADDR y6, GM_ADDR y7) {
     constexpr uint32_t ROW = 37, ROWS = 5;
     TPipe pipe;
-    TBuf<TPosition::VECCALC> in, out0, out1, out2, out3, out4, out5, out6;
+    TBuf<TPosition::VECCALC> in, out0, out1, out2, out3, out4, out5, out6, out7;
     pipe.InitBuffer(in, 256 * 4);
     pipe.InitBuffer(out0, 192 * 4);
     pipe.InitBuffer(out1, 8 * 4);
@@ -195,6 +196,7 @@ extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR 
     pipe.InitBuffer(out4, 8 * 4);
     pipe.InitBuffer(out5, 2 * 64 * 4);
     pipe.InitBuffer(out6, 2 * 64 * 4);
+    pipe.InitBuffer(out7, 256 * 4);
     GlobalTensor<float> xg, y0g, y1g, y2g;
     GlobalTensor<int32_t> y3g, y4g;
     xg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), 256);
@@ -211,6 +213,10 @@ extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR 
     LocalTensor<int32_t> b6 = out6.Get<int32_t>();
     __local_mem__ float *dupOut = (__local_mem__ float *)b5.GetPhyAddr();
     __local_mem__ int32_t *packOut = (__local_mem__ int32_t *)b6.GetPhyAddr();
+    GlobalTensor<float> y7g;
+    y7g.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y7), 256);
+    LocalTensor<float> b7 = out7.Get<float>();
+    __local_mem__ float *twice = (__local_mem__ float *)b7.GetPhyAddr();
     LocalTensor<float> a = in.Get<float>();
     LocalTensor<float> b0 = out0.Get<float>(), b1 = out1.Get<float>(), b2 = out2.Get<float>();
     LocalTensor<int32_t> b3 = out3.Get<int32_t>(), b4 = out4.Get<int32_t>();
@@ -281,6 +287,16 @@ extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR 
         MicroAPI::Pack(back, h32);
         MaskReg all16 = MicroAPI::CreateMask<uint16_t>();  // a b32 mask would store only the even lanes
         MicroAPI::DataCopy((__local_mem__ uint16_t *)(packOut + 64), back, all16);
+        // y7 = 2 * x through address registers: offset = i * 128 + j * 64 floats
+        MicroAPI::RegTensor<float> w;
+        for (uint16_t i = 0; i < 2; ++i) {
+            for (uint16_t j = 0; j < 2; ++j) {
+                MicroAPI::AddrReg at = MicroAPI::CreateAddrReg<float>(i, 128, j, 64);
+                MicroAPI::LoadAlign(w, src, at);
+                MicroAPI::Muls(w, w, 2.0f, all);
+                MicroAPI::StoreAlign(twice, w, at, all);
+            }
+        }
     }
     for (int32_t i = 0; i < 4; ++i) b4.SetValue(i, static_cast<int32_t>(GetBitCount<1>(i ^ (i + 1)) - 1));
     b4.SetValue(4, static_cast<int32_t>(ScalarCountLeadingZero(0x0FFFFFFFFFFFFFFFull)));
@@ -294,6 +310,7 @@ extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR 
     DataCopy(y4g, b4, 8);
     DataCopy(y5g, b5, 2 * 64);
     DataCopy(y6g, b6, 2 * 64);
+    DataCopy(y7g, b7, 256);
 }
 
 static std::vector<uint8_t> ReadBin(const std::string &path) {
@@ -360,7 +377,8 @@ TEST(reduce, micro) {
 TEST(reduce, micro_rows) {
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     Case c("micro_rows", 1);
-    ICPU_RUN_KF(micro_rows, 1, c.in[0], c.out[0], c.out[1], c.out[2], c.out[3], c.out[4], c.out[5], c.out[6]);
+    ICPU_RUN_KF(micro_rows, 1, c.in[0], c.out[0], c.out[1], c.out[2], c.out[3], c.out[4], c.out[5], c.out[6],
+                c.out[7]);
 }
 
 TEST(reduce, pattern) {
