@@ -162,3 +162,34 @@ def test_integer_casts_saturate_and_round_once(cast_probe, tmp_path):
                           rng.integers(-2 ** 63, 2 ** 63 - 1, 2000, dtype=np.int64)])
     np.testing.assert_array_equal(_run_cast(cast_probe, i64, np.float32, tmp_path).view(np.uint32),
                                   cast_values(i64, np.dtype(np.float32), RoundMode.CAST_RINT).view(np.uint32))
+
+
+# ---- upstream's own op_api UTs (opt-in: OPSNN_UPSTREAM_OPS_NN=<ops-nn checkout>) ----
+
+UPSTREAM = Path(os.environ.get("OPSNN_UPSTREAM_OPS_NN") or "/nonexistent") / "experimental" / "activation"
+needs_upstream = pytest.mark.skipif(not (UPSTREAM / "hardtanh_grad").is_dir(),
+                                    reason="OPSNN_UPSTREAM_OPS_NN=<ops-nn checkout> not set")
+
+
+@needs_upstream
+def test_upstream_op_api_ut_passes_unchanged(host_library, tmp_path):
+    """hardtanh_grad's op_api UT: the checkout's op_error_check.h and op_api_ut_common, dtype
+    promotion, Contiguous / Cast / ViewCopy recorded by opsnn's l0 ops."""
+    from opsnn.cpudebug import ut
+    test = UPSTREAM / "hardtanh_grad" / "tests" / "ut" / "op_api" / "test_aclnn_hardtanh_backward.cpp"
+    out = tmp_path / "r.json"
+    assert ut.main([str(test), "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["layer"] == "op_api"
+
+
+@needs_upstream
+def test_upstream_seed_op_api_ut_does_not_compile_as_written(host_library, capfd):
+    """threshold_grad_v2_d's op_api UT calls op::SetPlatformSocVersion (opbase has no such free
+    function; upstream's UT stub has it only as SocVersionManager's private member) and declares
+    outDesc twice: a toolkit build fails on both lines too."""
+    from opsnn.cpudebug import ut
+    test = UPSTREAM / "threshold_grad_v2_d" / "tests" / "ut" / "op_api" / "test_aclnn_threshold_grad_v2_d.cpp"
+    assert ut.main([str(test)]) == 2
+    err = capfd.readouterr().err
+    assert "'SetPlatformSocVersion' is not a member of 'op'" in err.replace("\u2018", "'").replace("\u2019", "'")
+    assert "conflicting declaration" in err
