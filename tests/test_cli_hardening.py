@@ -94,7 +94,7 @@ def test_example_is_offered_only_where_there_is_one(capsys):
     assert listing["relu_grad"].endswith("[no example]") and "[no example]" not in listing["threshold_grad_v2_d"]
     _fails(capsys, ["example", "relu_grad"], "operator relu_grad has no example of its own; those with one: "
                                              "hardtanh_grad, leaky_relu_grad, selu_grad, sigmoid_grad, "
-                                             "threshold_grad_v2_d, threshold_v2")
+                                             "softshrink_grad, threshold_grad_v2_d, threshold_v2")
     _fails(capsys, ["example", "relu_grad", "--help"], "has no example")
 
 

@@ -196,10 +196,3 @@ def cast_count(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count:
     out, direct = open_local(dst, count, "Cast")
     cast_values(values, dst.dtype, round_mode, out)
     close_local(dst, out, direct, "Cast")
-
-
-def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *rest) -> None:  # noqa: N802 - AscendC name
-    """AscendC's Cast in every form: ``Cast(dst, src, roundMode, count)`` or
-    ``Cast(dst, src, roundMode, mask, repeatTime, UnaryRepeatParams)`` (cast_repeat.Cast)."""
-    from .cast_repeat import cast_any  # cast_repeat builds on this module
-    cast_any(dst, src, round_mode, *rest)

@@ -12,7 +12,7 @@ import numpy as np
 from opsnn.dtypes import bfloat16
 
 from .cast import _TO_HALF_TABLES, cast_values, check_cast
-from .cast import Cast as A2Cast
+from .cast_repeat import Cast as A2Cast
 from .local_tensor import LocalTensor, close_local, open_local, read_local
 from .rounding import RoundMode
 

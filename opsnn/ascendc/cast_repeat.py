@@ -1,5 +1,5 @@
 """Cast's mask/repeat form, ``Cast(dst, src, roundMode, mask, repeatTime, UnaryRepeatParams)``,
-and the dispatch of every Cast call (cast.Cast forwards here: cast_any): the count form is cast.py's, the
+and AscendC's Cast itself, which dispatches every form: the count form is cast.py's, the
 int32 -> half pair is deq.py's dequantising conversion in both forms.
 
 A repeat holds 256 / max(sizeof(dst), sizeof(src)) elements -- 64 for half <-> float, 128 for
@@ -19,8 +19,22 @@ from .repeat import UnaryRepeatParams, active_elements, element_offsets, gather,
 from .rounding import RoundMode
 
 
-def cast_any(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *rest) -> None:
-    """``Cast(dst, src, roundMode, count)`` or ``Cast(dst, src, roundMode, mask, repeatTime, params)``."""
+def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *rest) -> None:  # noqa: N802 - AscendC name
+    """AscendC's Cast in every form: ``Cast(dst, src, roundMode, count)`` or
+    ``Cast(dst, src, roundMode, mask, repeatTime, UnaryRepeatParams)``.
+
+    Parameters
+    ----------
+    dst : LocalTensor
+        The result, of the target type.
+    src : LocalTensor
+        The values (int32 into half with SetDeqScale set: the dequantising conversion).
+    round_mode : RoundMode
+        How inexact results round (CAST_NONE: RINT where precision is lost, exact otherwise).
+    *rest : int or (mask, int, UnaryRepeatParams)
+        ``count`` (elements), or ``mask`` (an int or two uint64 words), ``repeatTime`` and a
+        ``UnaryRepeatParams``.
+    """
     if not isinstance(round_mode, RoundMode):
         raise EmulatorError(f"Cast round mode must be a RoundMode, got {round_mode!r}")
     is_deq = deq.check_deq(dst, src)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from opsnn.ascendc import EmulatorError
 from opsnn.ascendc.arith import Duplicate
-from opsnn.ascendc.cast import Cast
+from opsnn.ascendc import Cast
 from opsnn.ascendc.deq import SetDeqScale
 from opsnn.ascendc.math_adv import (
     Ceil,

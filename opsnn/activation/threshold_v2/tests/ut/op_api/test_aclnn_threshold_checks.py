@@ -183,8 +183,13 @@ def test_phase2_runs_an_executor_once_and_checks_workspace(dev):
     x, out = dev.tensor(np.arange(4, dtype=F32)), dev.empty((4,), F32)
     ws, executor = assert_ok(phase1(x, dev.scalar(1.0), dev.scalar(9.0), out))
     if ws:
+        # a refused run (too small a workspace, then none at all) leaves the executor usable
         assert aclnn.threshold(0, ws - 1, executor, dev.stream) == aclnn.ACLNN_ERR_RUNTIME_ERROR
+        assert aclnn.threshold(0, ws, executor, dev.stream) == aclnn.ACLNN_ERR_RUNTIME_ERROR
+        workspace = dev.malloc(ws)
+        assert aclnn.threshold(workspace, ws, executor, dev.stream) == aclnn.ACLNN_SUCCESS
+        assert aclnn.threshold(workspace, ws, executor, dev.stream) == aclnn.ACLNN_ERR_INNER_NULLPTR  # run once
     else:
         assert aclnn.threshold(0, 0, executor, dev.stream) == aclnn.ACLNN_SUCCESS
-    assert aclnn.threshold(0, ws, executor, dev.stream) == aclnn.ACLNN_ERR_INNER_NULLPTR
+        assert aclnn.threshold(0, 0, executor, dev.stream) == aclnn.ACLNN_ERR_INNER_NULLPTR
     assert aclnn.threshold(0, 0, None, dev.stream) == aclnn.ACLNN_ERR_PARAM_NULLPTR
