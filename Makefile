@@ -18,7 +18,7 @@ define install
 	$(BIN)/opsnn info | grep -e '^C ABI' -e '^C++ kernels' || true
 endef
 
-.PHONY: venv demo test lint bench bench-quick bench-cpp ut-survey fuzz clean gtest
+.PHONY: venv demo test lint bench bench-quick bench-cpp bench-host ut-survey fuzz clean gtest
 
 venv: $(STAMP)
 
@@ -60,6 +60,11 @@ bench-quick: venv
 # the cost of one instruction call; figures in docs/cpp-kernels.md
 bench-cpp: venv gtest
 	$(BIN)/python benchmarks/bench_cpp_kernel.py
+
+# a C++ operator folder end to end (opsnn run on the seed's example): cold (first build) and with builds
+# cached, min/median, machine facts beside; figures in docs/cpp-operators.md
+bench-host: venv
+	$(BIN)/python benchmarks/bench_cpp_operator.py
 
 # every op_kernel UT of a checkout of upstream's ops-nn through `opsnn ut DIR`: one line each, then the
 # tables docs/cpp-kernels.md ("Upstream's op_kernel UTs") carries; OPS_NN=<checkout>, JOBS=2 by default

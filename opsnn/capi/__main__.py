@@ -35,7 +35,30 @@ def main(argv=None) -> int:
     p.add_argument("--kernel-libs", action="store_true", help="the CPU-debug runtime: -L, an rpath, -lopsnn_kt")
     p.add_argument("--kernel-cmakedir", action="store_true",
                    help="for CMake: -Dopsnn_kernel_DIR=... (find_package(opsnn_kernel); target opsnn::kernel)")
+    p.add_argument("--host-cflags", action="store_true",
+                   help="for an operator's op_host, op_api and examples (docs/cpp-operators.md): -std and the -I "
+                        "flags of the host twin (with --op-dir: the folder's too)")
+    p.add_argument("--host-libs", action="store_true", help="the host twin: -L, rpaths, -lopsnn_host -lopsnn_kt")
+    p.add_argument("--host-sources", action="store_true",
+                   help="the --op-dir folder's op_host and op_api sources (and its dependencies'), and a source "
+                        "giving the program its kernel manifest")
+    p.add_argument("--host-includedirs", action="store_true", help="the --op-dir build's include folders")
+    p.add_argument("--host-cmakedir", action="store_true",
+                   help="for CMake: -Dopsnn_host_DIR=... (find_package(opsnn_host); opsnn_host_add_operator)")
+    p.add_argument("--op-dir", metavar="DIR", help="the operator folder for --host-*")
+    p.add_argument("--soc", default="Ascend910B2", help="the SoC the --op-dir build is for (its tiling sources)")
     args = p.parse_args(argv)
+    host = [k for k in ("host_cflags", "host_libs", "host_sources", "host_includedirs", "host_cmakedir")
+            if getattr(args, k)]
+    if host:  # the host twin (opsnn/host): an operator folder's own build
+        from opsnn.host.flags import host_flags
+        try:
+            status, values = host_flags(host, args.op_dir, args.soc)
+        except ValueError as e:
+            print(f"python -m opsnn.capi: error: {e}", file=sys.stderr)
+            return 2
+        print(" ".join(values))
+        return status
     kernel = [k for k in ("kernel_cflags", "kernel_libs", "kernel_cmakedir") if getattr(args, k)]
     if kernel:  # the CPU-debug runtime (opsnn/cpudebug), built on first use like the C ABI
         from opsnn.cpudebug.build import kernel_flags
