@@ -84,6 +84,10 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     m = re.search(r"error: (?:#error|static assertion failed:?) ?\"?(opsnn[^\"]*)", first)
     if m:  # opsnn's headers refuse, by name, what its emulator does not model
         return Verdict("opsnn-lacks", _short(m.group(1)))
+    m = re.search(rf"no matches converting function {_Q}(\w+){_Q} to type", first)
+    if m:  # the kernel takes the API's address: its signature must be AscendC's exactly
+        return Verdict("opsnn-lacks", f"{m.group(1)} with AscendC's exact signature (the kernel takes its address) "
+                       f"({located})")
     m = re.search(r"fatal error: ([^:]+): No such file or directory", first)
     if m:
         header = m.group(1).strip()

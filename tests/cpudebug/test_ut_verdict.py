@@ -36,6 +36,8 @@ def checkout(tmp_path):
     ("k.h:7:9: error: \u2018ReduceSum\u2019 is not a member of \u2018AscendC\u2019", [], "opsnn-lacks",
      "ReduceSum (k.h:7: \u2018ReduceSum\u2019 is not a member of \u2018AscendC\u2019)"),
     ("b.h:23:17: error: \u2018Reg\u2019 is not a namespace-name", [], "opsnn-lacks", "Reg (b.h:23:"),
+    ("f.cpp:34:5: error: no matches converting function \u2018Div\u2019 to type \u2018void (*)(int)\u2019", [],
+     "opsnn-lacks", "Div with AscendC's exact signature (the kernel takes its address)"),
     ("u.h:82:5: error: there are no arguments to \u2018TrueType\u2019 that depend on a template parameter, so a "
      "declaration of \u2018TrueType\u2019 must be available", [], "opsnn-lacks", "TrueType (u.h:82:"),
     ('m.h:4:2: error: #error "opsnn: lib/matmul_intf.h is cube work, not modelled"', [], "opsnn-lacks",
