@@ -688,7 +688,8 @@ aclnnStatus CreatAiCoreKernelLauncher(const char *l0Name, uint32_t opType, aclOp
     if (!CollectTensors(args->GetOpArg(op::OP_INPUT_ARG), request.inputs, step.operands, "input", &why) ||
         !CollectTensors(args->GetOpArg(op::OP_OUTPUT_ARG), request.outputs, step.operands, "output", &why)) {
         const std::string message = impl.Api() + ": " + step.site + ": " + step.name + ": " + why;
-        opsnn_host::diag::Emit(opsnn_host::diag::kError, "op_api", __FILE__, __LINE__, ACLNN_ERR_INNER, true, message);
+        opsnn_host::diag::Emit(opsnn_host::diag::kError, "op_api", request.file.c_str(), request.line, ACLNN_ERR_INNER,
+                               true, message);
         impl.RecordFailure(ACLNN_ERR_INNER, message);
         return ACLNN_ERR_INNER;
     }
@@ -703,7 +704,8 @@ aclnnStatus CreatAiCoreKernelLauncher(const char *l0Name, uint32_t opType, aclOp
         step.tiled = true;
         if (!step.tiling.ok) {
             const std::string message = impl.Api() + ": " + step.site + ": " + step.tiling.error;
-            opsnn_host::diag::Emit(opsnn_host::diag::kError, "op_host tiling", __FILE__, __LINE__,
+            /* at the op_api's launch line; op_host's text names its own layer */
+            opsnn_host::diag::Emit(opsnn_host::diag::kError, "op_api", request.file.c_str(), request.line,
                                    ACLNN_ERR_INNER_TILING_ERROR, true, message);
             impl.RecordFailure(ACLNN_ERR_INNER_TILING_ERROR, message);
             impl.AddStep(std::move(step));
@@ -769,7 +771,8 @@ aclnnStatus InferShape(uint32_t optype, op::OpArgList &inputs, op::OpArgList &ou
     }
     const opsnn_host::InferShapeResult result = opsnn_host::RunInferShape(request);
     if (!result.ok) {
-        opsnn_host::diag::Emit(opsnn_host::diag::kError, "op_host infershape", request.file.c_str(), request.line,
+        /* at the op_api's INFER_SHAPE line; op_host's text names its own layer */
+        opsnn_host::diag::Emit(opsnn_host::diag::kError, "op_api", request.file.c_str(), request.line,
                                ACLNN_ERR_INNER_INFERSHAPE_ERROR, true, result.error);
         return ACLNN_ERR_INNER_INFERSHAPE_ERROR;
     }

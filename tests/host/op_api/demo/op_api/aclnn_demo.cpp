@@ -133,6 +133,17 @@ aclnnStatus aclnnDemoReshape(void *workspace, uint64_t workspaceSize, aclOpExecu
     return CommonOpExecutorRun(workspace, workspaceSize, executor, stream);
 }
 
+aclnnStatus aclnnDemoInferGetWorkspaceSize(const aclTensor *self, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    L2_DFX_PHASE_1(aclnnDemoInfer, DFX_IN(self), DFX_OUT());
+    auto uniqueExecutor = CREATE_EXECUTOR();
+    OP_CHECK_NULL(self, return ACLNN_ERR_PARAM_NULLPTR);
+    auto shaped = l0op::DemoScaleInferred(self, 1.0f, uniqueExecutor.get());
+    CHECK_RET(shaped != nullptr, ACLNN_ERR_INNER_INFERSHAPE_ERROR);
+    *workspaceSize = uniqueExecutor->GetWorkspaceSize();
+    uniqueExecutor.ReleaseTo(executor);
+    return ACLNN_SUCCESS;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,9 @@
  *                                 runs end to end with no kernel)
  * aclnnDemoScale(self, alpha, out) out = DemoScale(self, alpha): an AI Core l0 op with no op_host in
  *                                 the program (its launch is recorded, not tiled)
- * aclnnDemoReshape(self, out)     out = self read in row-major order into out's shape (Reshape) */
+ * aclnnDemoReshape(self, out)     out = self read in row-major order into out's shape (Reshape)
+ * aclnnDemoInferGetWorkspaceSize  DemoScale's output shaped by INFER_SHAPE (this program registers no
+ *                                 infershape for DemoScale: 561001) */
 #ifndef OPSNN_TESTS_HOST_DEMO_ACLNN_DEMO_H_
 #define OPSNN_TESTS_HOST_DEMO_ACLNN_DEMO_H_
 
@@ -27,6 +29,8 @@ aclnnStatus aclnnDemoScale(void *workspace, uint64_t workspaceSize, aclOpExecuto
 aclnnStatus aclnnDemoReshapeGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
                                              aclOpExecutor **executor);
 aclnnStatus aclnnDemoReshape(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+aclnnStatus aclnnDemoInferGetWorkspaceSize(const aclTensor *self, uint64_t *workspaceSize, aclOpExecutor **executor);
 
 #ifdef __cplusplus
 }

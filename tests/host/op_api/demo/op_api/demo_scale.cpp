@@ -18,4 +18,11 @@ const aclTensor *DemoScale(const aclTensor *self, float alpha, aclOpExecutor *ex
     OP_CHECK(ret == ACLNN_SUCCESS, OP_LOGE(ACLNN_ERR_INNER_NULLPTR, "DemoScale launch failed."), return nullptr);
     return out;
 }
+
+const aclTensor *DemoScaleInferred(const aclTensor *self, float alpha, aclOpExecutor *executor) {
+    L0_DFX(DemoScaleInferred, self, alpha);
+    auto out = executor->AllocTensor(self->GetDataType(), Format::FORMAT_ND, Format::FORMAT_ND);
+    auto ret = INFER_SHAPE(DemoScale, OP_INPUT(self), OP_OUTPUT(out), OP_ATTR(alpha));
+    return ret == ACLNN_SUCCESS ? out : nullptr;
+}
 }  // namespace l0op

@@ -6,6 +6,8 @@
 
 namespace l0op {
 const aclTensor *DemoScale(const aclTensor *self, float alpha, aclOpExecutor *executor);
+/* DemoScale's output shaped by the op type's registered infershape (INFER_SHAPE); nullptr when it fails. */
+const aclTensor *DemoScaleInferred(const aclTensor *self, float alpha, aclOpExecutor *executor);
 }
 
 #endif  // OPSNN_TESTS_HOST_DEMO_DEMO_SCALE_H_

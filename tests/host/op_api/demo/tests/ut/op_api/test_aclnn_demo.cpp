@@ -175,6 +175,16 @@ TEST(demo_phase1, the_current_soc_gates_dtypes_and_a_ut_may_set_it_for_a_scope) 
     aclDestroyTensor(out);
 }
 
+TEST(demo_phase1, infer_shape_without_a_registered_infershape_is_561001_naming_op_host) {
+    aclTensor *self = Desc({2, 3}, ACL_FLOAT);
+    Phase1 p;
+    EXPECT_EQ(aclnnDemoInferGetWorkspaceSize(self, &p.workspace, &p.executor), ACLNN_ERR_INNER_INFERSHAPE_ERROR);
+    const std::string why = RecentErrors();
+    EXPECT_NE(why.find("op_api demo_scale.cpp:"), std::string::npos) << why;  // INFER_SHAPE's line
+    EXPECT_NE(why.find("op_host infershape: DemoScale: no InferShape is registered"), std::string::npos) << why;
+    aclDestroyTensor(self);
+}
+
 /* ---------------- phase 2 and the executor, on the emulated device ---------------- */
 
 class DemoDevice : public testing::Test {
