@@ -128,10 +128,11 @@ def load_cases(path: str | os.PathLike) -> list[Case]:
     return load_file(path).cases
 
 
-def load_file(path: str | os.PathLike) -> CaseFile:
+def load_file(path: str | os.PathLike, resolve=None) -> CaseFile:
     """The file's cases, validated (BadFile naming the case id and field otherwise), with warnings
     for a file that runs but is probably not what its author meant: no case at all, or one case
-    object where ATK writes an array of them."""
+    object where ATK writes an array of them. resolve: aclnn_name -> AclnnApi for a surface that
+    runs its own APIs (a C++ operator folder, cpp_surface.py) instead of the registered ones."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -151,7 +152,7 @@ def load_file(path: str | os.PathLike) -> CaseFile:
     apis: dict[str, AclnnApi] = {}
     cases, seen = [], set()
     for index, raw in enumerate(doc):
-        case = _parse_case(raw, index, apis)
+        case = _parse_case(raw, index, apis, resolve)
         if case.id in seen:
             raise BadFile(f"case {case.id}: field 'id': id {case.id} appears twice")
         seen.add(case.id)
@@ -159,7 +160,7 @@ def load_file(path: str | os.PathLike) -> CaseFile:
     return CaseFile(cases, tuple(warnings))
 
 
-def _parse_case(raw, index: int, apis: dict[str, AclnnApi]) -> Case:
+def _parse_case(raw, index: int, apis: dict[str, AclnnApi], resolve=None) -> Case:
     where = f"case at index {index}"
     if not isinstance(raw, dict):
         raise BadFile(f"{where}: a case must be a JSON object, not {type(raw).__name__}")
@@ -172,11 +173,11 @@ def _parse_case(raw, index: int, apis: dict[str, AclnnApi]) -> Case:
         raise BadFile(f"{where}: field 'aclnn_name' must be a string, got {name!r}")
     if name not in apis:
         try:
-            apis[name] = find_api(name)
+            apis[name] = (resolve or find_api)(name)
         except BadFile as e:
             raise BadFile(f"{where}: field 'aclnn_name': {e}") from None
     api = apis[name]
-    if not api.numpy_api:
+    if not api.numpy_api and resolve is None:
         raise BadFile(f"{where}: field 'aclnn_name': {name} declares no numpy function (AclnnApi.numpy_api), "
                       "so opsnn atk cannot run it")
     torch_name = raw.get("name", "")

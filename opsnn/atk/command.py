@@ -55,6 +55,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="against torch, count any NaN equal to any NaN (torch's vectorised CPU loops change NaN "
                         "bits; the comparison with the reference stays bit for bit)")
     p.add_argument("-v", "--verbose", action="store_true", help="a line for every case, passed ones too")
+    p.add_argument("--op-dir", metavar="DIR", default=None,
+                   help="run the cases against this C++ operator folder (its op_api, tiling and kernel on the "
+                        "emulator, SoC from --soc, default Ascend910B2) instead of opsnn's operators; compared "
+                        "with torch (the file's golden) and, where opsnn declares the API, its reference")
     return p
 
 
@@ -75,6 +79,15 @@ def _main(argv: list[str]) -> int:
     if args.semantics is not None and args.soc is not None:
         raise BadFile("give either --semantics or --soc, not both")
     semantics = SOCS[args.soc].family if args.soc else (args.semantics or "torch")
+    surface = None
+    if args.op_dir is not None:  # a C++ operator folder: its kernel runs the SoC's semantics
+        if args.semantics is not None:
+            raise BadFile("--op-dir runs the operator's own kernel: give --soc, not --semantics")
+        if args.jobs != 1:
+            raise BadFile("--op-dir runs the cases in this process (one emulated device): --jobs 1")
+        from opsnn.atk.cpp_surface import CppSurface
+        surface = CppSurface(args.op_dir, args.soc or "Ascend910B2")
+        semantics = surface.family
     if args.backend == "emulator" and semantics == "torch":
         raise BadFile("--backend emulator runs the NPU's semantics only: give --semantics ascend910b|ascend950 "
                       "or --soc")
@@ -83,7 +96,7 @@ def _main(argv: list[str]) -> int:
     if args.max_elements is not None and args.max_elements < 0:
         raise BadFile(f"--max-elements must be >= 0, got {args.max_elements}")
     outputs = _outputs(args)
-    loaded = load_file(args.file)
+    loaded = load_file(args.file, surface.resolve if surface else None)
     cases = loaded.cases
     if args.cases is not None:
         try:
@@ -105,7 +118,8 @@ def _main(argv: list[str]) -> int:
     start = time.perf_counter()
     try:
         results = run_cases(cases, seed=args.seed, semantics=semantics, backend=args.backend, jobs=args.jobs,
-                            max_elements=max_elements, progress=progress, loose_nan=args.loose_nan)
+                            max_elements=max_elements, progress=progress, loose_nan=args.loose_nan,
+                            surface=surface)
     finally:
         progress.close()
     elapsed = time.perf_counter() - start
@@ -118,7 +132,8 @@ def _main(argv: list[str]) -> int:
             label = {"passed": "PASS", "failed": "FAIL", "skipped": "SKIP"}[r.status]
             text = r.reason or "; ".join(f"{k}: {v['status']}" for k, v in r.checks.items())
             print(f"{label} case {r.id} ({r.dtype} {shapes_label(r.shapes)}): {text}")
-    print(f"{args.backend} backend, {semantics} semantics, seed {args.seed}, {elapsed:.1f} s")
+    print(f"{surface.label if surface else f'{args.backend} backend'}, {semantics} semantics, seed {args.seed}, "
+          f"{elapsed:.1f} s")
     print(summary_table(results))
     for warning in warnings_for(results):
         _warn(warning)

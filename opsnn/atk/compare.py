@@ -151,14 +151,16 @@ def standard_for(case: Case, against: str, loose_nan: bool = False) -> Standard:
 
 
 def compare(ours: Outcome, theirs: Outcome, what: str, torch_side: bool = False,
-            standard: Standard = BITWISE) -> Verdict:
+            standard: Standard = BITWISE, refusals_match=None) -> Verdict:
     """Refusals against refusals (the same exception type; against torch, torch_side, its c10
-    RuntimeError matches opsnn's ValueError, TypeError, OverflowError or RuntimeError), then dtype and
+    RuntimeError matches opsnn's ValueError, TypeError, OverflowError or RuntimeError; a surface's
+    own rule, refusals_match(ours, theirs), where its errors are of another kind), then dtype and
     shape, then the elements by `standard`."""
     if ours.error is not None or theirs.error is not None:
         if ours.error is not None and theirs.error is not None:
             a, b = type(ours.error), type(theirs.error)
-            if a is b or (torch_side and _torch_refusal_matches(ours.error, theirs.error)):
+            if a is b or (torch_side and _torch_refusal_matches(ours.error, theirs.error)) or \
+                    (refusals_match is not None and refusals_match(ours.error, theirs.error)):
                 return Verdict("refused", f"both refused ({a.__name__} / {b.__name__}: "
                                           f"{short(str(ours.error), 120)})")
         return Verdict("mismatch", f"opsnn {ours.describe()}; {what} {theirs.describe()}")

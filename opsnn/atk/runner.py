@@ -19,30 +19,41 @@ from opsnn.atk.progress import Progress
 from opsnn.atk.result import Result, base_result
 
 
-def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: bool = False) -> Result:
+def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: bool = False,
+             surface=None) -> Result:
     """Generate the case's inputs, run them, compare; never raises for what the operator does.
-    loose_nan: in the comparison with torch, any NaN equals any NaN (the reference's stays bitwise)."""
+    loose_nan: in the comparison with torch, any NaN equals any NaN (the reference's stays bitwise).
+    surface: a C++ operator folder (cpp_surface.CppSurface) run instead of opsnn's `backend`,
+    under `semantics` (its SoC's family), compared with opsnn's reference where opsnn declares the
+    API and with torch, the file's golden."""
     import opsnn
     start = time.perf_counter()
     result = base_result(case, "passed")
     ours_in, torch_in, notes = make_inputs(case, seed)
     result.notes = notes
     result.digest = input_digest(ours_in)
-    fn = getattr(opsnn, case.api.numpy_api, None)
-    if fn is None:
+    twin = surface.twin(case.api.name) if surface is not None else case.api
+    fn = getattr(opsnn, twin.numpy_api, None) if twin is not None else None
+    if fn is None and surface is None:
         result.status, result.reason = "failed", f"opsnn has no function {case.api.numpy_api}"
         return result
-    ours = call(fn, ours_in, {"semantics": semantics, "backend": backend})
+    if surface is not None:
+        ours = call(surface.function(case.api), ours_in)
+    else:
+        ours = call(fn, ours_in, {"semantics": semantics, "backend": backend})
     failures, refusals = [], []
     if input_digest(ours_in) != result.digest:
-        failures.append(f"the {backend} backend changed its inputs")
-    if backend != "reference":
+        failures.append(f"the {surface.label if surface else f'{backend} backend'} changed its inputs")
+    if fn is None:
+        result.checks["reference"] = {"status": "skipped", "detail": f"opsnn declares no {case.api.name}"}
+    elif backend != "reference" or surface is not None:
         ref = call(fn, ours_in, {"semantics": semantics, "backend": "reference"})
         result.checks["reference"] = _check(compare(ours, ref, "the reference",
-                                                    standard=standard_for(case, "reference")))
+                                                    standard=standard_for(case, "reference"),
+                                                    refusals_match=surface.refusal_matches if surface else None))
     else:
         result.checks["reference"] = {"status": "skipped", "detail": "the backend is the reference"}
-    if semantics == "torch":
+    if semantics == "torch" or surface is not None:
         theirs, why = oracle.run_torch(case, torch_in)
         if theirs is None:
             result.checks["torch"] = {"status": "skipped", "detail": why}
@@ -50,7 +61,8 @@ def run_case(case: Case, seed: int, semantics: str, backend: str, loose_nan: boo
             if why:
                 result.notes.append(why)
             verdict = compare(ours, theirs, "torch", torch_side=True,
-                              standard=standard_for(case, "torch", loose_nan))
+                              standard=standard_for(case, "torch", loose_nan),
+                              refusals_match=surface.refusal_matches if surface else None)
             if verdict.status == "equal" and verdict.detail:
                 result.notes.append(verdict.detail)
             result.checks["torch"] = _check(verdict)
@@ -83,9 +95,9 @@ def _check(verdict: Verdict) -> dict:
 
 def _run_one(payload) -> Result:
     """A worker's entry (module level, for the process pool)."""
-    case, seed, semantics, backend, loose_nan = payload
+    case, seed, semantics, backend, loose_nan, *surface = payload
     try:
-        return run_case(case, seed, semantics, backend, loose_nan)
+        return run_case(case, seed, semantics, backend, loose_nan, *surface)
     except MemoryError:
         result = base_result(case, "failed", "out of memory")
     except Exception as e:  # a defect in the runner itself still reports the case
@@ -96,8 +108,9 @@ def _run_one(payload) -> Result:
 
 def run_cases(cases: list[Case], *, seed: int = 0, semantics: str = "torch", backend: str = "fast",
               jobs: int = 1, max_elements: int | None = None, progress: Progress | None = None,
-              memory: int | None = None, loose_nan: bool = False) -> list[Result]:
-    """Every case's result, in the cases' order (skipped ones with their reason)."""
+              memory: int | None = None, loose_nan: bool = False, surface=None) -> list[Result]:
+    """Every case's result, in the cases' order (skipped ones with their reason). A surface (a C++
+    operator loaded into this process) runs its cases here, one after another."""
     if max_elements is None:
         max_elements = DEFAULT_MAX_ELEMENTS_EMULATOR if backend == "emulator" else DEFAULT_MAX_ELEMENTS
     memory = int((available_memory() if memory is None else memory) * MEMORY_SHARE) // max(jobs, 1)
@@ -111,11 +124,11 @@ def run_cases(cases: list[Case], *, seed: int = 0, semantics: str = "torch", bac
                 progress.update(results[case.id])
         else:
             todo.append(case)
-    if jobs <= 1 or len(todo) <= 1:
-        if semantics == "torch" and todo:
+    if jobs <= 1 or len(todo) <= 1 or surface is not None:
+        if (semantics == "torch" or surface is not None) and todo:
             oracle.torch_module()  # imported once here, so that no case's time counts it
         for case in todo:
-            results[case.id] = _run_one((case, seed, semantics, backend, loose_nan))
+            results[case.id] = _run_one((case, seed, semantics, backend, loose_nan, surface))
             if progress:
                 progress.update(results[case.id])
     else:

@@ -225,7 +225,7 @@ class CppOperator:
                 return None
             if not isinstance(value, np.ndarray):
                 raise TypeError(f"{p.name}: expected a numpy array, got {type(value).__name__}")
-            host = np.ascontiguousarray(value)
+            host = value if value.flags.c_contiguous else value.copy()  # (ascontiguousarray makes 0-d 1-d)
             device = ctypes.c_void_p()
             rt.check("aclrtMalloc", rt.lib.aclrtMalloc(ctypes.byref(device), max(host.nbytes, 1), 0), p.name)
             cleanup.append((rt.lib.aclrtFree, device))
