@@ -76,11 +76,14 @@ class OperatorBuild:
         return out
 
     def include_dirs(self) -> list[Path]:
-        """The host twin's headers (and the acl C declarations), then the checkout's as upstream's
-        cmake orders them, the staged aclnnop/ headers, each folder's op_api and op_host (and the
-        category folder above, as add_tiling_sources adds), and last the fallback aclnn_kernels/
-        and level0/ declarations for a folder outside a checkout."""
-        dirs = [*host_build.include_dirs(), *checkout_include_dirs(self.checkout), self.work / "include"]
+        """The host twin's headers where a toolkit's are on the path (include/, op_common/,
+        op_common/op_host/, ...: ut_layers.host_include_dirs) and the acl C declarations, then the
+        checkout's as upstream's cmake orders them, the staged aclnnop/ headers, each folder's
+        op_api and op_host (and the category folder above, as add_tiling_sources adds), and last
+        the fallback aclnn_kernels/ and level0/ declarations for a folder outside a checkout."""
+        from .ut_layers import host_include_dirs  # where a toolkit's headers are (its OPBASE_INC_DIRS too)
+
+        dirs = [*host_include_dirs(), *checkout_include_dirs(self.checkout), self.work / "include"]
         for f in self.folders:
             for d in (f.op_api_dir, f.op_host_dir, f.root.parent if f.op_host_dir else None):
                 if d is not None and d not in dirs:
