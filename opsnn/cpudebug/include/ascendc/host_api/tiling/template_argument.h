@@ -187,4 +187,9 @@ template <> struct TplDType<ge::DT_BOOL> { using type = bool; };
 #define ASCENDC_TPL_ARGS_SEL(...) std::vector<::opsnn_kt::TplParam>{__VA_ARGS__}
 #define ASCENDC_TPL_SEL(...) static const std::vector<std::vector<::opsnn_kt::TplParam>> opsnn_kt_tpl_sel_{__VA_ARGS__}
 #define GET_TPL_TILING_KEY(...) ::opsnn_kt::TplTilingKey(opsnn_kt_tpl_decl_, opsnn_kt_tpl_sel_, {__VA_ARGS__})
+/* A tiling function's shorthand: the key of these template-argument values set on its context. */
+#define ASCENDC_TPL_SEL_PARAM(context, ...)                        \
+    do {                                                           \
+        (context)->SetTilingKey(GET_TPL_TILING_KEY(__VA_ARGS__));  \
+    } while (0)
 #endif
