@@ -17,7 +17,7 @@
 //                  each sum stored one element at a time (StoreUnAlign + StoreUnAlignPost), the
 //                  rows copied through unaligned stores; MulDstAdd, Move, And, ShiftRights; the
 //                  scalar bit counts, Duplicate from a register, Pack / UnPack (registers, masks),
-//                  AddrReg loads and stores
+//                  AddrReg loads and stores, ccec's plt_b16(count, POST_UPDATE)
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -271,8 +271,9 @@ extern "C" __global__ __aicore__ void micro_rows(GM_ADDR x, GM_ADDR y0, GM_ADDR 
         MicroAPI::RegTensor<float> spread, ones;
         MicroAPI::Duplicate(spread, s, all);
         MicroAPI::DataCopy(dupOut, spread, all);
-        uint32_t fifty = 50;
-        MaskReg m16 = MicroAPI::UpdateMask<uint16_t>(fifty);
+        uint32_t left = 178;  // ccec's plt_b16 takes 128 lanes and leaves 50 for the next one
+        MaskReg m16 = plt_b16(left, POST_UPDATE);
+        m16 = plt_b16(left, POST_UPDATE);
         MaskReg m32;
         MicroAPI::UnPack(m32, m16);
         MicroAPI::Duplicate(ones, 0.0f);

@@ -460,6 +460,7 @@ namespace Reg = MicroAPI;
 #include "opsnn_kt/micro_bitwise.h"  // And, Or, Xor, Not, ShiftLefts, ShiftRights
 #include "opsnn_kt/micro_pack.h"  // Pack, UnPack
 #include "opsnn_kt/micro_addrreg.h"  // AddrReg, CreateAddrReg, the loads / stores taking one
+#include "opsnn_kt/cce_predicates.h"  // plt_b8/16/32(count, POST_UPDATE)
 #include "opsnn_kt/micro_unaligned.h"  // UnalignReg, LoadUnAlign(Pre), StoreUnAlign(Post)
 
 #endif  // OPSNN_KT_MICRO_API_H_
