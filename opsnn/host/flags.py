@@ -92,6 +92,9 @@ function(opsnn_host_add_operator target op_dir)
   endforeach()
   target_sources(${{target}} PRIVATE ${{opsnn_sources}})
   target_include_directories(${{target}} PRIVATE ${{opsnn_includedirs}})
+  # An imported target's include folders are -isystem, searched after every -I: the host twin's
+  # include/ must stay ahead of op_common/ (log/log.h exists in both) as `opsnn run` orders them.
+  set_target_properties(${{target}} PROPERTIES NO_SYSTEM_FROM_IMPORTED TRUE)
   target_link_libraries(${{target}} PRIVATE opsnn::host)
 endfunction()
 """
