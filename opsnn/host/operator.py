@@ -280,8 +280,10 @@ def load_operator(op_dir: str | os.PathLike, soc: str = "Ascend910B2", sanitize:
                   verbose: bool = False) -> CppOperator:
     """Build (or reuse the cached build of) the operator folder's op_host and op_api, and those of
     the operators its op_api reaches, into a shared library; load it; start this process's device
-    on the first load. ValueError: no operator folder, an unknown SoC, or a SoC / sanitizer setting
-    other than the device's; opsnn.host.op_build.HostBuildError: the build failed."""
+    on the first load (which sets OPSNN_SOC, OPSNN_UT_SOC, OPSNN_UT_SANITIZE and OPSNN_SANITIZE in
+    this process's environment, as the runtime reads them: child processes inherit them).
+    ValueError: no operator folder, an unknown SoC, or a SoC / sanitizer setting other than the
+    device's; opsnn.host.op_build.HostBuildError: the build failed."""
     d = Path(op_dir)
     if not is_operator_folder(d):
         raise ValueError(f"{op_dir} is no operator folder (it has no op_host/, op_api/ or op_kernel/)")

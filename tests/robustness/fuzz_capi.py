@@ -292,8 +292,10 @@ def _guess_out(args):
 def _open(lib, soc: str, mode: str) -> str | None:
     """aclInit on `soc` in `mode`, device 0 and a stream (kept in _state); a problem, or None."""
     import os
-    saved = {k: os.environ.get(k) for k in ("OPSNN_SOC", "OPSNN_DEVICE_MODE")}
-    os.environ.update(OPSNN_SOC=soc, OPSNN_DEVICE_MODE=mode)
+    # OPSNN_SANITIZE=1 would force the emulator: a process that loaded a C++ operator folder
+    # (opsnn.host.operator) sets it for its children.
+    saved = {k: os.environ.get(k) for k in ("OPSNN_SOC", "OPSNN_DEVICE_MODE", "OPSNN_SANITIZE")}
+    os.environ.update(OPSNN_SOC=soc, OPSNN_DEVICE_MODE=mode, OPSNN_SANITIZE="")
     try:
         status = lib.aclInit(None)
     finally:
