@@ -54,8 +54,8 @@ def test_a_refused_attribute_value_has_its_own_kind_and_is_a_value_error():
 def test_the_emulator_helpers_an_operator_needs_are_exported():
     import opsnn.ascendc as ascendc
     import opsnn.atvoss as atvoss
-    from opsnn.ascendc import binary, cast, local_tensor, unary
-    for name, module in (("Abs", unary), ("abs_values", unary), ("Cast", cast), ("cast_values", cast),
+    from opsnn.ascendc import binary, cast, cast_repeat, local_tensor, unary
+    for name, module in (("Abs", unary), ("abs_values", unary), ("Cast", cast_repeat), ("cast_values", cast),
                          ("mul_values", binary), ("add_values", binary), ("sub_values", binary),
                          ("div_values", binary), ("read_local", local_tensor), ("write_local", local_tensor),
                          ("open_local", local_tensor), ("close_local", local_tensor),
