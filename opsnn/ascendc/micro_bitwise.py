@@ -23,16 +23,15 @@ from opsnn.dtypes import dtype_name
 from .errors import EmulatorError
 
 if TYPE_CHECKING:
-    from .micro import MaskMergeMode, MaskReg, RegTensor
+    from .micro_core import MaskMergeMode, MaskReg, RegTensor
 
-# micro.py imports this module's instructions at its end; the register helpers are taken from it
-# when an instruction runs, so either module may be imported first.
+# The register helpers are micro_core's (micro.py re-exports this module's instructions).
 
 INT_LANES = tuple(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32))
 
 
 def _micro():
-    from . import micro
+    from . import micro_core as micro
     return micro
 
 

@@ -1,4 +1,7 @@
-"""AscendC::MicroAPI on Ascend950: register-level vector code (``__VEC_SCOPE__``), for Python kernels
+"""MicroAPI's registers, masks, moves and arithmetic (micro.py presents them with the reductions,
+bit operations, Pack/UnPack and unaligned moves of micro_*.py, which are built on these).
+
+AscendC::MicroAPI on Ascend950: register-level vector code (``__VEC_SCOPE__``), for Python kernels
 and, through opsnn's CPU-debug bridge, for C++ ones.
 
 The model. A core has vector registers (`RegTensor`) of VECTOR_REG_WIDTH = 256 bytes, seen as
@@ -829,44 +832,6 @@ __all__ = [
     "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "LoadAlign", "LoadDist", "Ln", "Log", "MaskMergeMode",
     "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg", "RegLayout",
     "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "UpdateMask",
-    "cast_trait_from_codes",
+    "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "Move", "MulAddDst", "Mula", "fused_multiply_add",
+    "high_low_part",
 ]
-
-# The reductions inside a register (Reduce, ReduceDataBlock and their named forms) are
-# micro_reduce.py's, built on the helpers above; imported last so that module finds them defined.
-from .micro_reduce import (  # noqa: E402
-    Reduce,
-    ReduceDataBlock,
-    ReduceMax,
-    ReduceMaxWithDataBlock,
-    ReduceMin,
-    ReduceMinWithDataBlock,
-    ReduceSum,
-    ReduceSumWithDataBlock,
-    ReduceType,
-)
-
-__all__ += ["Reduce", "ReduceDataBlock", "ReduceMax", "ReduceMaxWithDataBlock", "ReduceMin", "ReduceMinWithDataBlock",
-            "ReduceSum", "ReduceSumWithDataBlock", "ReduceType"]
-
-# Bit operations on integer lanes, Pack / UnPack and the unaligned moves: their own modules, on the
-# helpers above.
-from .micro_bitwise import And, Not, Or, ShiftLefts, ShiftRights, Xor  # noqa: E402
-from .micro_pack import Pack, UnPack  # noqa: E402
-from .micro_unaligned import (  # noqa: E402
-    DataCopyUnAlign,
-    DataCopyUnAlignPost,
-    DataCopyUnAlignPre,
-    LoadUnAlign,
-    LoadUnAlignPre,
-    StoreUnAlign,
-    StoreUnAlignPost,
-    UnalignReg,
-    UnalignRegForLoad,
-    UnalignRegForStore,
-)
-
-__all__ += ["And", "DataCopyUnAlign", "DataCopyUnAlignPost", "DataCopyUnAlignPre", "FusedMulDstAdd", "LoadUnAlign",
-            "LoadUnAlignPre", "Move", "MulAddDst", "Mula", "Not", "Or", "ShiftLefts", "ShiftRights", "StoreUnAlign",
-            "StoreUnAlignPost", "UnalignReg", "UnalignRegForLoad", "UnalignRegForStore", "Xor",
-            "fused_multiply_add", "HighLowPart", "Pack", "UnPack", "high_low_part"]

@@ -30,14 +30,14 @@ from opsnn.dtypes import dtype_name
 from .errors import EmulatorError
 
 if TYPE_CHECKING:
-    from .micro import HighLowPart, MaskReg, RegTensor
+    from .micro_core import HighLowPart, MaskReg, RegTensor
 
 _WIDTH = 256  # bytes of a register
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32}
 
 
 def _micro():
-    from . import micro
+    from . import micro_core as micro
     return micro
 
 

@@ -40,10 +40,9 @@ from .errors import EmulatorError
 from .ieee import NAN_BITS
 
 if TYPE_CHECKING:
-    from .micro import MaskMergeMode, MaskReg, RegTensor
+    from .micro_core import MaskMergeMode, MaskReg, RegTensor
 
-# micro.py imports this module's instructions at its end; this module takes micro's register
-# helpers when an instruction runs, so either module may be imported first.
+# The register helpers are micro_core's (micro.py re-exports this module's instructions).
 
 BLOCK_BYTES = 32  # a DataBlock
 
@@ -153,7 +152,7 @@ def _types(name: str, kind: ReduceType, dst: RegTensor, src: RegTensor, per_bloc
 
 
 def _reduce(name: str, kind: ReduceType, dst: RegTensor, src: RegTensor, mask: MaskReg, mode, per_block: bool) -> None:
-    from . import micro
+    from . import micro_core as micro
 
     kind = _kind(kind)
     if mode is not None and mode is not micro.MaskMergeMode.ZEROING:

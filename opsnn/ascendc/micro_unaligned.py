@@ -42,14 +42,14 @@ from .local_tensor import LocalTensor, _span, read_local
 
 if TYPE_CHECKING:
     from .core import CoreContext
-    from .micro import RegTensor
+    from .micro_core import RegTensor
 
 BLOCK = 32  # bytes of a UB block
 _HELD = slice(BLOCK, 2 * BLOCK)  # the unaligned register's per-byte "waiting" flags
 
 
 def _micro():
-    from . import micro
+    from . import micro_core as micro
     return micro
 
 
