@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from opsnn import cli
+from opsnn.ascendc import findings as findings_module
 from opsnn.ascendc.findings import Finding
 from opsnn.ascendc.kernel_launch import LaunchReport
 
@@ -108,18 +109,18 @@ def test_repeated_findings_are_one_line_each_and_verbose_lists_all():
     findings = [_finding(c, k) for c in range(48) for k in ("gm_write_overlap", "local_tensor_overflow")]
     findings += [_finding(5, "ub_read_before_write")]
     report = LaunchReport(block_dim=48, findings=findings)
-    assert cli.format_report(report) == [
+    assert findings_module.format_report(report) == [
         "[error] gm_write_overlap: DataCopy y: 48 findings on core(s) 0-47; first: core 0 tile 0 +0 (64 B): why",
         "[error] local_tensor_overflow: DataCopy y: 48 findings on core(s) 0-47; first: core 0 tile 0 +0 (64 B): why",
         "[error] ub_read_before_write: core 5 tile 0 DataCopy y +1280 (64 B): why",
         "97 finding(s): 97 error(s), 0 expected; one line per finding with --verbose"]
-    verbose = cli.format_report(report, verbose=True)
+    verbose = findings_module.format_report(report, verbose=True)
     assert len(verbose) == 98 and verbose[-1] == "97 finding(s): 97 error(s), 0 expected"
 
 
 def test_core_ranges():
-    assert cli._ranges([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8"
-    assert cli._ranges([3]) == "3"
+    assert findings_module._ranges([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8"
+    assert findings_module._ranges([3]) == "3"
 
 
 def test_the_sanitize_text_groups_and_ends_with_the_model(capsys):

@@ -24,8 +24,15 @@ LAYERS = [
     {"opsnn.activation"},
     {"opsnn.backends"},
     {"opsnn.api", "opsnn.plots"},
-    {"opsnn", "opsnn.cli", "opsnn.__main__", "opsnn.torch", "opsnn.dask", "opsnn.capi", "opsnn.info", "opsnn.atk",
-     "opsnn.cpudebug"},
+    # the C ABI's and the CPU-debug runtime's builds (the libraries, the kernel bridge)
+    {"opsnn.capi", "opsnn.cpudebug"},
+    # the host twin: C++ operator folders built on those libraries
+    {"opsnn.host"},
+    # commands and whole-package surfaces: the C ABI's runtime bridge runs the numpy API (opsnn),
+    # `opsnn ut` runs op_host / op_api tests through the host twin
+    {"opsnn", "opsnn.cli", "opsnn.__main__", "opsnn.torch", "opsnn.dask", "opsnn.info", "opsnn.atk",
+     "opsnn.capi.__main__", "opsnn.capi.bridge", "opsnn.capi.device_mode", "opsnn.cpudebug.ut",
+     "opsnn.cpudebug.ut_survey"},
 ]
 
 

@@ -146,3 +146,42 @@ class FindingLog:
                 f = out[index]
                 out[index] = replace(f, detail=f"{f.detail} (seen {again} more time(s) after this)")
         return out
+
+
+def format_report(report, verbose: bool = False) -> list[str]:
+    """Readable lines, then a summary. verbose: one line per finding. Otherwise findings of one
+    kind, level, instruction and tensor make one line (their cores, how many, the first one),
+    so 48 cores repeating a defect read as one defect."""
+    if verbose:
+        lines = [str(f) for f in report.findings]
+    else:
+        groups: dict[tuple, list] = {}
+        for f in report.findings:
+            groups.setdefault((f.level, f.kind, f.instruction, f.tensor), []).append(f)
+        lines = [str(fs[0]) if len(fs) == 1 else _group_line(fs) for fs in groups.values()]
+    n_err = len(report.errors)
+    n_exp = len(report.findings) - n_err
+    lines.append(f"{len(report.findings)} finding(s): {n_err} error(s), {n_exp} expected"
+                 + ("" if n_err else " - clean")
+                 + ("; one line per finding with --verbose" if len(lines) < len(report.findings) else ""))
+    return lines
+
+
+def _group_line(fs: list) -> str:
+    first = fs[0]
+    at = f" at {first.source}" if first.source else ""
+    return (f"[{first.level}] {first.kind}: {first.instruction}{at} {first.tensor}: {len(fs)} findings on "
+            f"core(s) {_ranges(sorted({f.core for f in fs}))}; first: {core_and_tile(first.core, first.tile)} "
+            f"{first.offset:+d} ({first.nbytes} B): {first.detail}")
+
+
+def _ranges(values: list[int]) -> str:
+    """[0, 1, 2, 5, 7, 8] -> '0-2, 5, 7-8'."""
+    out, i = [], 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        out.append(str(values[i]) if i == j else f"{values[i]}-{values[j]}")
+        i = j + 1
+    return ", ".join(out)

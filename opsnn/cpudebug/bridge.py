@@ -299,7 +299,7 @@ class Session:
             return message
         finally:
             self.core = None
-        from opsnn.cli import format_report  # the same lines `opsnn sanitize` prints
+        from opsnn.ascendc.findings import format_report  # the same lines `opsnn sanitize` prints
         seconds = time.perf_counter() - started
         # CPU seconds of the launching thread: the launch's cost on a shared machine (where wall
         # time waits for the CPU); the cores that waited at a SyncAll ran partly on other threads

@@ -34,8 +34,10 @@ from .tiling_header import header_text
 from .tpl_entry import tiling_key_entry
 from .ut_cases import (
     HELPERS,
+    LAYERS,
     CMakeError,
     KernelUtCase,
+    UtError,
     compute_unit,
     copied_to_binary_dir,
     op_dir_of,
@@ -43,16 +45,11 @@ from .ut_cases import (
     repo_root_of,
 )
 
-LAYERS = ("op_kernel", "op_host", "op_api")
 DEFAULT_TIMEOUT_S = 3600.0  # upstream's heaviest kernel UT (index_fill: 48 cores, 63 M elements) runs for minutes
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C")
 TIMEOUT_STATUS = 124  # what timeout(1) exits with
 
 __all__ = ["UtError", "copied_to_binary_dir", "kernel_compile_command", "main", "run_one"]
-
-
-class UtError(Exception):
-    """A problem with the command or the test that is not the test's result (exit status 2)."""
 
 
 @dataclass
@@ -502,29 +499,7 @@ def run_program(binary: Path, soc: str, sanitize: bool, workdir: Path, gtest_arg
     return out["exit_status"], out
 
 
-# AscendC surfaces opsnn's headers leave out on purpose: a compile error naming one is explained first.
-NOT_MODELLED = (
-    (re.compile(r"is not a member of ['\u2018](?:AscendC::)?MicroAPI['\u2019]"
-                r"|['\u2018]MicroAPI::\w+['\u2019] has not been declared"),  # g++ quotes ' or \u2018 \u2019
-     "not modelled: this AscendC::MicroAPI call -- opsnn's CPU-debug runtime has MicroAPI's registers, masks, "
-     "DataCopy, Cast and elementwise arithmetic (docs/cpp-kernels.md, 'MicroAPI'), not every MicroAPI function"),
-)
-
-
-_MIRRORED = re.compile(r"/[^\s:'\"]*/gen/[0-9a-f]{24}/[^\s:'\"]+")
-
-
-def compiler_excerpt(stderr: str, limit: int = 40) -> str:
-    # a file of the build tree's mirror is shown by its own path
-    stderr = _MIRRORED.sub(lambda m: str(Path(m.group(0)).resolve()), stderr)
-    lines = [ln for ln in stderr.splitlines() if "error" in ln or "note: " not in ln]
-    errors = [ln for ln in lines if "error" in ln or "undefined reference" in ln or "multiple definition" in ln]
-    shown = (errors or lines)[:limit]
-    more = len(errors or lines) - len(shown)
-    reasons = [why for pattern, why in NOT_MODELLED if any(pattern.search(ln) for ln in errors)]
-    return "\n".join([*reasons, *shown]) + (f"\n... {more} more line(s)" if more > 0 else "")
-
-
+compiler_excerpt = ut_build.compiler_excerpt
 _compiler_excerpt = compiler_excerpt  # the name tests/cpudebug/test_not_modelled.py knows
 
 
@@ -627,7 +602,7 @@ def _main(args, gtest_args: list[str]) -> int:
         if target.is_dir():
             from .ut_survey import run_folder
             kt_build.build()
-            return run_folder(target, opts, cache_dir(), args.jobs, args.layer, args.json)
+            return run_folder(target, opts, cache_dir(), args.jobs, args.layer, args.json, run_one)
         if args.layer and layer_of(target) not in args.layer:
             raise UtError(f"{target} is an {layer_of(target)} test, not {'/'.join(args.layer)}")
         doc = run_one(target, opts, cache_dir())

@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -327,3 +328,26 @@ def interruptible() -> Iterator[None]:
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+
+
+# AscendC surfaces opsnn's headers leave out on purpose: a compile error naming one is explained first.
+NOT_MODELLED = (
+    (re.compile(r"is not a member of ['\u2018](?:AscendC::)?MicroAPI['\u2019]"
+                r"|['\u2018]MicroAPI::\w+['\u2019] has not been declared"),  # g++ quotes ' or \u2018 \u2019
+     "not modelled: this AscendC::MicroAPI call -- opsnn's CPU-debug runtime has MicroAPI's registers, masks, "
+     "DataCopy, Cast and elementwise arithmetic (docs/cpp-kernels.md, 'MicroAPI'), not every MicroAPI function"),
+)
+
+
+_MIRRORED = re.compile(r"/[^\s:'\"]*/gen/[0-9a-f]{24}/[^\s:'\"]+")
+
+
+def compiler_excerpt(stderr: str, limit: int = 40) -> str:
+    # a file of the build tree's mirror is shown by its own path
+    stderr = _MIRRORED.sub(lambda m: str(Path(m.group(0)).resolve()), stderr)
+    lines = [ln for ln in stderr.splitlines() if "error" in ln or "note: " not in ln]
+    errors = [ln for ln in lines if "error" in ln or "undefined reference" in ln or "multiple definition" in ln]
+    shown = (errors or lines)[:limit]
+    more = len(errors or lines) - len(shown)
+    reasons = [why for pattern, why in NOT_MODELLED if any(pattern.search(ln) for ln in errors)]
+    return "\n".join([*reasons, *shown]) + (f"\n... {more} more line(s)" if more > 0 else "")

@@ -26,6 +26,11 @@ TARGET_DIRS = {"ascend910b1": "arch22", "ascend310p1": "arch22", "ascend910_9391
                "ascend950pr_9599": "arch35", "ascend350_355e": "arch35"}
 BINARY_DIR = "/@CMAKE_BINARY_DIR@"  # ${CMAKE_BINARY_DIR}: where upstream's build puts what it copies
 HELPERS = ("kernel_ut_data_helper", "kernel_ut_data_executor")  # upstream's shared UT sources
+LAYERS = ("op_kernel", "op_host", "op_api")  # the tests/ut/<layer> folders a unit test is in
+
+
+class UtError(Exception):
+    """A problem with the command or the test that is not the test's result (exit status 2)."""
 
 
 def compute_unit(soc: str) -> str | None:

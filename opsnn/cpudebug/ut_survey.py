@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
 
-from .ut_cases import repo_root_of
+from .ut_cases import LAYERS, UtError, repo_root_of
 from .ut_verdict import Verdict, build_verdict, run_verdict
 
 LABELS = {"passed": "PASS", "ut-defect": "UT-DEFECT", "opsnn-lacks": "LACKS", "finding": "FINDING",
@@ -23,7 +23,6 @@ LABELS = {"passed": "PASS", "ut-defect": "UT-DEFECT", "opsnn-lacks": "LACKS", "f
 
 
 def find_tests(folder: Path, layers: list[str]) -> list[Path]:
-    from .ut import LAYERS
     wanted = layers or list(LAYERS)
     out = []
     for p in sorted(folder.rglob("test_*.cpp")):
@@ -63,8 +62,9 @@ def judge(doc: dict, test: Path, checkout: Path | None) -> Verdict:
     return verdict or run_verdict(runs, doc.get("notes", []), text)
 
 
-def run_folder(folder: Path, opts, cache: Path, jobs: int, layers: list[str], json_path: str | None) -> int:
-    from .ut import UtError, run_one
+def run_folder(folder: Path, opts, cache: Path, jobs: int, layers: list[str], json_path: str | None, run_one) -> int:
+    """Every test below `folder`, each through `run_one(test, opts, cache)` (ut.py's), `jobs` at a
+    time; 0 when all pass."""
     tests = find_tests(folder, layers)
     if not tests:
         raise UtError(f"no unit test below {folder} (test_*.cpp under tests/ut/"

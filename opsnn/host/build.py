@@ -174,4 +174,16 @@ def _prune(obj_dir: Path, keep: set[Path]) -> None:
             path.unlink(missing_ok=True)
 
 
-__all__ = ["BuildUnavailable", "build", "host_cflags", "host_libs", "include_dirs", "lib_dir", "sources"]
+def host_include_dirs() -> list[Path]:
+    """The host twin's headers at the places a CANN toolkit's are put on a UT's include path,
+    then the acl C declarations and the kernel side's headers (tiling headers an op_host
+    includes are written for kernels too). opbase's op_common folders come last: the kernel side
+    holds the real atvoss headers that op_common/atvoss forwards to by the same relative name, so
+    with op_common ahead that name would find the forwarder itself."""
+    inc = INCLUDE_DIR
+    return [inc, inc / "exe_graph", inc / "base" / "context_builder", inc / "graph",
+            *include_dirs()[1:], inc / "op_common", inc / "op_common" / "op_host"]
+
+
+__all__ = ["BuildUnavailable", "build", "host_cflags", "host_include_dirs", "host_libs", "include_dirs", "lib_dir",
+           "sources"]

@@ -33,6 +33,7 @@ from pathlib import Path
 from opsnn.capi.build import compiler
 from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug.tpl_entry import tiling_key_entry
+from opsnn.cpudebug.ut_build import compiler_excerpt
 
 MANIFEST_ENV = "OPSNN_HOST_KERNELS"
 MANIFEST_VERSION = 1
@@ -237,9 +238,7 @@ def _content_key(command: list[str], shim: str, deps: list[str]) -> str:
 
 def _excerpt(stderr: str, limit: int = 20) -> str:
     """The compiler's first errors (with the lines that locate them), not its whole output."""
-    from opsnn.cpudebug.ut import _compiler_excerpt  # one rule for what of a compile failure to show
-
-    return _compiler_excerpt(stderr, limit)
+    return compiler_excerpt(stderr, limit)  # ut_build's: one rule for what of a compile failure to show
 
 
 def build_library(manifests: Manifest | list[Manifest], request: KernelRequest) -> KernelLibrary:

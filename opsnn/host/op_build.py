@@ -24,6 +24,7 @@ from pathlib import Path
 from opsnn.capi.build import compiler
 from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug.socs import platform_for
+from opsnn.cpudebug.ut_build import compiler_excerpt
 
 from . import build as host_build
 from .kernels import Manifest
@@ -77,13 +78,11 @@ class OperatorBuild:
 
     def include_dirs(self) -> list[Path]:
         """The host twin's headers where a toolkit's are on the path (include/, op_common/,
-        op_common/op_host/, ...: ut_layers.host_include_dirs) and the acl C declarations, then the
+        op_common/op_host/, ...: build.host_include_dirs) and the acl C declarations, then the
         checkout's as upstream's cmake orders them, the staged aclnnop/ headers, each folder's
         op_api and op_host (and the category folder above, as add_tiling_sources adds), and last
         the fallback aclnn_kernels/ and level0/ declarations for a folder outside a checkout."""
-        from .ut_layers import host_include_dirs  # where a toolkit's headers are (its OPBASE_INC_DIRS too)
-
-        dirs = [*host_include_dirs(), *checkout_include_dirs(self.checkout), self.work / "include"]
+        dirs = [*host_build.host_include_dirs(), *checkout_include_dirs(self.checkout), self.work / "include"]
         for f in self.folders:
             for d in (f.op_api_dir, f.op_host_dir, f.root.parent if f.op_host_dir else None):
                 if d is not None and d not in dirs:
@@ -212,9 +211,7 @@ def _cached_compile(command: list[str], source: Path, obj: Path, verbose: bool) 
 
 
 def _excerpt(stderr: str) -> str:
-    from opsnn.cpudebug.ut import _compiler_excerpt  # one rule for what of a compiler's output to show
-
-    return _compiler_excerpt(stderr, 25)
+    return compiler_excerpt(stderr, 25)  # ut_build's: one rule for what of a compiler's output to show
 
 
 def _write_if_changed(path: Path, text: str) -> None:

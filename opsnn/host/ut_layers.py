@@ -33,6 +33,7 @@ from opsnn.capi.build import compiler
 from opsnn.cpudebug import build as kt_build
 from opsnn.host import build as host_build
 from opsnn.host import op_folder
+from opsnn.host.build import host_include_dirs
 from opsnn.platform import DEFAULT_SOC, get_platform
 
 LAYERS = ("op_host", "op_api")
@@ -67,17 +68,6 @@ def plan(layer: str, test: Path, socs: list[str], defines: list[str]) -> HostUtP
     if layer == "op_api":
         return _plan_op_api(Path(test).resolve(), socs, defines)
     raise ValueError(f"unknown unit-test layer {layer!r}; known: {', '.join(LAYERS)}")
-
-
-def host_include_dirs() -> list[Path]:
-    """The host twin's headers at the places a CANN toolkit's are put on a UT's include path,
-    then the acl C declarations and the kernel side's headers (tiling headers an op_host
-    includes are written for kernels too). opbase's op_common folders come last: the kernel side
-    holds the real atvoss headers that op_common/atvoss forwards to by the same relative name, so
-    with op_common ahead that name would find the forwarder itself."""
-    inc = host_build.INCLUDE_DIR
-    return [inc, inc / "exe_graph", inc / "base" / "context_builder", inc / "graph",
-            *host_build.include_dirs()[1:], inc / "op_common", inc / "op_common" / "op_host"]
 
 
 def _family(socs: list[str]) -> tuple[str, list[str]]:
