@@ -15,6 +15,7 @@
 
 #include "aclnn/acl_meta.h"
 #include "opdev/op_def.h"
+#include "opdev/format_utils.h"  // CANN's op_dfx.h brings it: op_api sources call op::IsPrivateFormat so
 #include "opdev/op_errno.h"
 
 namespace op {

@@ -68,4 +68,9 @@ private:
 };
 }  // namespace platform_ascendc
 
+/* The host side of AscendC (its tiling functions live in this namespace): op_host sources write
+ * `using namespace AscendC;` having included only the platform header (upstream gelu_grad,
+ * apply_adam_w_v2). */
+namespace AscendC {}
+
 #endif  // OPSNN_HOST_TILING_PLATFORM_PLATFORM_ASCENDC_H_
