@@ -52,7 +52,12 @@ def tiling_key_entry(declaration: str, kernel: str, kernel_dir: Path,
         decl, sels = spec
         names = [d[0] for d in decl]
         if sorted(names) != sorted(n for n, _ in tparams):
-            continue
+            if len(names) != len(tparams):
+                continue
+            # the same count under other names (upstream swish: schMode, dType declared; schMode,
+            # attrWork in the kernel): CANN's generated instantiations pass the values in the
+            # declaration's order, so the kernel's parameters take them by position
+            tparams = [(n, is_type) for n, (_, is_type) in zip(names, tparams, strict=True)]
         return _tpl_entry(name, params, tparams, decl, sels, input_dtypes or {})
     return None
 
