@@ -99,3 +99,10 @@ def test_opsnn_ut_names_the_cube_class_a_test_uses(tmp_path, capsys):
                    "using namespace AscendC;\nMatmul<int, int, int> mm;\nTEST(mm, x) {}\n")
     rc = ut.main([str(src), "--soc", "ascend910B1", "--workdir", str(tmp_path / "w")])
     assert rc == 2 and "Matmul" in capsys.readouterr().err
+
+
+def test_bf16_is_the_device_compilers_name_of_bfloat16_t(tmp_path):
+    # upstream mish: if constexpr (std::is_same_v<TYPE_X, __bf16>) picks the bfloat16 path
+    r = _compile(tmp_path, '#include "kernel_operator.h"\n#include <type_traits>\n'
+                           "static_assert(std::is_same_v<__bf16, bfloat16_t>, \"\");\n")
+    assert r.returncode == 0, r.stderr

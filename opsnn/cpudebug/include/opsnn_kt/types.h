@@ -106,5 +106,11 @@ using float16_t = half;
 #ifndef float32_t
 using float32_t = float;
 #endif
+/* __bf16: the device compiler's built-in name of bfloat16_t, which kernels compare types with
+ * (upstream mish: std::is_same_v<TYPE_X, __bf16>). g++ has no such type before 13 and, from 13
+ * on x86, one of its own that is not opsnn's bfloat16_t (left alone there: its libstdc++ names it). */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#define __bf16 bfloat16_t
+#endif
 
 #endif  // OPSNN_KT_TYPES_H_
