@@ -32,3 +32,11 @@ def test_the_platform_header_declares_the_host_ascendc_namespace(tmp_path):
     for header in ("tiling/platform/platform_ascendc.h", "platform/platform_ascendc.h"):
         r = _compile(tmp_path, f'#include "{header}"\nusing namespace AscendC;\n')
         assert r.returncode == 0, r.stderr
+
+
+def test_acl_gives_host_programs_fp16_where_the_compiler_lacks_it(tmp_path):
+    # upstream's log_softmax_v2 example writes `using half = __fp16;` (an aarch64 host's type)
+    r = _compile(tmp_path, '#include "acl/acl.h"\nusing half = __fp16;\n'
+                           "static_assert(sizeof(half) == 2, \"\");\n"
+                           "float twice(float x) { return static_cast<float>(static_cast<half>(x)) * 2; }\n")
+    assert r.returncode == 0, r.stderr

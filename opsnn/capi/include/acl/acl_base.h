@@ -4,6 +4,14 @@
 
 #include "acl/acl_base_rt.h"
 
+/* __fp16, the half type host programs spell on the aarch64 hosts NPUs sit in (upstream's
+ * log_softmax_v2 example: using half = __fp16): g++ has it on ARM only; on x86 (g++ 12 on) it is
+ * the same IEEE binary16 as _Float16. */
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__)) && __GNUC__ >= 12 && \
+    !defined(__fp16)
+#define __fp16 _Float16
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
