@@ -318,8 +318,9 @@ def _undefined_by_position(pending: list, first: int, runs: list[tuple[int, int]
     pending.append((found[0][0], np.flatnonzero(undefined), None, found[0][3], offsets.size))
 
 
-def scatter(lt: LocalTensor, offsets: np.ndarray, values: np.ndarray, instruction: str) -> None:
-    """Store values[i] at element offsets[i] of lt; the instruction is counted once.
+def scatter(lt: LocalTensor, offsets: np.ndarray, values: np.ndarray, instruction: str, issue: bool = True) -> None:
+    """Store values[i] at element offsets[i] of lt; the instruction is counted once (not at all
+    with issue=False: a caller storing one instruction in pieces counts it itself).
 
     Each maximal run of consecutive elements is one write as the sanitizer sees it; bytes beyond
     the end of UB are dropped. Where offsets repeat, the later value stays.
@@ -336,7 +337,8 @@ def scatter(lt: LocalTensor, offsets: np.ndarray, values: np.ndarray, instructio
         Names the findings and the --stats count.
     """
     ctx = lt.buffer.ctx
-    ctx.counters.issue(instruction)
+    if issue:
+        ctx.counters.issue(instruction)
     if offsets.size == 0:
         return
     # the undefined inputs the gathers found: placed here by position, not by _store's own writes
@@ -352,6 +354,23 @@ def scatter(lt: LocalTensor, offsets: np.ndarray, values: np.ndarray, instructio
         if entry[2] is not None or len(entry) < 5 or entry[4] != offsets.size:
             positions = np.arange(offsets.size)  # another shape (a reduction): every result is undefined
         mark_undefined(lt, offsets[positions], origin)
+
+
+def reads_earlier_repeats(dst: LocalTensor, dst_offsets: np.ndarray, src: LocalTensor, src_offsets: np.ndarray,
+                          repeats: np.ndarray) -> bool:
+    """Whether some repeat reads from `src` an element an earlier repeat writes to `dst` (one
+    repeat index per offset, in `repeats`): the repeats then depend on each other's results."""
+    if src.buffer is not dst.buffer or dst_offsets.size == 0 or src_offsets.size == 0:
+        return False
+    size = dst.dtype.itemsize
+    written = dst.offset + dst_offsets * size  # byte address of each element's start
+    read = src.offset + src_offsets * src.dtype.itemsize
+    order = np.lexsort((repeats, written))  # by address, then repeat: the first write of each address
+    addresses, first = np.unique(written[order], return_index=True)
+    first_repeat = repeats[order][first]
+    k = np.searchsorted(addresses, read)
+    hit = (k < addresses.size) & (addresses[np.minimum(k, addresses.size - 1)] == read)
+    return bool(np.any(first_repeat[k[hit]] < repeats[hit]))
 
 
 def _scatter_runs(lt: LocalTensor, offsets: np.ndarray, values: np.ndarray, instruction: str) -> None:

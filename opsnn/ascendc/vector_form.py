@@ -5,7 +5,10 @@
   BinaryRepeatParams / UnaryRepeatParams).
 
 Both read every source before writing dst (dst may alias a source), go through the sanitizer
-(local_tensor / repeat.gather, scatter) and count the instruction once (--stats)."""
+(local_tensor / repeat.gather, scatter) and count the instruction once (--stats). The repeats of
+the mask/repeat form run in order: where a repeat reads what an earlier one wrote (dstRepStride 0
+with dst as a source accumulates across repeats: upstream log_softmax_v2 takes a column's max and
+sum that way, and its example checks the values), each repeat sees its predecessors' results."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -16,7 +19,15 @@ from opsnn.dtypes import dtype_name
 
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
-from .repeat import BinaryRepeatParams, UnaryRepeatParams, active_elements, element_offsets, gather, scatter
+from .repeat import (
+    BinaryRepeatParams,
+    UnaryRepeatParams,
+    active_elements,
+    element_offsets,
+    gather,
+    reads_earlier_repeats,
+    scatter,
+)
 
 
 def check_types(name: str, allowed: Sequence[np.dtype], dst: LocalTensor, *srcs: LocalTensor) -> np.dtype:
@@ -51,5 +62,14 @@ def repeat_form(name: str, fn: Callable[..., np.ndarray], dst: LocalTensor, srcs
     r, j = active_elements(dst.dtype, mask, repeat_times, dst.ctx)
     if r.size == 0:
         return
-    values = [gather(s, element_offsets(s.dtype, r, j, *st), name) for s, st in zip(srcs, strides[1:], strict=True)]
-    scatter(dst, element_offsets(dst.dtype, r, j, *strides[0]), fn(*values), name)
+    src_offsets = [element_offsets(s.dtype, r, j, *st) for s, st in zip(srcs, strides[1:], strict=True)]
+    dst_offsets = element_offsets(dst.dtype, r, j, *strides[0])
+    if any(reads_earlier_repeats(dst, dst_offsets, s, o, r) for s, o in zip(srcs, src_offsets, strict=True)):
+        dst.buffer.ctx.counters.issue(name)
+        for k in np.unique(r):  # in order, each repeat reading what the earlier ones wrote
+            at = r == k
+            values = [gather(s, o[at], name) for s, o in zip(srcs, src_offsets, strict=True)]
+            scatter(dst, dst_offsets[at], fn(*values), name, issue=False)
+        return
+    values = [gather(s, o, name) for s, o in zip(srcs, src_offsets, strict=True)]
+    scatter(dst, dst_offsets, fn(*values), name)
