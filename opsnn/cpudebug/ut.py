@@ -40,6 +40,7 @@ from .ut_cases import (
     UtError,
     compute_unit,
     copied_to_binary_dir,
+    layer_of,
     op_dir_of,
     read_cases,
     repo_root_of,
@@ -86,15 +87,6 @@ class UtPlan:
     units: list[Unit]
     skipped: list[str] = field(default_factory=list)  # SoCs not run, each with why
     notes: list[str] = field(default_factory=list)  # where this build departs from upstream's
-
-
-def layer_of(test: Path) -> str:
-    """op_kernel, op_host or op_api: the folder below tests/ut the test lives in (op_kernel elsewhere)."""
-    parts = test.resolve().parts
-    for k in range(len(parts) - 2):
-        if parts[k] == "tests" and parts[k + 1] == "ut" and parts[k + 2] in LAYERS:
-            return parts[k + 2]
-    return "op_kernel"
 
 
 def check_source(test: Path) -> str:

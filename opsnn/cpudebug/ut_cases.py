@@ -33,6 +33,19 @@ class UtError(Exception):
     """A problem with the command or the test that is not the test's result (exit status 2)."""
 
 
+def layer_of(test: Path) -> str:
+    """op_kernel, op_host or op_api: the folder below tests/ut the test lives in (op_kernel elsewhere).
+    As upstream's cmake/ut.cmake collects them, an op_host folder's test_aclnn_*.cpp and anything
+    under tests/ut/op_host/op_api are op_api tests (aclnn tests kept there for history)."""
+    parts = test.resolve().parts
+    for k in range(len(parts) - 2):
+        if parts[k] == "tests" and parts[k + 1] == "ut" and parts[k + 2] in LAYERS:
+            if parts[k + 2] == "op_host" and (test.name.startswith("test_aclnn_") or "op_api" in parts[k + 3:-1]):
+                return "op_api"
+            return parts[k + 2]
+    return "op_kernel"
+
+
 def compute_unit(soc: str) -> str | None:
     """The compute unit a SoC name of AddOpTestCase matches (ut.cmake's socMatch: the unit's short
     or long name, lower case), None when none does (upstream's build then skips that SoC)."""

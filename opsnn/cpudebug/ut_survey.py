@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
 
-from .ut_cases import LAYERS, UtError, repo_root_of
+from .ut_cases import LAYERS, UtError, layer_of, repo_root_of
 from .ut_verdict import Verdict, build_verdict, run_verdict
 
 LABELS = {"passed": "PASS", "ut-defect": "UT-DEFECT", "opsnn-lacks": "LACKS", "finding": "FINDING",
@@ -29,10 +29,10 @@ def find_tests(folder: Path, layers: list[str]) -> list[Path]:
         parts = p.parts
         if p.name.endswith("_main.cpp"):
             continue
-        for k in range(len(parts) - 3):
-            if parts[k] == "tests" and parts[k + 1] == "ut" and parts[k + 2] in wanted:
-                out.append(p)
-                break
+        below_ut = any(parts[k] == "tests" and parts[k + 1] == "ut" and parts[k + 2] in LAYERS
+                       for k in range(len(parts) - 3))
+        if below_ut and layer_of(p) in wanted:
+            out.append(p)
     return out
 
 

@@ -75,3 +75,19 @@ def test_op_api_folder_is_its_layer(tmp_path):
     assert ut.layer_of(folder / "test_aclnn_op.cpp") == "op_api"
     assert ut.layer_of(tmp_path / "op" / "tests" / "ut" / "op_kernel" / "test_op.cpp") == "op_kernel"
     assert ut.layer_of(tmp_path / "test_loose.cpp") == "op_kernel"
+
+
+def test_aclnn_tests_kept_under_op_host_are_op_api_tests(tmp_path):
+    # upstream's cmake/ut.cmake collects an op_host folder's test_aclnn_*.cpp (and tests/ut/op_host/op_api/)
+    # into the op_api UT module; test_*_tiling / test_*_infershape stay op_host tests
+    host = tmp_path / "op" / "tests" / "ut" / "op_host"
+    assert ut.layer_of(host / "test_aclnn_op_backward.cpp") == "op_api"
+    assert ut.layer_of(host / "op_api" / "test_op_l0.cpp") == "op_api"
+    assert ut.layer_of(host / "test_op_tiling.cpp") == "op_host"
+    assert ut.layer_of(host / "test_op_infershape.cpp") == "op_host"
+    for name in ("test_aclnn_op_backward.cpp", "test_op_tiling.cpp"):
+        (host / name).parent.mkdir(parents=True, exist_ok=True)
+        (host / name).write_text("TEST(A, b) {}\n")
+    from opsnn.cpudebug.ut_survey import find_tests
+    assert [p.name for p in find_tests(tmp_path, ["op_api"])] == ["test_aclnn_op_backward.cpp"]
+    assert [p.name for p in find_tests(tmp_path, ["op_host"])] == ["test_op_tiling.cpp"]
