@@ -20,7 +20,9 @@ THIN = ["kernel_operator_intf.h", "basic_api/kernel_operator_intf.h", "kernel_ba
         "kernel_operator_data_copy_intf.h", "kernel_operator_block_sync_intf.h", "kernel_operator_atomic_intf.h",
         "kernel_operator_set_atomic_intf.h", "kernel_operator_common_intf.h", "kernel_operator_sys_var_intf.h",
         "kernel_operator_dump_tensor_intf.h", "kernel_operator_list_tensor_intf.h",
-        "impl/dav_c220/kernel_operator_reg_others_impl.h", "kernel_utils.h"]
+        "impl/dav_c220/kernel_operator_reg_others_impl.h", "kernel_utils.h",
+        *(f"lib/math/kernel_operator_{f}_intf.h" for f in ("sin", "cos", "tanh", "erf", "power", "log", "tan")),
+        "lib/sigmoid/kernel_operator_sigmoid_intf.h"]
 
 
 def _compile(tmp_path, text: str, *include_dirs: Path) -> subprocess.CompletedProcess:
