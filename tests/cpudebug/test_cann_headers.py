@@ -108,3 +108,22 @@ def test_bf16_is_the_device_compilers_name_of_bfloat16_t(tmp_path):
     r = _compile(tmp_path, '#include "kernel_operator.h"\n#include <type_traits>\n'
                            "static_assert(std::is_same_v<__bf16, bfloat16_t>, \"\");\n")
     assert r.returncode == 0, r.stderr
+
+
+def test_instructions_convert_to_ascendcs_function_types_and_calls_stay_unambiguous(tmp_path):
+    # upstream's foreach kernels pass Mul / Sub / Exp ... as function-pointer template arguments
+    r = _compile(tmp_path, '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+                           "template <typename T> using Bin = void(const LocalTensor<T>&, const LocalTensor<T>&,\n"
+                           "                                      const LocalTensor<T>&, const int32_t&);\n"
+                           "template <typename T> using Bin0 = void(const LocalTensor<T>&, const LocalTensor<T>&,\n"
+                           "    const LocalTensor<T>&, uint64_t, uint8_t, const BinaryRepeatParams&);\n"
+                           "template <typename T> using Un = void(const LocalTensor<T>&, const LocalTensor<T>&,\n"
+                           "                                     const int32_t&);\n"
+                           "template <typename T, Bin<T>* op> void Apply(LocalTensor<T>& x) { op(x, x, x, 8); }\n"
+                           "void k(LocalTensor<half>& h, LocalTensor<float>& f) {\n"
+                           "    Apply<half, Mul>(h); Apply<float, Div>(f);\n"
+                           "    Bin0<float>* sub = Sub; Un<float>* e = Exp; Un<half>* s = Sqrt;\n"
+                           "    (void)sub; (void)e; (void)s;\n"
+                           "    Mul(f, f, f, 8); Mul<float>(f, f, f, 8); Add<half, false>(h, h, h, 64, 1, {});\n"
+                           "    Exp(f, f, 8); Sqrt<float, true>(f, f, 64, 1, {});\n}\n")
+    assert r.returncode == 0, r.stderr

@@ -291,14 +291,40 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_
         opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src0, src1, opsnn_kt::MaskPair{mask[0], mask[1]}, repeatTimes, p, \
                        opsnn_kt::SetMaskFlag{isSetMask});                                                                                \
     }
-OPSNN_KT_BINARY(Add)
-OPSNN_KT_BINARY(Sub)
-OPSNN_KT_BINARY(Mul)
-OPSNN_KT_BINARY(Div)
-OPSNN_KT_BINARY(Max)
-OPSNN_KT_BINARY(Min)
-OPSNN_KT_BINARY(And)
-OPSNN_KT_BINARY(Or)
+/* Kernels also take these instructions' addresses with AscendC's exact types (upstream's foreach
+ * operators pass `Mul` as a `void (*)(const LocalTensor<T>&, ..., const int32_t&)` template argument),
+ * which the forms above, with their trailing source-location parameters, do not have. The
+ * overloads below have exactly AscendC's parameters and a trailing empty pack: a call picks the
+ * forms above (more specialised in g++'s partial ordering), a conversion to AscendC's function type
+ * picks these. What runs through such a pointer is reported at the pointer's, not the caller's, line
+ * (left out for clang, whose partial ordering may find a call ambiguous). */
+#if !defined(__clang__)
+#define OPSNN_KT_POINTER_FILE(Name) "(a call through a pointer to AscendC::" #Name ")"
+#define OPSNN_KT_BINARY_POINTER(Name)                                                                             \
+    template <typename T, typename... None>                                                                       \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,   \
+                                const int32_t &count, None...) {                                                  \
+        Name<T>(dst, src0, src1, count, OPSNN_KT_POINTER_FILE(Name), 0);                                          \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true, typename... None>                                                \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,   \
+                                uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &p, None...) { \
+        Name<T, isSetMask>(dst, src0, src1, mask, repeatTimes, p, OPSNN_KT_POINTER_FILE(Name), 0);               \
+    }
+#else
+#define OPSNN_KT_BINARY_POINTER(Name)
+#endif
+#define OPSNN_KT_BINARY_ALL(Name) OPSNN_KT_BINARY(Name) OPSNN_KT_BINARY_POINTER(Name)
+OPSNN_KT_BINARY_ALL(Add)
+OPSNN_KT_BINARY_ALL(Sub)
+OPSNN_KT_BINARY_ALL(Mul)
+OPSNN_KT_BINARY_ALL(Div)
+OPSNN_KT_BINARY_ALL(Max)
+OPSNN_KT_BINARY_ALL(Min)
+OPSNN_KT_BINARY_ALL(And)
+OPSNN_KT_BINARY_ALL(Or)
+#undef OPSNN_KT_BINARY_ALL
+#undef OPSNN_KT_BINARY_POINTER
 #undef OPSNN_KT_BINARY
 
 #define OPSNN_KT_UNARY(Name)                                                                                      \
@@ -318,14 +344,33 @@ OPSNN_KT_BINARY(Or)
         opsnn_kt::Call(#Name, OPSNN_KT_AT, dst, src, opsnn_kt::MaskPair{mask[0], mask[1]}, repeatTimes, p,        \
                        opsnn_kt::SetMaskFlag{isSetMask});                                                                                \
     }
-OPSNN_KT_UNARY(Abs)
-OPSNN_KT_UNARY(Exp)
-OPSNN_KT_UNARY(Ln)
-OPSNN_KT_UNARY(Sqrt)
-OPSNN_KT_UNARY(Rsqrt)
-OPSNN_KT_UNARY(Reciprocal)
-OPSNN_KT_UNARY(Relu)
-OPSNN_KT_UNARY(Not)
+#if !defined(__clang__)
+#define OPSNN_KT_UNARY_POINTER(Name)                                                                              \
+    template <typename T, typename... None>                                                                       \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count,       \
+                                None...) {                                                                        \
+        Name<T>(dst, src, count, OPSNN_KT_POINTER_FILE(Name), 0);                                                 \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true, typename... None>                                                \
+    __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,              \
+                                const uint8_t repeatTimes, const UnaryRepeatParams &p, None...) {                 \
+        Name<T, isSetMask>(dst, src, mask, repeatTimes, p, OPSNN_KT_POINTER_FILE(Name), 0);                       \
+    }
+#else
+#define OPSNN_KT_UNARY_POINTER(Name)
+#endif
+#define OPSNN_KT_UNARY_ALL(Name) OPSNN_KT_UNARY(Name) OPSNN_KT_UNARY_POINTER(Name)
+OPSNN_KT_UNARY_ALL(Abs)
+OPSNN_KT_UNARY_ALL(Exp)
+OPSNN_KT_UNARY_ALL(Ln)
+OPSNN_KT_UNARY_ALL(Sqrt)
+OPSNN_KT_UNARY_ALL(Rsqrt)
+OPSNN_KT_UNARY_ALL(Reciprocal)
+OPSNN_KT_UNARY_ALL(Relu)
+OPSNN_KT_UNARY_ALL(Not)
+#undef OPSNN_KT_UNARY_ALL
+#undef OPSNN_KT_UNARY_POINTER
+#undef OPSNN_KT_POINTER_FILE
 #undef OPSNN_KT_UNARY
 
 /* scalar forms: the scalar is converted to the tensor's type here, as the call would on device */
