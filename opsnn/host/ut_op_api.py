@@ -97,11 +97,11 @@ def plan(test: Path, socs: list[str], defines: list[str]) -> OpApiUtPlan:
 
 
 def operator_of_test(test: Path) -> OperatorFolder | None:
-    """<op> of <op>/tests/ut/op_api/.../test_*.cpp (upstream's layout), else the operator folder
-    the file is in, else None."""
+    """<op> of <op>/tests/ut/op_api/.../test_*.cpp (upstream's layout; also tests/ut/op_host/, where
+    some folders keep their aclnn tests), else the operator folder the file is in, else None."""
     parts = test.parts
     for k in range(len(parts) - 3, 0, -1):
-        if parts[k:k + 3] == ("tests", "ut", "op_api"):
+        if parts[k:k + 2] == ("tests", "ut") and parts[k + 2] in ("op_api", "op_host"):
             root = Path(*parts[:k])
             if is_operator_folder(root):
                 return OperatorFolder(root)

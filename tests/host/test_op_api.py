@@ -75,6 +75,16 @@ def test_level2_headers_forward_to_the_operators_own(tmp_path):
         ut_op_api.level2_dir(test, ut_op_api.operator_of_test(test), None)
 
 
+def test_an_aclnn_test_kept_under_op_host_belongs_to_its_operator(tmp_path):
+    # upstream mish_grad_v2 keeps test_aclnn_mish_backward.cpp in tests/ut/op_host; tests/ut holds an
+    # op_host/ folder too, which must not be taken for the operator folder
+    op = _op(tmp_path, "m", {"op_host/op_api/aclnn_m.cpp": "", "op_host/m_def.cpp": "",
+                             "tests/ut/op_host/test_aclnn_m.cpp": "", "tests/ut/op_api/test_aclnn_m.cpp": ""})
+    for layer in ("op_host", "op_api"):
+        found = ut_op_api.operator_of_test(op / "tests" / "ut" / layer / "test_aclnn_m.cpp")
+        assert found is not None and found.root == op
+
+
 # ---- opsnn's own op_api UT, through `opsnn ut` ----
 
 def test_demo_op_api_ut_passes_under_opsnn_ut(host_library, tmp_path):
