@@ -125,5 +125,8 @@ def test_instructions_convert_to_ascendcs_function_types_and_calls_stay_unambigu
                            "    Bin0<float>* sub = Sub; Un<float>* e = Exp; Un<half>* s = Sqrt;\n"
                            "    (void)sub; (void)e; (void)s;\n"
                            "    Mul(f, f, f, 8); Mul<float>(f, f, f, 8); Add<half, false>(h, h, h, 64, 1, {});\n"
-                           "    Exp(f, f, 8); Sqrt<float, true>(f, f, 64, 1, {});\n}\n")
+                           "    Exp(f, f, 8); Sqrt<float, true>(f, f, 64, 1, {});\n"
+                           # a repeat count in an int32_t (upstream rms_norm): still the mask/repeat form
+                           "    uint64_t m = 64; int32_t r = 2; BinaryRepeatParams p; Add(f, f, f, m, r, p);\n"
+                           "    const uint64_t& cm = m; const int32_t& cr = r; Max(f, f, f, cm, cr, p);\n}\n")
     assert r.returncode == 0, r.stderr

@@ -6,6 +6,7 @@
 #define OPSNN_KT_INSTRUCTIONS_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "opsnn_kt/tensors.h"
 
@@ -301,12 +302,12 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_
 #if !defined(__clang__)
 #define OPSNN_KT_POINTER_FILE(Name) "(a call through a pointer to AscendC::" #Name ")"
 #define OPSNN_KT_BINARY_POINTER(Name)                                                                             \
-    template <typename T, typename... None>                                                                       \
+    template <typename T, typename... None, typename = std::enable_if_t<sizeof...(None) == 0>>                                                                       \
     __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,   \
                                 const int32_t &count, None...) {                                                  \
         Name<T>(dst, src0, src1, count, OPSNN_KT_POINTER_FILE(Name), 0);                                          \
     }                                                                                                             \
-    template <typename T, bool isSetMask = true, typename... None>                                                \
+    template <typename T, bool isSetMask = true, typename... None, typename = std::enable_if_t<sizeof...(None) == 0>>                                                \
     __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,   \
                                 uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams &p, None...) { \
         Name<T, isSetMask>(dst, src0, src1, mask, repeatTimes, p, OPSNN_KT_POINTER_FILE(Name), 0);               \
@@ -346,12 +347,12 @@ OPSNN_KT_BINARY_ALL(Or)
     }
 #if !defined(__clang__)
 #define OPSNN_KT_UNARY_POINTER(Name)                                                                              \
-    template <typename T, typename... None>                                                                       \
+    template <typename T, typename... None, typename = std::enable_if_t<sizeof...(None) == 0>>                                                                       \
     __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count,       \
                                 None...) {                                                                        \
         Name<T>(dst, src, count, OPSNN_KT_POINTER_FILE(Name), 0);                                                 \
     }                                                                                                             \
-    template <typename T, bool isSetMask = true, typename... None>                                                \
+    template <typename T, bool isSetMask = true, typename... None, typename = std::enable_if_t<sizeof...(None) == 0>>                                                \
     __aicore__ inline void Name(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,              \
                                 const uint8_t repeatTimes, const UnaryRepeatParams &p, None...) {                 \
         Name<T, isSetMask>(dst, src, mask, repeatTimes, p, OPSNN_KT_POINTER_FILE(Name), 0);                       \
