@@ -26,6 +26,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 from pathlib import Path
 
 from opsnn.aclnn.declarations import all_apis
@@ -44,8 +45,16 @@ class BuildUnavailable(RuntimeError):
     """No C++ compiler or no shared libpython: the C ABI cannot be built here."""
 
 
+_CONFIG_LOCK = threading.Lock()
+
+
 def compiler() -> list[str]:
-    cxx = os.environ.get("CXX") or sysconfig.get_config_var("CXX") or ""
+    # sysconfig fills its variables on first use, and a thread reading them while another fills them
+    # can find CXX missing (builds compile in thread pools): one thread at a time here. Seen as one
+    # object of a cached build compiled with c++ instead of g++, so its next run recompiled it.
+    with _CONFIG_LOCK:
+        configured = sysconfig.get_config_var("CXX")
+    cxx = os.environ.get("CXX") or configured or ""
     argv = shlex.split(cxx)
     if argv and shutil.which(argv[0]):
         return argv
