@@ -213,10 +213,13 @@ class Session:
 
     # ---- GM ----
     def gm_alloc(self, nbytes: int, file: str, line: int) -> int:
-        if nbytes <= 0:
-            raise EmulatorError(f"GmAlloc({nbytes}) at {file}:{line}: the size must be at least 1 byte")
-        base = self.gm.malloc(nbytes)
+        if nbytes < 0:
+            raise EmulatorError(f"GmAlloc({nbytes}) at {file}:{line}: a size cannot be negative")
+        # GmAlloc(0): upstream's UTs allocate absent optional inputs so; a buffer of no bytes, which
+        # any access runs past (one byte is reserved behind it so that it has an address of its own)
+        base = self.gm.malloc(max(nbytes, 1))
         alloc = self.gm.allocation(base)
+        alloc.size = nbytes
         host = int(alloc.data.ctypes.data)
         bisect.insort(self._host_starts, host)
         self._by_host[host] = alloc
