@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from opsnn.ascendc import EmulatorError
+from opsnn.ascendc import Cast, EmulatorError
 from opsnn.ascendc.arith import Duplicate
-from opsnn.ascendc import Cast
 from opsnn.ascendc.deq import SetDeqScale
 from opsnn.ascendc.math_adv import (
     Ceil,
