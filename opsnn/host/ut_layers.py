@@ -82,6 +82,13 @@ def _family(socs: list[str]) -> tuple[str, list[str]]:
     return family, families[family]
 
 
+def _checkout_or_none(test: Path) -> Path | None:
+    try:
+        return _checkout_of(test)
+    except ValueError:
+        return None
+
+
 def _checkout_of(test: Path) -> Path:
     for d in test.parents:
         if (d / "tests" / "ut" / "common").is_dir() and (d / "common" / "inc").is_dir():
@@ -100,17 +107,19 @@ def _operator_of(test: Path) -> op_folder.OperatorFolder:
 
 def _plan_op_host(test: Path, socs: list[str], defines: list[str]) -> HostUtPlan:
     family, chosen = _family(socs)
-    root = _checkout_of(test)
+    root = _checkout_or_none(test)
     folder = _operator_of(test)
     op_host = folder.op_host_dir
     includes = [root / "tests" / "ut" / "common", root, root / "common" / "inc", root / "common" / "inc" / "op_host",
-                root / "common" / "include"]
+                root / "common" / "include"] if root is not None else []
     if op_host is not None:
         includes += [op_host, op_host.parent.parent]
     includes = [d for d in includes if d.is_dir()] + host_include_dirs()
     cflags = [*HOST_CFLAGS, f"-DBUILD_SOC_VERSION={family}"]
-    common = _common_objects(root / "tests" / "ut" / "common", includes, [*cflags, *defines])
-    main = root / "tests" / "ut" / "op_host" / "test_op_host_main.cpp"
+    # outside a checkout (an operator folder of one's own) there are no upstream fakers: a test
+    # built on metadef's context builders alone needs none
+    common = _common_objects(root / "tests" / "ut" / "common", includes, [*cflags, *defines]) if root else []
+    main = root / "tests" / "ut" / "op_host" / "test_op_host_main.cpp" if root else Path("/nonexistent")
     sources = [test, *folder.host_sources(family)] + ([main] if main.is_file() else [])
     gtest = ["-lgtest"] if main.is_file() else ["-lgtest_main", "-lgtest"]
     try:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from opsnn.cpudebug import build as kt_build
+from opsnn.platform import DEFAULT_SOC, get_platform
 
 from . import build as host_build
 from .op_build import FALLBACK_INCLUDE
@@ -67,10 +68,13 @@ def plan(test: Path, socs: list[str], defines: list[str]) -> OpApiUtPlan:
     sources = [test]
     include_dirs = [*host_build.include_dirs()]
     if folder is not None:
-        sources += folder.api_sources()
-        sources += l0_dependencies(folder.api_sources())
+        api = folder.api_sources() + l0_dependencies(folder.api_sources())
+        sources += api
         if folder.op_api_dir is not None:
             include_dirs.append(folder.op_api_dir)
+        for owner in _folders_inferring_shapes(api):
+            sources += owner.host_sources(get_platform(socs[0] if socs else DEFAULT_SOC).family)
+            include_dirs += [d for d in (owner.op_host_dir, owner.root.parent) if d is not None]
     include_dirs += checkout_include_dirs(root)
     libs = [*host_build.host_libs(), "-lgtest", "-lpthread"]
     texts = [test.read_text(errors="replace")]
@@ -94,6 +98,22 @@ def plan(test: Path, socs: list[str], defines: list[str]) -> OpApiUtPlan:
     include_dirs.append(FALLBACK_INCLUDE)
     cflags = ["-std=c++17", "-O0", "-g", "-w", "-fno-access-control", "-DLOG_CPP"]
     return OpApiUtPlan(_unique(sources), _unique(include_dirs), cflags, libs, {}, list(socs))
+
+
+def _folders_inferring_shapes(api_sources: list[Path]) -> list[OperatorFolder]:
+    """The operator folders of the l0 ops among `api_sources` that call INFER_SHAPE: the shape
+    inference is their op_host's (IMPL_OP_INFERSHAPE), so the UT links that op_host (def,
+    infershape and tiling: with an op_host in the program, a launch is tiled). Upstream's op_api
+    UTs pass without: their l0 ops size their outputs themselves."""
+    owners: dict[Path, OperatorFolder] = {}
+    for source in api_sources:
+        if "INFER_SHAPE(" in source.read_text(errors="replace"):
+            try:
+                owner = folder_of(source)
+            except OpFolderError:
+                continue
+            owners.setdefault(owner.root, owner)
+    return list(owners.values())
 
 
 def operator_of_test(test: Path) -> OperatorFolder | None:

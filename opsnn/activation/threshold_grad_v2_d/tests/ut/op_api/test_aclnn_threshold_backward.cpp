@@ -45,8 +45,7 @@ class threshold_backward_op_api : public testing::Test {
 protected:
     static void SetUpTestCase() {
         ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-        op::SetPlatformSocVersion(op::SocVersion::ASCEND910B);
+        ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // the SoC is the device's: opsnn ut's --soc (Ascend910B)
     }
 };
 

@@ -13,6 +13,7 @@
 
 #include "../../../op_kernel/threshold_grad_v2_d_tiling_data.h"
 #include "base/context_builder/op_tiling_context_builder.h"
+#include "base/registry/op_impl_space_registry_v2.h"
 #include "exe_graph/runtime/storage_shape.h"
 #include "exe_graph/runtime/tensor.h"
 #include "platform/platform_infos_def.h"
@@ -41,13 +42,18 @@ Tiled Tile(const std::vector<int64_t> &shape, ge::DataType dtype, float threshol
 
     fe::PlatFormInfos platform;
     platform.Init();
+    // CANN's platform tables: the core counts in SoCInfo, UB in AICoreSpec, the SoC in version
     std::map<std::string, std::string> soc = {{"ai_core_cnt", std::to_string(cores / 2)},
+                                              {"cube_core_cnt", std::to_string(cores / 2)},
                                               {"vector_core_cnt", std::to_string(cores)},
-                                              {"SoC_version", "Ascend910B2"},
-                                              {"Short_SoC_version", "Ascend910B"}};
+                                              {"core_type_list", "CubeCore,VectorCore"}};
     std::map<std::string, std::string> core = {{"ub_size", "196608"}};
+    std::map<std::string, std::string> version = {{"SoC_version", "Ascend910B2"},
+                                                  {"Short_SoC_version", "Ascend910B"},
+                                                  {"NpuArch", "2201"}};
     platform.SetPlatformRes("SoCInfo", soc);
     platform.SetPlatformRes("AICoreSpec", core);
+    platform.SetPlatformRes("version", version);
 
     auto workspace = gert::ContinuousVector::Create<size_t>(4);
     struct CompileInfo {} compileInfo;
@@ -65,7 +71,9 @@ Tiled Tile(const std::vector<int64_t> &shape, ge::DataType dtype, float threshol
                       .Build();
     gert::TilingContext *context = holder.GetContext();
     Tiled t{};
-    auto impl = gert::OpImplRegistry::GetInstance().GetOpImpl("ThresholdGradV2D");
+    auto registry = gert::DefaultOpImplSpaceRegistryV2::GetInstance().GetSpaceRegistry();
+    EXPECT_NE(registry, nullptr);
+    auto impl = registry == nullptr ? nullptr : registry->GetOpImpl("ThresholdGradV2D");
     EXPECT_NE(impl, nullptr);
     if (impl == nullptr) return t;
     t.status = impl->tiling(context);
