@@ -11,20 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from opsnn.capi.build import BuildUnavailable
-from opsnn.host import build as host_build
-
 REPO = Path(__file__).resolve().parents[2]
 OWN = REPO / "opsnn" / "activation" / "threshold_grad_v2_d"
 CASES = REPO / "tests" / "atk" / "threshold_backward_cases.json"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def host_twin():
-    try:
-        host_build.build()
-    except BuildUnavailable as e:
-        pytest.skip(f"the host twin cannot be built: {e}")
+pytestmark = pytest.mark.usefixtures("host_twin")  # tests/host/conftest.py
 
 
 def atk(*args: str) -> subprocess.CompletedProcess:

@@ -14,20 +14,13 @@ import numpy as np
 import pytest
 
 import opsnn
-from opsnn.capi.build import BuildUnavailable
-from opsnn.host import build as host_build
 
 REPO = Path(__file__).resolve().parents[2]
 OWN = REPO / "opsnn" / "activation" / "threshold_grad_v2_d"
 EXAMPLE = Path(__file__).resolve().parent / "cpp" / "threshold_example.cpp"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def host_twin():
-    try:
-        host_build.build()
-    except BuildUnavailable as e:
-        pytest.skip(f"the host twin cannot be built: {e}")
+pytestmark = pytest.mark.usefixtures("host_twin")  # tests/host/conftest.py
 
 
 def flags(*which: str) -> tuple[int, list[str], str]:

@@ -9,18 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from opsnn.capi.build import BuildUnavailable
-from opsnn.host import build as host_build
-
 OWN = Path(__file__).resolve().parents[2] / "opsnn" / "activation" / "threshold_grad_v2_d" / "tests" / "ut"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def host_twin():
-    try:
-        host_build.build()
-    except BuildUnavailable as e:
-        pytest.skip(f"the host twin cannot be built: {e}")
+pytestmark = pytest.mark.usefixtures("host_twin")  # tests/host/conftest.py
 
 
 @pytest.mark.parametrize("test, cases", [("op_host/test_threshold_grad_v2_d_tiling.cpp", 4),

@@ -14,8 +14,6 @@ import numpy as np
 import pytest
 
 import opsnn
-from opsnn.capi.build import BuildUnavailable
-from opsnn.host import build as host_build
 
 REPO = Path(__file__).resolve().parents[2]
 OWN = REPO / "opsnn" / "activation" / "threshold_grad_v2_d"
@@ -26,12 +24,7 @@ HELPER = ('#include <cstdlib>\n#include <cstring>\nstatic bool Fault(const char 
           f'    const char *f = std::getenv("{FAULT}");\n    return f != nullptr && std::strcmp(f, what) == 0;\n}}\n')
 
 
-@pytest.fixture(scope="module", autouse=True)
-def host_twin():
-    try:
-        host_build.build()
-    except BuildUnavailable as e:
-        pytest.skip(f"the host twin cannot be built: {e}")
+pytestmark = pytest.mark.usefixtures("host_twin")  # tests/host/conftest.py
 
 
 def opsnn_run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
