@@ -11,6 +11,7 @@ import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import opsnn.host
 from opsnn.cpudebug import ut
 
 TEST = r'''
@@ -53,7 +54,10 @@ def test_a_host_layer_test_is_planned_by_the_host_twin_and_built_like_a_kernel_u
         return StandInPlan([Path(test_path), helper], [inc], ["-std=c++17"], ["-lgtest_main", "-lgtest", "-lpthread"],
                            {"HOST_UT_VALUE": "42"}, ["ascend910B1", "ascend950"])
 
-    monkeypatch.setitem(sys.modules, "opsnn.host.ut_layers", types.SimpleNamespace(plan=plan))
+    stand_in = types.SimpleNamespace(plan=plan)
+    monkeypatch.setitem(sys.modules, "opsnn.host.ut_layers", stand_in)
+    # `from opsnn.host import ut_layers` takes the package's attribute where an earlier test imported the real one
+    monkeypatch.setattr(opsnn.host, "ut_layers", stand_in, raising=False)
     out = tmp_path / "r.json"
     assert ut.main([str(test), "-D", "HOST_DEFINE=7", "--soc", "ascend910b1", "--json", str(out)]) == 0
     assert asked == [("op_host", test.resolve(), ["Ascend910B1"], ["-DHOST_DEFINE=7"])]
