@@ -102,16 +102,25 @@ def _content_key(request: str, deps: list[str]) -> str:
     return h.hexdigest()
 
 
-def _dependencies(depfile: Path) -> list[str]:
+def depfile_dependencies(depfile: Path) -> list[str]:
+    """The files a compiler's -MD dependency file lists (what the compile read)."""
     text = depfile.read_text().replace("\\\n", " ")
     _, _, deps = text.partition(":")
     return deps.split()
+
 
 
 def _write_atomically(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
     tmp.write_text(text)
     os.replace(tmp, path)
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """`text` into `path` where it differs (written beside, then renamed); parents made."""
+    if not path.is_file() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomically(path, text)
 
 
 def build(spec: BuildSpec, cache_root: Path, verbose: bool = False,
@@ -168,7 +177,7 @@ def _compile_and_link(spec: BuildSpec, work: Path, verbose: bool, on_link_error)
             if done.get(k) == what:  # a replacement spec keeps this object
                 continue
             _step(f"compiling {spec.sources[k].path.name}", command, verbose)
-            deps.extend(_dependencies(Path(dep)))
+            deps.extend(depfile_dependencies(Path(dep)))
             done[k] = what
         try:
             _step("linking", spec.link_command(str(work)), verbose)

@@ -13,11 +13,11 @@ generated source that gives the program its kernel manifest (OPSNN_HOST_KERNELS,
 environment sets it), so the program runs as `opsnn run` runs it."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 from opsnn.capi.build import BuildUnavailable
+from opsnn.cpudebug.ut_build import write_if_changed
 
 from . import build as host_build
 from .op_build import OperatorBuild
@@ -35,11 +35,7 @@ def manifest_source(build: OperatorBuild) -> Path:
             f"namespace {{\nconst int kOpsnnHostKernels = setenv(\"OPSNN_HOST_KERNELS\", {_c_string(manifest)}, 0);\n"
             "}  // namespace\n")
     path = build.work / "opsnn_host_manifest.cpp"
-    if not path.is_file() or path.read_text() != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, path)
+    write_if_changed(path, text)
     return path
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from opsnn.capi.build import compiler
 from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug.tpl_entry import tiling_key_entry
-from opsnn.cpudebug.ut_build import compiler_excerpt
+from opsnn.cpudebug.ut_build import compiler_excerpt, depfile_dependencies, write_if_changed
 
 MANIFEST_ENV = "OPSNN_HOST_KERNELS"
 MANIFEST_VERSION = 1
@@ -63,13 +63,8 @@ class Manifest:
         doc = {"opsnn_host_kernels": MANIFEST_VERSION, "op_kernel_dirs": [str(d) for d in self.op_kernel_dirs],
                "include_dirs": [str(d) for d in self.include_dirs], "options": list(self.options),
                "cache_dir": str(self.cache_dir) if self.cache_dir else None}
-        text = json.dumps(doc, indent=1) + "\n"
         path = Path(path)
-        if not path.is_file() or path.read_text() != text:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(text)
-            os.replace(tmp, path)
+        write_if_changed(path, json.dumps(doc, indent=1) + "\n")
         return path
 
     @classmethod
@@ -220,12 +215,9 @@ def _shim(source: Path, name: str, params: list[str], template: bool, request: K
     return "\n".join(lines)
 
 
-def _dependencies(depfile: Path) -> list[str]:
-    text = depfile.read_text().replace("\\\n", " ")
-    return text.partition(":")[2].split()
-
-
-def _content_key(command: list[str], shim: str, deps: list[str]) -> str:
+def content_key(command: list[str], deps: list[str], shim: str = "") -> str:
+    """A compile's cache key: its command, the generated source it compiles (`shim`) and the
+    bytes of every file its last compile read (op_build's objects use it too)."""
     h = hashlib.sha256("\0".join(command).encode())
     h.update(shim.encode())
     for path in deps:
@@ -267,7 +259,7 @@ def build_library(manifests: Manifest | list[Manifest], request: KernelRequest) 
                "-O0", "-g", "-w", "-fPIC", "-shared", "-MD", "-MF", str(dep), str(shim_path),
                "-o", "{out}", *kt_build.kernel_libs()]
     if library.is_file() and stamp.is_file() and dep.is_file() and \
-            stamp.read_text() == _content_key(command, shim, _dependencies(dep)):
+            stamp.read_text() == content_key(command, depfile_dependencies(dep), shim):
         return KernelLibrary(library, name, tuple(params), False)
     kt_build.build()
     with tempfile.TemporaryDirectory(prefix="build-", dir=work) as tmp:
@@ -277,7 +269,7 @@ def build_library(manifests: Manifest | list[Manifest], request: KernelRequest) 
             raise KernelBuildError(f"compiling {request.op_type}'s kernel {source} failed "
                                    f"({' '.join(defines[::3])}):\n{_excerpt(done.stderr)}")
         os.replace(out, library)
-    stamp.write_text(_content_key(command, shim, _dependencies(dep)))
+    stamp.write_text(content_key(command, depfile_dependencies(dep), shim))
     return KernelLibrary(library, name, tuple(params), True)
 
 

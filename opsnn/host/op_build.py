@@ -24,10 +24,10 @@ from pathlib import Path
 from opsnn.capi.build import compiler
 from opsnn.cpudebug import build as kt_build
 from opsnn.cpudebug.socs import platform_for
-from opsnn.cpudebug.ut_build import compiler_excerpt
+from opsnn.cpudebug.ut_build import compiler_excerpt, depfile_dependencies, write_if_changed
 
 from . import build as host_build
-from .kernels import Manifest
+from .kernels import Manifest, content_key
 from .op_folder import OperatorFolder, checkout_include_dirs, checkout_root, dependencies
 
 FALLBACK_INCLUDE = Path(__file__).resolve().parent / "include_fallback"  # aclnn_kernels/, level0/ without a checkout
@@ -100,7 +100,7 @@ class OperatorBuild:
             for h in f.aclnn_headers():
                 wanted.setdefault(h.name, f'#include "{h}"\n')
         for name, text in wanted.items():
-            _write_if_changed(d / name, text)
+            write_if_changed(d / name, text)
         for stale in d.glob("*.h"):
             if stale.name not in wanted:
                 stale.unlink()
@@ -179,26 +179,12 @@ def _run(cmd: list[str], verbose: bool) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
-def _dependencies(depfile: Path) -> list[str]:
-    return depfile.read_text().replace("\\\n", " ").partition(":")[2].split()
-
-
-def _content_key(command: list[str], deps: list[str]) -> str:
-    h = hashlib.sha256("\0".join(command).encode())
-    for path in deps:
-        try:
-            h.update(Path(path).read_bytes())
-        except OSError:
-            h.update(b"missing:" + path.encode())
-    return h.hexdigest()
-
-
 def _cached_compile(command: list[str], source: Path, obj: Path, verbose: bool) -> tuple[bool, str]:
     """(compiled now?, error text or ""): the object is current when its command and every file
     its last compile read are unchanged."""
     dep, stamp = obj.with_suffix(".d"), obj.with_suffix(".key")
-    if obj.is_file() and dep.is_file() and stamp.is_file() and stamp.read_text() == _content_key(
-            command, _dependencies(dep)):
+    if obj.is_file() and dep.is_file() and stamp.is_file() and stamp.read_text() == content_key(
+            command, depfile_dependencies(dep)):
         return False, ""
     tmp = obj.with_name(f".{obj.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     done = _run([str(tmp) if c == "{out}" else c for c in command], verbose)
@@ -206,19 +192,12 @@ def _cached_compile(command: list[str], source: Path, obj: Path, verbose: bool) 
         tmp.unlink(missing_ok=True)
         return False, f"compiling {source} failed:\n{_excerpt(done.stderr)}"
     os.replace(tmp, obj)
-    stamp.write_text(_content_key(command, _dependencies(dep)))
+    stamp.write_text(content_key(command, depfile_dependencies(dep)))
     return True, ""
 
 
 def _excerpt(stderr: str) -> str:
     return compiler_excerpt(stderr, 25)  # ut_build's: one rule for what of a compiler's output to show
-
-
-def _write_if_changed(path: Path, text: str) -> None:
-    if not path.is_file() or path.read_text() != text:
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, path)
 
 
 __all__ = ["BuildStats", "HostBuildError", "OperatorBuild"]

@@ -26,28 +26,18 @@ import hashlib
 import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from opsnn.capi.build import compiler
 from opsnn.cpudebug import build as kt_build
 from opsnn.host import build as host_build
-from opsnn.host import op_folder
+from opsnn.host import op_folder, ut_op_api
 from opsnn.host.build import host_include_dirs
+from opsnn.host.ut_op_api import HostUtPlan
 from opsnn.platform import DEFAULT_SOC, get_platform
 
 LAYERS = ("op_host", "op_api")
 HOST_CFLAGS = ("-std=c++17", "-fno-access-control", "-DLOG_CPP")
-
-
-@dataclass
-class HostUtPlan:
-    sources: list[Path]
-    include_dirs: list[Path]
-    cflags: list[str]
-    libs: list[str]
-    env: dict[str, str] = field(default_factory=dict)
-    socs: list[str] = field(default_factory=list)
 
 
 def plan(layer: str, test: Path, socs: list[str], defines: list[str]) -> HostUtPlan:
@@ -132,8 +122,6 @@ def _plan_op_host(test: Path, socs: list[str], defines: list[str]) -> HostUtPlan
 
 def _plan_op_api(test: Path, socs: list[str], defines: list[str]) -> HostUtPlan:
     """opsnn.host.ut_op_api says what (and why it differs from upstream's build)."""
-    from opsnn.host import ut_op_api
-
     for name in socs:
         get_platform(name)  # ValueError for an unknown SoC
     p = ut_op_api.plan(test, socs, defines)
@@ -141,7 +129,7 @@ def _plan_op_api(test: Path, socs: list[str], defines: list[str]) -> HostUtPlan:
         host_build.build()
     except (RuntimeError, host_build.BuildUnavailable) as e:
         raise ValueError(f"the host twin (libopsnn_host.so) cannot be built: {e}") from None
-    return HostUtPlan(p.sources, p.include_dirs, p.cflags, p.libs, p.env, p.socs)
+    return p
 
 
 def _tree_digest(h, root: Path) -> None:
