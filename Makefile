@@ -71,6 +71,7 @@ bench-host: venv
 JOBS ?= 2
 ut-survey: venv gtest
 	@test -n "$(OPS_NN)" || { echo "make ut-survey OPS_NN=<a checkout of hicann/ops-nn>"; exit 2; }
+	$(BIN)/python -m pip install -q -e '.[test,ut-data]'
 	$(BIN)/opsnn ut $(OPS_NN) --layer op_kernel --jobs $(JOBS) --json ut-survey.json || true
 
 clean:

@@ -13,11 +13,14 @@ from types import MappingProxyType
 
 import numpy as np
 
+from opsnn.dtypes import bfloat16
+
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
 from .repeat import active_elements, element_offsets, scatter
 
-_DUPLICATE_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32, np.uint16, np.uint32))
+_DUPLICATE_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32, np.uint16, np.uint32)) + (
+    bfloat16,)  # AscendC's A2 list: half, bfloat16_t, int16/uint16, int32/uint32, float
 _MUL_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32))
 _FLOAT_BITS = MappingProxyType({np.dtype(np.float16): (np.uint16, 0x0200, 0x7E00, 0x8000),
                                 np.dtype(np.float32): (np.uint32, 0x0040_0000, 0x7FC0_0000, 0x8000_0000)})
@@ -41,7 +44,7 @@ def Duplicate(dst: LocalTensor, scalar: float | np.generic, *rest) -> None:  # n
         count; or mask, repeatTime, dstBlockStride, dstRepeatStride.
     """
     if dst.dtype not in _DUPLICATE_TYPES:
-        raise EmulatorError(f"Duplicate on {dst.dtype}: half, float, int16/32 or uint16/32 only")
+        raise EmulatorError(f"Duplicate on {dst.dtype}: half, bfloat16, float, int16/32 or uint16/32 only")
     if len(rest) == 4:
         mask, repeat_times, blk, rep = rest
         r, j = active_elements(dst.dtype, mask, repeat_times, dst.ctx)

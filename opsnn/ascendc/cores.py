@@ -14,6 +14,11 @@ emulator's cores are not parallel; the device's are, which is why a SyncAll that
 complete -- a core ended while others wait -- is a finding (sync_all_missing_core) rather than
 the hang it would be on the device: the waiting cores are stopped instead.
 
+CrossCoreSetFlag / CrossCoreWaitFlag (mode 0: every vector core of the launch) are the same
+scheduling with a counter per flag id: a core's k-th wait on a flag returns once every core has
+set that flag k times. A wait that can never return (every other core ended or waits) is the
+finding cross_core_flag_never_set, and the waiting cores are stopped.
+
 Threads are kept in a pool across launches (a thread is ~100 us to start, a hand-over ~10 us)."""
 from __future__ import annotations
 
@@ -83,10 +88,15 @@ class Cores:
         (1 = the first SyncAll) can never complete -- the cores in `absent` ended while those in
         `waiting` wait for them (`expected`: the soft SyncAll's core count, or None: every core);
         the waiting cores are then stopped (their SyncAll raises CoreAborted).
+    never_set : callable or None
+        ``never_set(waits, unset)``: told when cores wait on flags no core can set any more --
+        `waits` maps each waiting core to its (flag, k): its k-th CrossCoreWaitFlag(flag), `unset`
+        the cores that set that flag fewer than k times; the waiting cores are then stopped.
     """
 
     def __init__(self, block_dim: int, run_core: Callable[[int], None],
-                 missing: Callable[[list[int], list[int], int, int | None], None]):
+                 missing: Callable[[list[int], list[int], int, int | None], None],
+                 never_set: Callable[[dict[int, tuple[int, int]], list[int]], None] | None = None):
         self.block_dim = block_dim
         self._run_core = run_core
         self._missing = missing
@@ -99,6 +109,10 @@ class Cores:
         self._ended: list[int] = []
         self._stopped: set[int] = set()  # waiting cores whose barrier never completes
         self._barriers = 0  # barriers completed so far
+        self._never_set = never_set
+        self._flag_sets: dict[int, list[int]] = {}  # CrossCoreSetFlag calls, per flag id, per core
+        self._flag_waits: dict[int, list[int]] = {}  # CrossCoreWaitFlag calls, per flag id, per core
+        self._flag_blocked: dict[int, tuple[int, int]] = {}  # core -> (flag, k) it waits on
         self._home = _Worker()  # the launching thread
         self._escaped: BaseException | None = None  # what run_core itself raised (it should not)
 
@@ -127,6 +141,43 @@ class Cores:
         if core in self._stopped:
             raise CoreAborted(f"core {core}: SyncAll #{ctx.phase + 1} can never complete")
         ctx.phase += 1
+
+    def cross_core_set(self, ctx: CoreContext, flag: int) -> None:
+        """CrossCoreSetFlag (mode 0) on core `ctx`: one more set of `flag`; the cores whose wait
+        that completes resume when this core next waits or ends."""
+        sets = self._flag_sets.setdefault(flag, [0] * self.block_dim)
+        sets[ctx.block_idx] += 1
+        ready = sorted(c for c, (f, k) in self._flag_blocked.items() if f == flag and min(sets) >= k)
+        for c in ready:
+            del self._flag_blocked[c]
+        self._resume.extend(ready)
+
+    def cross_core_wait(self, ctx: CoreContext, flag: int) -> None:
+        """CrossCoreWaitFlag on core `ctx`: its k-th wait on `flag` returns once every core has
+        set the flag k times; ctx.phase counts it as a barrier passed."""
+        core = ctx.block_idx
+        if self._worker_of.get(core) is None:
+            raise EmulatorError(f"core {core}: CrossCoreWaitFlag from a thread that is not running this launch's core")
+        waits = self._flag_waits.setdefault(flag, [0] * self.block_dim)
+        waits[core] += 1
+        if min(self._flag_sets.get(flag, [0])) < waits[core]:
+            self._flag_blocked[core] = (flag, waits[core])
+            me = self._worker_of[core]
+            if self._dispatch(me, free=False) is not me:
+                me.go.acquire()  # until the flag's sets are all in (or never will be)
+            if core in self._stopped:
+                raise CoreAborted(f"core {core}: CrossCoreWaitFlag({flag}) #{waits[core]} can never return")
+        ctx.phase += 1
+
+    def _stop_flag_waits(self) -> None:
+        """No core can run and some wait on flags: nobody is left to set them."""
+        blocked, self._flag_blocked = dict(sorted(self._flag_blocked.items())), {}
+        flag, k = next(iter(blocked.values()))
+        unset = [c for c, n in enumerate(self._flag_sets.get(flag, [0] * self.block_dim)) if n < k]
+        if self._never_set is not None:
+            self._never_set(blocked, unset)
+        self._stopped.update(blocked)
+        self._resume.extend(blocked)
 
     # ---- the run, passed from core to core ----
     def _take_new(self) -> int | None:
@@ -174,6 +225,9 @@ class Cores:
                 worker.job = (self, core)
                 worker.go.release()
                 return None
+            if self._flag_blocked:  # before a SyncAll: cores waiting on flags never reach it
+                self._stop_flag_waits()
+                continue
             if not self._waiting:
                 return None  # every core ended
             self._release_barrier()
@@ -206,9 +260,59 @@ def SyncAll(ctx: CoreContext, used_cores: int | None = None) -> None:  # noqa: N
     ctx.counters.issue("SyncAll")
     if used_cores is not None and not 1 <= int(used_cores) <= ctx.block_num:
         raise EmulatorError(f"SyncAll for {used_cores} cores in a launch of {ctx.block_num}")
+    cores = _launch_cores(ctx, "SyncAll")
+    if cores is None:  # a lone core arrives alone
+        ctx.phase += 1
+        return
+    cores.sync_all(ctx, None if used_cores is None else int(used_cores))
+
+
+def _launch_cores(ctx: CoreContext, what: str) -> Cores | None:
     if ctx.barrier is None:
-        if ctx.block_num == 1:  # a lone core (outside a launch) arrives alone
-            ctx.phase += 1
-            return
-        raise EmulatorError(f"core {ctx.block_idx}: SyncAll on a core no launch runs")
-    ctx.barrier(ctx, None if used_cores is None else int(used_cores))
+        if ctx.block_num == 1:  # a lone core (outside a launch) waits for nobody
+            return None
+        raise EmulatorError(f"core {ctx.block_idx}: {what} on a core no launch runs")
+    return ctx.barrier
+
+
+def _mode0(mode: int, what: str) -> None:
+    if int(mode) != 0:
+        raise EmulatorError(f"{what} mode {int(mode)}: only mode 0 (every vector core of the launch) is modelled; "
+                            "modes 1, 2 and 4 pair the cores of one AI Core or a vector core with the cube core, "
+                            "which the emulator does not run")
+
+
+def CrossCoreSetFlag(ctx: CoreContext, flag_id: int, mode: int = 0) -> None:  # noqa: N802 - AscendC name
+    """AscendC's ``CrossCoreSetFlag<modeId, pipe>(flagId)``: this core has done its work before the
+    flag (the pipe's instructions are complete in the emulator's in-order model).
+
+    Parameters
+    ----------
+    ctx : CoreContext
+        The calling core.
+    flag_id : int
+        The flag (0..15 on Atlas A2).
+    mode : int
+        modeId; only 0 (all vector cores of the launch) is modelled.
+    """
+    ctx.counters.issue("CrossCoreSetFlag")
+    _mode0(mode, "CrossCoreSetFlag")
+    if not 0 <= int(flag_id) <= 15:
+        raise EmulatorError(f"CrossCoreSetFlag flag id {int(flag_id)}: 0..15")
+    cores = _launch_cores(ctx, "CrossCoreSetFlag")
+    if cores is not None:
+        cores.cross_core_set(ctx, int(flag_id))
+
+
+def CrossCoreWaitFlag(ctx: CoreContext, flag_id: int, mode: int = 0) -> None:  # noqa: N802 - AscendC name
+    """AscendC's ``CrossCoreWaitFlag(flagId)``: wait until every core of the launch has set the flag
+    (its k-th wait, k times): the accesses after it are ordered after theirs before the sets."""
+    ctx.counters.issue("CrossCoreWaitFlag")
+    _mode0(mode, "CrossCoreWaitFlag")
+    if not 0 <= int(flag_id) <= 15:
+        raise EmulatorError(f"CrossCoreWaitFlag flag id {int(flag_id)}: 0..15")
+    cores = _launch_cores(ctx, "CrossCoreWaitFlag")
+    if cores is None:
+        ctx.phase += 1
+        return
+    cores.cross_core_wait(ctx, int(flag_id))

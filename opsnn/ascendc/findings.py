@@ -24,12 +24,15 @@ ASSERT_FAILED = "assert_failed"  # the kernel's ASSERT (or Trap) stopped the cor
 # A core ended (returned or stopped) without reaching the SyncAll the others wait at: on the device
 # the launch hangs; the emulator stops the waiting cores instead.
 SYNC_ALL_MISSING_CORE = "sync_all_missing_core"
+# Cores wait at CrossCoreWaitFlag for sets of the flag that no core can make any more (the cores
+# that owe them ended): on the device the launch hangs; the emulator stops the waiting cores.
+CROSS_CORE_FLAG_NEVER_SET = "cross_core_flag_never_set"
 
 KINDS = (
     GM_READ_PAST_TENSOR, GM_WRITE_PAST_TENSOR, GM_READ_PAST_ALLOCATION, GM_WRITE_PAST_ALLOCATION,
     LOCAL_TENSOR_OVERFLOW, LOCAL_TENSOR_UNDERFLOW, UB_EXHAUSTED, DATACOPY_UNALIGNED, COMPARE_COUNT_UNALIGNED,
     GM_WRITE_OVERLAP, GM_READ_WRITE_RACE, QUEUE_MISUSE, UB_READ_BEFORE_WRITE, CORE_FAILED, ASSERT_FAILED,
-    SYNC_ALL_MISSING_CORE,
+    SYNC_ALL_MISSING_CORE, CROSS_CORE_FLAG_NEVER_SET,
 )
 
 ERROR = "error"

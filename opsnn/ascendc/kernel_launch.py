@@ -157,7 +157,7 @@ def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim:
 
     def run_core(i: int) -> None:
         ctx = contexts[i] = CoreContext(i, block_dim, platform, gm, sanitize)
-        ctx.barrier = cores.sync_all
+        ctx.barrier = cores
         ptrs = [None if a is None else GmPtr(ctx, a.name, a.addr, a.nbytes, al, a.addr, None, _core_padding(a, i))
                 for a, al in zip(args, allocs, strict=True)]
         try:
@@ -192,7 +192,22 @@ def launch(kernel: Callable, *, gm: GlobalMemory, platform: Platform, block_dim:
                                      f"core {c} ended after {contexts[c].phase} SyncAll(s); {detail}",
                                      source=site))
 
-    cores = Cores(block_dim, run_core, missing)
+    def never_set(waits: dict[int, tuple[int, int]], unset: list[int]) -> None:
+        first = next(iter(waits))
+        flag, k = waits[first]
+        site = contexts[first].log.source
+        detail = (f"cores {_listed(list(waits))} wait at CrossCoreWaitFlag({flag}) (wait #{k}"
+                  + (f", {site}" if site else "") + f") for sets that cores {_listed(unset)}, which ended, never made: "
+                  "on the device the launch hangs (the emulator stops the waiting cores)")
+        if on_core_error == "raise":
+            errors.append((first, EmulatorError(detail)))
+            return
+        for c in unset:
+            contexts[c].log.items.append(Finding(fk.CROSS_CORE_FLAG_NEVER_SET, c, NO_TILE, "CrossCoreWaitFlag", "-",
+                                                 0, 0, f"core {c} ended without its set #{k} of flag {flag}; {detail}",
+                                                 source=site))
+
+    cores = Cores(block_dim, run_core, missing, never_set)
     cores.run()
     if errors:
         raise min(errors, key=lambda e: e[0])[1]

@@ -1,5 +1,6 @@
 """AscendC's high-level math APIs ("高阶API / 数学计算") on Atlas A2: Sign, Tanh, Log, Log2, Log10,
-Floor, Ceil, Round, Trunc, Power, Erf, Erfc, Sin, Cos and the Taylor-expanded Exp.
+Floor, Ceil, Round, Trunc, Power, Erf, Erfc, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh and the
+Taylor-expanded Exp.
 
 Each is ``Name(dst, src, [sharedTmpBuffer,] calCount)`` over the first calCount elements (Power
 takes two operands, each a tensor or a scalar). On the device they are sequences of vector
@@ -19,9 +20,12 @@ instruction rounds), so the result is the device's up to the last bit of Exp / L
 - Power(x, y) in float (half through float): exp(y * ln|x|) by Abs, Ln, Mul, Exp; then 1 where
   y == 0, or x == 1, or x == -1 with |y| infinite; the sign of x where y is an odd integer; NaN
   where x < 0 (not -inf) and y is neither an integer nor infinite. With PowerConfig's
-  DOUBLE_FLOAT_TECH (undocumented steps): pow in float64 rounded once. int32 Power is not
-  modelled.
-- Erf, Erfc, Sin, Cos, Exp<T, taylorExpandLevel>: AscendC computes polynomial approximations
+  DOUBLE_FLOAT_TECH (undocumented steps): pow in float64 rounded once.
+- Integer Power (int32 on A2; 8/16/32-bit integers on Ascend950): AscendC's fast power, products
+  in the type's wrapping arithmetic, so x ** |y| modulo 2**bits; y == 0 gives 1. A negative y
+  gives trunc(1.0f / float(x ** |y|)) where x ** |y| is not 0 (so 1, -1 or 0) and 0 where it is
+  (AscendC's steps: a float reciprocal truncated back to int32). INT_MIN as exponent: |y| as 2**31.
+- Erf, Erfc, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Exp<T, taylorExpandLevel>: AscendC computes polynomial approximations
   whose coefficients it does not document; the model computes the function in float64 and rounds
   once to T (so it is the correctly rounded value, which the device's may miss by a few ulp).
 
@@ -141,6 +145,12 @@ _UNARY = {
     "Erfc": _once(_erfc),
     "Sin": _once(np.sin),
     "Cos": _once(np.cos),
+    "Tan": _once(np.tan),
+    "Asin": _once(np.arcsin),
+    "Acos": _once(np.arccos),
+    "Atan": _once(np.arctan),
+    "Sinh": _once(np.sinh),
+    "Cosh": _once(np.cosh),
     "Exp": exp_values,  # the Taylor-expanded high-level Exp: as the Exp instruction (module docstring)
 }
 
@@ -177,11 +187,35 @@ def _api(name: str):
 Sign, Tanh, Log, Log2, Log10 = (_api(n) for n in ("Sign", "Tanh", "Log", "Log2", "Log10"))
 Floor, Ceil, Trunc, Round = (_api(n) for n in ("Floor", "Ceil", "Trunc", "Round"))
 Erf, Erfc, Sin, Cos, ExpHighLevel = (_api(n) for n in ("Erf", "Erfc", "Sin", "Cos", "Exp"))
+Tan, Asin, Acos, Atan, Sinh, Cosh = (_api(n) for n in ("Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh"))
 
 
 def _power_double(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         return narrow(np.power(x.astype(np.float64), y.astype(np.float64)), F32)
+
+
+def _power_int(x: np.ndarray, y: np.ndarray, t: np.dtype) -> np.ndarray:
+    """AscendC's integer fast power (module docstring): x ** |y| in t's wrapping arithmetic,
+    negative y through a float reciprocal truncated."""
+    bits = t.itemsize * 8
+    modulus = np.uint64((1 << bits) - 1)
+    x, y = np.broadcast_arrays(x.astype(np.int64), y.astype(np.int64))
+    base = x.astype(np.uint64) & modulus
+    exponent = np.abs(y).astype(np.uint64)
+    result = np.ones(x.shape, np.uint64)
+    while exponent.any():
+        odd = (exponent & np.uint64(1)).astype(bool)
+        result = np.where(odd, (result * base) & modulus, result)
+        base = (base * base) & modulus
+        exponent >>= np.uint64(1)
+    out = result.astype(np.dtype(f"u{t.itemsize}")).view(t)
+    negative = y < 0
+    if negative.any():
+        nonzero = out != 0
+        inverse = np.trunc(np.float32(1.0) / np.where(nonzero, out, 1).astype(np.float32)).astype(t)
+        out = np.where(negative, np.where(nonzero, inverse, 0), out).astype(t)
+    return out
 
 
 def Power(dst: LocalTensor, src0, src1, *rest) -> None:  # noqa: N802 - AscendC name
@@ -193,8 +227,8 @@ def Power(dst: LocalTensor, src0, src1, *rest) -> None:  # noqa: N802 - AscendC 
     if rest and isinstance(rest[-1], PowerAlgo):
         algo, rest = rest[-1], rest[:-1]
     t = dst.dtype
-    if t not in FLOATS:
-        raise EmulatorError(f"Power on {t}: half or float (int32 Power is not modelled)")
+    if t not in FLOATS and (t.kind not in "iu" or t.itemsize > 4):
+        raise EmulatorError(f"Power on {t}: half, float or an integer type of 8 to 32 bits")
     tensors = [s for s in (src0, src1) if isinstance(s, LocalTensor)]
     if not tensors or any(s.dtype != t for s in tensors):
         raise EmulatorError("Power takes src0 and src1 of dst's type, at least one a LocalTensor")
@@ -203,11 +237,14 @@ def Power(dst: LocalTensor, src0, src1, *rest) -> None:  # noqa: N802 - AscendC 
         x, y = ((read_local(s, count, name).copy() if isinstance(s, LocalTensor) else np.asarray(s).astype(t))
                 for s in (src0, src1))
         out, direct = open_local(dst, count, name)
-        power = _power32 if algo is PowerAlgo.INTRINSIC else _power_double
-        out[...] = _from_float(power(_to_float(np.atleast_1d(x)), _to_float(np.atleast_1d(y))), t)
+        if t not in FLOATS:
+            out[...] = _power_int(np.atleast_1d(x), np.atleast_1d(y), t)
+        else:
+            power = _power32 if algo is PowerAlgo.INTRINSIC else _power_double
+            out[...] = _from_float(power(_to_float(np.atleast_1d(x)), _to_float(np.atleast_1d(y))), t)
         close_local(dst, out, direct, name)
     dst.ctx.vector_mask = MaskState()
 
 
-__all__ = ["Ceil", "Cos", "Erf", "Erfc", "ExpHighLevel", "Floor", "Log", "Log10", "Log2", "Power", "PowerAlgo",
-           "Round", "Sign", "Sin", "Tanh", "Trunc"]
+__all__ = ["Acos", "Asin", "Atan", "Ceil", "Cos", "Cosh", "Erf", "Erfc", "ExpHighLevel", "Floor", "Log", "Log10",
+           "Log2", "Power", "PowerAlgo", "Round", "Sign", "Sin", "Sinh", "Tan", "Tanh", "Trunc"]

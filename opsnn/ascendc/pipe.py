@@ -32,6 +32,7 @@ class _Holder:
         self.name = name
         self.buffers: list[UbBuffer] = []
         self.ctx: CoreContext | None = None
+        self.at_address = False  # local_tensor_at's: UB the kernel placed itself, not InitBuffer
 
     def _label(self) -> str:
         return self.name or f"{self.position.value.lower()}@{self.buffers[0].ub_addr if self.buffers else '?'}"
@@ -251,3 +252,32 @@ class TPipe:
             raise EmulatorError(f"core {ctx.block_idx}: UB exhausted: {detail}")
         start = max(addr, limit)
         ctx.log.add(fk.UB_EXHAUSTED, "InitBuffer", name, start - addr, addr + nbytes - start, detail)
+
+
+def local_tensor_at(ctx: CoreContext, position: QuePosition, ub_addr: int, nbytes: int, dtype: DTypeLike) -> LocalTensor:
+    """AscendC's `LocalTensor<T>(TPosition pos, uint32_t addr, uint32_t tileSize)`: a tensor over the
+    UB bytes [ub_addr, ub_addr + nbytes) that no TPipe placed (the kernel lays UB out itself). Its
+    buffer is a TBuf of `position`'s kind; the same span asked for again is the same buffer, so a
+    kernel that builds such tensors in a loop keeps one buffer per span.
+
+    Raises
+    ------
+    EmulatorError
+        The span is empty, negative or reaches past the UB the kernel may use.
+    """
+    ub_addr, nbytes = int(ub_addr), int(nbytes)
+    limit = ctx.platform.kernel_ub
+    if ub_addr < 0 or nbytes < 1 or ub_addr + nbytes > limit:
+        raise EmulatorError(f"LocalTensor(TPosition, {ub_addr}, ...) of {nbytes} bytes: the span must lie in the "
+                            f"{limit} bytes of UB the kernel may use on {ctx.platform.name}")
+    for buf in ctx.buffers:
+        if buf.ub_addr == ub_addr and buf.nbytes == nbytes and isinstance(buf.owner, TBuf) and buf.owner.at_address:
+            return LocalTensor(buf, dtype)
+    holder = TBuf(position, f"LocalTensor({position.value}, {ub_addr})")
+    holder.at_address = True
+    holder.ctx = ctx
+    buf = UbBuffer(ctx, holder.name, ctx.ub, ub_addr, ub_addr, nbytes, holder, 0)
+    holder.buffers.append(buf)
+    where = sum(1 for b in ctx.buffers if b.ub_addr <= ub_addr)  # ctx.buffers stays in UB order
+    ctx.buffers.insert(where, buf)
+    return LocalTensor(buf, dtype)

@@ -24,6 +24,7 @@ import numpy as np
 from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch, micro
 from opsnn.ascendc import findings as fk
+from opsnn.ascendc.pipe import local_tensor_at
 from opsnn.ascendc.errors import CoreAborted, CoreFailed, EmulatorError
 from opsnn.ascendc.global_tensor import GmPtr, gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
@@ -587,6 +588,10 @@ def _vacant(session, core, h):
     return int(len(que._fifo) < que.depth)
 
 
+def _local_at(session, core, position, ub_addr, nbytes):
+    return core.buffer_handle(local_tensor_at(core.ctx, position, ub_addr, nbytes, np.uint8).buffer)
+
+
 def _tbuf_get(session, core, h, length=None):
     return core.buffer_handle(_holder(core, h, "a TBuf").Get(np.uint8).buffer)
 
@@ -657,6 +662,14 @@ def _sync_all(session, core, used_cores=None):
         session.core = core
 
 
+def _cross_core_wait(session, core, flag_id, mode):
+    """CrossCoreWaitFlag: like SyncAll, this core may wait while the others run."""
+    try:
+        ascendc.CrossCoreWaitFlag(core.ctx, flag_id, mode)
+    finally:
+        session.core = core
+
+
 def _scalar_cast(session, core, value, mode, src, dst):
     """ScalarCast<T, U, mode>(value): one element through the vector Cast's conversion."""
     from opsnn.ascendc.cast import cast_values, check_cast
@@ -703,7 +716,7 @@ _SPECIAL = {
     "TPipe.AllocEventID": _fetch_event, "TPipe.ReleaseEventID": _release_event,
     "TQue.AllocTensor": _alloc_tensor, "TQue.EnQue": _enque, "TQue.DeQue": _deque, "TQue.FreeTensor": _free_tensor,
     "TQue.VacantInQue": _vacant, "TQue.HasTensorInQue": lambda s, c, h: int(_que_count(s, c, h) > 0),
-    "TQue.GetTensorCountInQue": _que_count, "TBuf.Get": _tbuf_get,
+    "TQue.GetTensorCountInQue": _que_count, "TBuf.Get": _tbuf_get, "LocalTensor.At": _local_at,
     "LocalTensor.GetValue": _local_get, "LocalTensor.SetValue": _local_set,
     "LocalTensor.GetSize": lambda s, c, t: t.GetSize(), "LocalTensor.GetPhyAddr": lambda s, c, t: c.pointer(t),
     "GlobalTensor.GetValue": _global_get, "GlobalTensor.SetValue": _global_set,
@@ -712,6 +725,7 @@ _SPECIAL = {
     "SetMaskCount": _with_ctx(ascendc.SetMaskCount), "SetMaskNorm": _with_ctx(ascendc.SetMaskNorm),
     "SetVectorMask": _with_ctx(ascendc.SetVectorMask), "ResetMask": _with_ctx(ascendc.ResetMask),
     "SyncAll": _sync_all, "ScalarCast": _scalar_cast, "Select": _select,
+    "CrossCoreSetFlag": _with_ctx(ascendc.CrossCoreSetFlag), "CrossCoreWaitFlag": _cross_core_wait,
     "SetAtomicAdd": _with_ctx(ascendc.SetAtomicAdd), "SetAtomicMax": _with_ctx(ascendc.SetAtomicMax),
     "SetAtomicMin": _with_ctx(ascendc.SetAtomicMin), "SetAtomicType": _with_ctx(ascendc.SetAtomicType),
     "SetAtomicNone": _with_ctx(ascendc.SetAtomicNone),

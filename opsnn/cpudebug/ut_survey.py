@@ -56,10 +56,10 @@ def judge(doc: dict, test: Path, checkout: Path | None) -> Verdict:
             break
     unbuilt = [n for n in doc.get("notes", []) if "never compiles" in n or n.startswith("no AddOpTestCase")]
     if unbuilt:  # whatever it then does, upstream's build does not build it
-        then = verdict or run_verdict(runs, [], text)
+        then = verdict or run_verdict(runs, [], text, test, checkout)
         return Verdict("ut-defect", unbuilt[0] + ("" if then.passed else f"; then: {then.reason}"),
                        then.compares_values)
-    return verdict or run_verdict(runs, doc.get("notes", []), text)
+    return verdict or run_verdict(runs, doc.get("notes", []), text, test, checkout)
 
 
 def run_folder(folder: Path, opts, cache: Path, jobs: int, layers: list[str], json_path: str | None, run_one) -> int:

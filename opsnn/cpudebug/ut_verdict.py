@@ -155,17 +155,18 @@ _LACKS = re.compile(r"not modelled|is refused|not supported|unsupported|NotImple
 _MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 
 
-def run_verdict(runs: list[dict], notes: list[str], test_text: str) -> Verdict:
+def run_verdict(runs: list[dict], notes: list[str], test_text: str, test: Path | None = None,
+                checkout: Path | None = None) -> Verdict:
     """Runs that built: what they say. A test that links only with opsnn's help is a UT defect
     whatever its run says (upstream's build does not get that far)."""
-    verdict = _runs_verdict(runs, compares_values(test_text))
+    verdict = _runs_verdict(runs, compares_values(test_text), test, checkout)
     if notes:
         return Verdict("ut-defect", f"{'passes' if verdict.passed else 'runs'} only with opsnn's help: {notes[0]}"
                        + ("" if verdict.passed else f"; then: {verdict.reason}"), verdict.compares_values)
     return verdict
 
 
-def _runs_verdict(runs: list[dict], compares: bool) -> Verdict:
+def _runs_verdict(runs: list[dict], compares: bool, test: Path | None, checkout: Path | None) -> Verdict:
     for run in runs:
         if run.get("timed_out"):
             return Verdict("unexplained", f"on {run['soc']}: still running at the time limit", compares)
@@ -181,6 +182,10 @@ def _runs_verdict(runs: list[dict], compares: bool) -> Verdict:
                 detail = str(f.get("detail", ""))
                 if f.get("kind") == "core_failed" or _LACKS.search(detail):  # the emulator refused it
                     where = f"{f.get('instruction')} at {f['source']}: " if f.get("source") else ""
+                    branch = None if "not modelled" in detail else \
+                        _undefined_dtype_branch(f.get("source", ""), run.get("defines", []), test, checkout)
+                    if branch:
+                        return Verdict("ut-defect", f"{branch}; on that branch {where}{_short(detail)}", compares)
                     return Verdict("opsnn-lacks", where + _short(detail), compares)
                 return Verdict("finding", f"{f.get('kind')}: {f.get('instruction')}"
                                + (f" at {f['source']}" if f.get("source") else "")
@@ -204,6 +209,45 @@ def _runs_verdict(runs: list[dict], compares: bool) -> Verdict:
             return Verdict("unexplained", f"on {run['soc']}: "
                            + (failure[:200] if failure else f"exit status {run['exit_status']}"), compares)
     return Verdict("passed", "", compares)
+
+
+_CONDITIONAL = re.compile(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
+
+
+def _undefined_dtype_branch(source: str, defines: list[str], test: Path | None, checkout: Path | None) -> str | None:
+    """Evidence that the code at `file:line` is compiled only because the UT leaves a dtype macro
+    undefined: an enclosing `#if ORIG_DTYPE_X == DT_BF16` holds when ORIG_DTYPE_X is not defined
+    (in #if an undefined name is 0, and so is DT_BF16, an enum constant and no macro). Upstream's UT
+    build passes the same options, so it compiles the same branch for a dtype the test never runs."""
+    m = re.fullmatch(r"(.+):(\d+)", source)
+    if not m or test is None:
+        return None
+    name, line = m.group(1), int(m.group(2))
+    operator = test.parents[3] if len(test.parents) > 3 else test.parent
+    files = [p for p in operator.rglob(name)] or \
+        ([checkout / p for p in _files_named(checkout).get(name, ())] if checkout else [])
+    if len(files) != 1:
+        return None
+    defined = {d[2:].split("=")[0] for d in defines if d.startswith("-D")}
+    stack: list[tuple[int, str]] = []
+    for n, text in enumerate(files[0].read_text(errors="replace").splitlines()[:line - 1], 1):
+        c = _CONDITIONAL.match(text)
+        if not c:
+            continue
+        kind, condition = c.group(1), c.group(2).strip()
+        if kind in ("if", "ifdef", "ifndef"):
+            stack.append((n, condition if kind == "if" else ""))
+        elif kind in ("elif", "else") and stack:
+            stack[-1] = (n, condition if kind == "elif" else "")
+        elif kind == "endif" and stack:
+            stack.pop()
+    for n, condition in stack:
+        read = re.search(r"\b((?:ORIG_)?DTYPE_\w+)\s*==\s*(DT_\w+)", condition)
+        if read and read.group(1) not in defined:
+            return (f"the kernel's `#if {condition}` ({name}:{n}) holds only because the UT's options define no "
+                    f"{read.group(1)} (in #if an undefined name is 0, as is {read.group(2)}); upstream's UT build "
+                    "compiles the same branch")
+    return None
 
 
 def _short(text: str) -> str:

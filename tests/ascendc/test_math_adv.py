@@ -14,8 +14,12 @@ from opsnn.ascendc import Cast, EmulatorError
 from opsnn.ascendc.arith import Duplicate
 from opsnn.ascendc.deq import SetDeqScale
 from opsnn.ascendc.math_adv import (
+    Acos,
+    Asin,
+    Atan,
     Ceil,
     Cos,
+    Cosh,
     Erf,
     ExpHighLevel,
     Floor,
@@ -26,9 +30,13 @@ from opsnn.ascendc.math_adv import (
     PowerAlgo,
     Round,
     Sign,
+    Sin,
+    Sinh,
+    Tan,
     Tanh,
     Trunc,
 )
+from opsnn.dtypes import bfloat16
 from opsnn.ascendc.repeat import UnaryRepeatParams
 from opsnn.ascendc.rounding import RoundMode
 from opsnn.ascendc.ternary import Axpy, MulAddDst
@@ -165,6 +173,58 @@ def test_erf_cos_exp_rounded_once():
         assert same(c[:x.size], np.cos(x.astype(np.float64)).astype(F32)).all()
         _, ex = run_unary(ExpHighLevel, x)
         assert same(ex[:x.size], np.exp(x.astype(np.float64)).astype(F32)).all()  # exp(100): +inf
+
+
+@pytest.mark.parametrize("api, fn", [(Sin, np.sin), (Tan, np.tan), (Asin, np.arcsin), (Acos, np.arccos),
+                                     (Atan, np.arctan), (Sinh, np.sinh), (Cosh, np.cosh)])
+@pytest.mark.parametrize("dtype", [F16, F32])
+def test_trigonometric_and_hyperbolic_rounded_once(api, fn, dtype):
+    """Tan, Asin, Acos, Atan, Sinh, Cosh: float64 rounded once to T (AscendC's undocumented
+    polynomials are modelled by the correctly rounded value); NaN where the function is undefined."""
+    x = np.concatenate([inputs(dtype), np.array([0.25, -0.75, 1.5, 1e-4], dtype)])
+    _, got = run_unary(api, x)
+    with np.errstate(all="ignore"):
+        want = fn(x.astype(np.float64)).astype(dtype)
+    assert same(got[:x.size], want).all()
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int16, np.int8, np.uint8])
+def test_integer_power_is_fast_power_in_the_types_wrapping_arithmetic(dtype):
+    """x ** |y| modulo 2**bits; y == 0 gives 1; a negative y: trunc(1 / x ** |y|) as float, 0 where
+    x ** |y| is 0 (AscendC's integer Power steps)."""
+    t = np.dtype(dtype)
+    core = make_core()
+    ub = Ub(core)
+    info = np.iinfo(t)
+    x = np.array([2, 3, -2, 1, -1, 0, 5, 7, 2, 3, 0, 2], np.int64).clip(info.min, info.max).astype(t)
+    y = np.array([10, 20, 3, -5, -3, -1, -2, 0, 31, 5, 0, 7], np.int64).clip(info.min, info.max).astype(t)
+    a, b, d = ub.buffer(t, 32, np.resize(x, 32)), ub.buffer(t, 32, np.resize(y, 32)), ub.buffer(t, 32)
+    Power(d, a, b, x.size)
+    def wrapped(v: int) -> int:
+        return np.array(v % (1 << 8 * t.itemsize), np.uint64).astype(np.dtype(f"u{t.itemsize}")).view(t).item()
+
+    want = []
+    for xv, yv in zip(x.tolist(), y.tolist()):
+        p = wrapped(pow(xv, abs(yv)))
+        want.append(p if yv >= 0 else (0 if p == 0 else int(math.trunc(1.0 / p))))
+    assert d.numpy(x.size).tolist() == want
+    if t == np.int32:
+        assert want[:3] == [1024, 3 ** 20 - 2 ** 32, -8] and want[3:6] == [1, -1, 0]
+    Power(d, a, t.type(2), x.size)  # tensor ** scalar
+    assert d.numpy(x.size).tolist() == [wrapped(v * v) for v in x.tolist()]
+    with pytest.raises(EmulatorError, match="8 to 32 bits"):
+        Power(ub.buffer(np.int64, 4), ub.buffer(np.int64, 4), np.int64(2), 4)
+
+
+def test_duplicate_fills_bfloat16():
+    """A2's Duplicate takes bfloat16_t (AscendC's type list): the scalar converted to nearest-even."""
+    core = make_core()
+    ub = Ub(core)
+    d = ub.buffer(bfloat16, 32)
+    Duplicate(d, np.float32(3.14159), 20)
+    assert bits(d.numpy(20)).tolist() == [0x4049] * 20  # 3.14159 -> 3.140625
+    Duplicate(d, np.float32(-1.0), [0xF, 0], 1, 1, 8)
+    assert bits(d.numpy(5)).tolist() == [0xBF80] * 4 + [0x4049]
 
 
 def test_high_level_apis_leave_normal_mode_and_a_full_mask():

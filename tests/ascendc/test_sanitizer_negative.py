@@ -16,6 +16,8 @@ from opsnn.ascendc import (
     Cast,
     Compares,
     CoreFailed,
+    CrossCoreSetFlag,
+    CrossCoreWaitFlag,
     DataCopy,
     EmulatorError,
     GlobalMemory,
@@ -283,12 +285,23 @@ def case_sync_all_missing_core():
     return report.findings[0], ("sync_all_missing_core", ERROR, 1, "SyncAll", "-", 0, 0)
 
 
+def case_cross_core_flag_never_set():
+    # core 1 returns before setting flag 4; core 0 waits for its set: a hang on the device
+    def kernel(ctx, xg, yg, pipe):
+        if ctx.GetBlockIdx() == 0:
+            CrossCoreSetFlag(ctx, 4)
+            CrossCoreWaitFlag(ctx, 4)
+    report = _run(kernel, block_dim=2, on_core_error="report")
+    assert report.aborted_cores == (0,) and len(report.findings) == 1
+    return report.findings[0], ("cross_core_flag_never_set", ERROR, 1, "CrossCoreWaitFlag", "-", 0, 0)
+
+
 CASES = {name[len("case_"):]: fn for name, fn in dict(globals()).items() if name.startswith("case_")}
 
 
 def test_every_finding_kind_has_a_negative_test():
     assert sorted(CASES) == sorted(KINDS) == sorted(LEGAL)
-    assert len(set(KINDS)) == len(KINDS) == 16
+    assert len(set(KINDS)) == len(KINDS) == 17
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))
@@ -392,6 +405,15 @@ def _twin_cast(ctx, xg, yg, pipe):
     DataCopy(yg[64 * c], t, 64)
 
 
+def _twin_cross_core_flags(ctx, xg, yg, pipe):
+    # every core sets the flag twice, early, and waits twice later (k-th wait: k sets of each core)
+    CrossCoreSetFlag(ctx, 4)
+    CrossCoreSetFlag(ctx, 4)
+    CrossCoreWaitFlag(ctx, 4)
+    CrossCoreWaitFlag(ctx, 4)
+    assert ctx.phase == 2
+
+
 def _twin_sync_all(ctx, xg, yg, pipe):
     SyncAll(ctx)  # every core arrives
 
@@ -413,6 +435,7 @@ LEGAL = {
     "core_failed": dict(kernel=_twin_cast, block_dim=3),
     "assert_failed": dict(kernel=lambda ctx, xg, yg, pipe: None, block_dim=2),
     "sync_all_missing_core": dict(kernel=_twin_sync_all, block_dim=2),
+    "cross_core_flag_never_set": dict(kernel=_twin_cross_core_flags, block_dim=3),
 }
 
 

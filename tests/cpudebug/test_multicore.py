@@ -31,7 +31,7 @@ def test_legal_kernels_run_clean_with_their_values(tmp_path, runtime, capfd):
     out = capfd.readouterr()
     assert rc == 0, out.out + out.err  # every EXPECT on the values held
     assert set(launches) == {"partial_sums", "atomic_sum", "who_am_i", "type_surface", "requeue_odd_slices",
-                             "select_forms"}
+                             "select_forms", "flag_sums", "raw_ub"}
     for name, launch in launches.items():
         assert launch["ok"] and launch["findings"] == [], name
     assert launches["who_am_i"]["block_dim"] == 2 and len(launches["who_am_i"]["core_stats"]) == 4  # MIX_MODE
@@ -64,6 +64,19 @@ def test_a_core_missing_the_barrier_is_named_not_a_hang(bad):
     launch = launches["early_return"]
     assert _errors(launch) == [("sync_all_missing_core", 2, "SyncAll", _line("BARRIER_LINE"))]
     assert launch["aborted_cores"] == [0, 1, 3]
+
+
+def test_a_core_never_setting_a_flag_is_named_not_a_hang(bad):
+    _, launches = bad
+    launch = launches["flag_never_set"]
+    assert _errors(launch) == [("cross_core_flag_never_set", 1, "CrossCoreWaitFlag", _line("FLAG_LINE"))]
+    assert launch["aborted_cores"] == [0, 2, 3]
+
+
+def test_a_read_before_the_flag_wait_races(bad):
+    _, launches = bad
+    assert set(_errors(launches["read_before_wait"])) == {
+        ("gm_read_write_race", 0, "DataCopy", _line("FLAG_RACE_LINE"))}
 
 
 def test_plain_writes_to_the_same_bytes_overlap(bad):

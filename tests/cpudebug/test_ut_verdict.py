@@ -111,3 +111,30 @@ def test_a_test_upstreams_build_never_compiles_is_a_ut_defect_whatever_it_does(t
     assert v.klass == "ut-defect" and v.reason.startswith(note + "; then: the code reads DTYPE_X")
     passed = {"notes": [note], "runs": [{"soc": "Ascend950", "exit_status": 0, "launches": []}]}
     assert (judge(passed, test, None).klass, judge(passed, test, None).reason) == ("ut-defect", note)
+
+
+def test_refusal_on_a_branch_only_an_undefined_dtype_macro_takes(tmp_path):
+    """An instruction refused inside `#if ORIG_DTYPE_X == DT_BF16`, in a UT whose options define no
+    ORIG_DTYPE_X, is the UT's defect (the branch holds because both names are 0 in #if); the same
+    refusal outside such a branch, or with the macro defined, stays opsnn's to explain."""
+    kernel = tmp_path / "op" / "op_kernel" / "k.h"
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text("#ifndef K_H\n#if ORIG_DTYPE_X == DT_BF16\n#if 1\n#endif\n  Cast(a, b, CAST_NONE);\n"
+                      "#else\n  Cast(a, b, CAST_RINT);\n#endif\n  Cast(c, d, CAST_NONE);\n#endif\n")
+    test = tmp_path / "op" / "tests" / "ut" / "op_kernel" / "test_op.cpp"
+    refused = {"level": "error", "kind": "core_failed", "instruction": "Cast", "source": "k.h:5",
+               "detail": "EmulatorError: Cast float32 -> float32 does not take CAST_NONE"}
+    v = run_verdict([_run(exit_status=1, launches=[{"findings": [refused]}])], [], "", test, tmp_path)
+    assert v.klass == "ut-defect"
+    assert v.reason.startswith("the kernel's `#if ORIG_DTYPE_X == DT_BF16` (k.h:2) holds only because the UT's "
+                               "options define no ORIG_DTYPE_X")
+    assert v.reason.endswith("on that branch Cast at k.h:5: EmulatorError: Cast float32 -> float32 does not take "
+                             "CAST_NONE")
+    for source, defines in (("k.h:9", []), ("k.h:7", []), ("k.h:5", ["-DORIG_DTYPE_X=DT_FLOAT"])):
+        other = dict(refused, source=source)
+        v = run_verdict([_run(exit_status=1, defines=defines, launches=[{"findings": [other]}])], [], "", test,
+                        tmp_path)
+        assert v.klass == "opsnn-lacks", (source, defines)
+    unmodelled = dict(refused, detail="EmulatorError: Power on int64 is not modelled")
+    v = run_verdict([_run(exit_status=1, launches=[{"findings": [unmodelled]}])], [], "", test, tmp_path)
+    assert v.klass == "opsnn-lacks"

@@ -132,6 +132,70 @@ extern "C" __global__ __aicore__ void select_forms(GM_ADDR y, GM_ADDR workspace,
     DataCopy(yg, x, 64);
 }
 
+// partial_sums with cross-core flags: each core sets flag 3 as soon as its slot is written (the
+// pattern upstream's norm kernels use: set in Init, wait in a later phase), then does other work,
+// and core 0 reads every slot only after its CrossCoreWaitFlag.
+extern "C" __global__ __aicore__ void flag_sums(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, acc;
+    pipe.InitBuffer(buf, CORES * SLOT * sizeof(float));
+    pipe.InitBuffer(acc, SLOT * sizeof(float));
+    GlobalTensor<float> ws, yg;
+    ws.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(GetUserWorkspace(workspace)), CORES * SLOT);
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), SLOT);
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, static_cast<float>(GetBlockIdx() + 1), SLOT);
+    DataCopy(ws[GetBlockIdx() * SLOT], t, SLOT);
+    CrossCoreSetFlag<0x0, PIPE_MTE3>(3);
+    LocalTensor<float> a = acc.Get<float>();
+    Duplicate(a, 0.0f, SLOT);
+    CrossCoreWaitFlag(3);
+    if (GetBlockIdx() != 0) return;
+    DataCopy(t, ws, CORES * SLOT);
+    for (int32_t c = 0; c < CORES; ++c) Add(a, a, t[c * SLOT], SLOT);
+    DataCopy(yg, a, SLOT);
+}
+
+// UB the kernel lays out itself (LocalTensor(TPosition, addr, tileSize)), a high-level API taken by
+// its address with AscendC's exact type, element arithmetic through tensor(i), GetPhyAddr(0) and
+// TransDataTo5HDImpl on typed UB pointers.
+template <typename T>
+using UnaryOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const uint32_t);
+template <typename T, UnaryOp<T> *op>
+__aicore__ inline void ApplyOp(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t n) {
+    op(dst, src, n);
+}
+extern "C" __global__ __aicore__ void raw_ub(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    LocalTensor<float> x(TPosition::VECCALC, 0, 64);
+    LocalTensor<float> out(TPosition::VECCALC, 256, 64);
+    LocalTensor<float> again(TPosition::VECCALC, 0, 64);  // the same span: the same bytes
+    Duplicate(x, 0.5f, 64);
+    ApplyOp<float, Asin<float, false>>(out, again, 64);
+    out(1) = out(0) * 2.0f + x(0);  // asin(0.5) * 2 + 0.5
+    float sum = 0.0f;
+    sum += out(0);
+    out(2) = sum;
+    out(3) = (out(0) < x(0)) ? 1.0f : 0.0f;  // asin(0.5) > 0.5
+    LocalTensor<half> h(TPosition::VECCALC, 512, 256);
+    LocalTensor<half> ht(TPosition::VECCALC, 1024, 256);
+    for (int32_t i = 0; i < 256; ++i) h.SetValue(i, static_cast<half>(static_cast<float>(i)));
+    __ubuf__ half *src = reinterpret_cast<__ubuf__ half *>(h.GetPhyAddr(0));
+    __ubuf__ half *dst = reinterpret_cast<__ubuf__ half *>(ht.GetPhyAddr(0));
+    __ubuf__ half *srcList[16];
+    __ubuf__ half *dstList[16];
+    for (int32_t i = 0; i < 16; ++i) {
+        srcList[i] = src + 16 * i;  // row i of a 16 x 16 block
+        dstList[i] = dst + 16 * i;
+    }
+    TransDataTo5HDParams p;
+    p.repeatTimes = 1;
+    TransDataTo5HDImpl(dstList, srcList, p);  // the transpose: ht[r][c] = h[c][r]
+    out(4) = static_cast<float>(ht.GetValue(1 * 16 + 2));  // h[2][1] = 33
+    GlobalTensor<float> yg;
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), 8);
+    DataCopy(yg, out, 8);
+}
+
 struct Gm {
     uint8_t *y, *workspace, *tiling;
     explicit Gm(size_t y_bytes) {
@@ -151,6 +215,24 @@ TEST(multicore, sync_all_orders_the_phases) {
     Gm gm(SLOT * sizeof(float));
     ICPU_RUN_KF(partial_sums, CORES, gm.y, gm.workspace, gm.tiling);
     for (int32_t k = 0; k < SLOT; ++k) EXPECT_EQ(reinterpret_cast<float *>(gm.y)[k], 10.0f);  // 1 + 2 + 3 + 4
+}
+
+TEST(multicore, cross_core_flags_order_the_phases) {
+    Gm gm(SLOT * sizeof(float));
+    ICPU_RUN_KF(flag_sums, CORES, gm.y, gm.workspace, gm.tiling);
+    for (int32_t k = 0; k < SLOT; ++k) EXPECT_EQ(reinterpret_cast<float *>(gm.y)[k], 10.0f);  // 1 + 2 + 3 + 4
+}
+
+TEST(multicore, ub_laid_out_by_the_kernel) {
+    Gm gm(8 * sizeof(float));
+    ICPU_RUN_KF(raw_ub, 1, gm.y, gm.workspace, gm.tiling);
+    const float *y = reinterpret_cast<float *>(gm.y);
+    const float a = static_cast<float>(std::asin(0.5));
+    EXPECT_EQ(y[0], a);
+    EXPECT_EQ(y[1], a * 2.0f + 0.5f);
+    EXPECT_EQ(y[2], a);
+    EXPECT_EQ(y[3], 0.0f);
+    EXPECT_EQ(y[4], 33.0f);
 }
 
 TEST(multicore, atomic_add_after_init_global_memory) {

@@ -33,6 +33,30 @@ extern "C" __global__ __aicore__ void early_return(GM_ADDR y, GM_ADDR workspace,
     SyncAll();  // BARRIER_LINE
 }
 
+// Core 1 returns before it sets the flag the others wait on: a hang on the device.
+extern "C" __global__ __aicore__ void flag_never_set(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    if (GetBlockIdx() == 1) return;
+    CrossCoreSetFlag<0x0, PIPE_MTE3>(5);
+    CrossCoreWaitFlag(5);  // FLAG_LINE
+}
+
+// flag_sums with core 0 reading before its wait: the slots of the others are not ordered yet.
+extern "C" __global__ __aicore__ void read_before_wait(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, CORES * SLOT * sizeof(float));
+    GlobalTensor<float> ws;
+    ws.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(workspace), CORES * SLOT);
+    LocalTensor<float> t = buf.Get<float>();
+    Duplicate(t, static_cast<float>(GetBlockIdx() + 1), SLOT);
+    DataCopy(ws[GetBlockIdx() * SLOT], t, SLOT);
+    CrossCoreSetFlag<0x0, PIPE_MTE3>(2);
+    if (GetBlockIdx() == 0) {
+        DataCopy(t, ws, CORES * SLOT);  // FLAG_RACE_LINE
+    }
+    CrossCoreWaitFlag(2);
+}
+
 // atomic_sum without SetAtomicAdd: every core overwrites the same bytes.
 extern "C" __global__ __aicore__ void plain_sum(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
     TPipe pipe;
@@ -93,6 +117,14 @@ TEST(multicore_bad, read_without_sync_all_races) {
 TEST(multicore_bad, a_core_missing_the_barrier) {
     Gm gm;
     ICPU_RUN_KF(early_return, CORES, gm.y, gm.workspace, gm.tiling);
+}
+TEST(multicore_bad, a_core_never_setting_the_flag) {
+    Gm gm;
+    ICPU_RUN_KF(flag_never_set, CORES, gm.y, gm.workspace, gm.tiling);
+}
+TEST(multicore_bad, read_before_the_flag_wait_races) {
+    Gm gm;
+    ICPU_RUN_KF(read_before_wait, CORES, gm.y, gm.workspace, gm.tiling);
 }
 TEST(multicore_bad, plain_writes_overlap) {
     Gm gm;

@@ -29,6 +29,14 @@ __aicore__ inline void Sigmoid(const LocalTensor<T> &dst, const LocalTensor<T> &
     (void)sharedTmpBuffer;
     Sigmoid<T, isReuseSource>(dst, src, calCount, OPSNN_KT_AT);
 }
+#if !defined(__clang__)
+/* AscendC's exact type, for a kernel that takes Sigmoid's address (math_api.h says why) */
+template <typename T, bool isReuseSource = false, typename... None, typename = std::enable_if_t<sizeof...(None) == 0>>
+__aicore__ inline void Sigmoid(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount,
+                               None...) {
+    Sigmoid<T, isReuseSource>(dst, src, calCount, "(a call through a pointer to AscendC::Sigmoid)", 0);
+}
+#endif
 
 }  // namespace AscendC
 

@@ -271,6 +271,25 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_
     }
     TransDataTo5HD<T>(dst, src, p, OPSNN_KT_AT);
 }
+/* The implementation-level names kernels also call directly: the 16 UB addresses as typed
+ * `__ubuf__ T*` (GetPhyAddr values moved by pointer arithmetic) or as uint64_t. */
+template <typename T>
+__aicore__ inline void TransDataTo5HDImpl(__ubuf__ T *dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                                          __ubuf__ T *srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                                          const TransDataTo5HDParams &p, OPSNN_KT_WHERE) {
+    uint64_t dst[NCHW_CONV_ADDR_LIST_SIZE], src[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+        dst[i] = reinterpret_cast<uint64_t>(dstList[i]);
+        src[i] = reinterpret_cast<uint64_t>(srcList[i]);
+    }
+    TransDataTo5HD<T>(dst, src, p, OPSNN_KT_AT);
+}
+template <typename T>
+__aicore__ inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                                          uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams &p,
+                                          OPSNN_KT_WHERE) {
+    TransDataTo5HD<T>(dstList, srcList, p, OPSNN_KT_AT);
+}
 
 /* ---- vector instructions: count forms and mask/repeat forms ---- */
 #define OPSNN_KT_BINARY(Name)                                                                                     \

@@ -1,5 +1,6 @@
 /* opsnn CPU-debug runtime: AscendC's high-level math APIs (Sign, Tanh, Log, Log2, Log10, Floor,
- * Ceil, Round, Trunc, Power, Erf, Erfc, Sin, Cos, Exp<T, taylorExpandLevel>), the accumulating
+ * Ceil, Round, Trunc, Power, Erf, Erfc, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh,
+ * Exp<T, taylorExpandLevel>), the accumulating
  * Axpy / MulAddDst, SetDeqScale, and the mask/repeat overloads instructions.h lacks (CompareScalar,
  * Duplicate and Cast with a uint64_t mask[2]). One call each into the emulator
  * (opsnn/ascendc/math_adv.py, ternary.py, deq.py ...). */
@@ -33,6 +34,19 @@ struct PowerConfig {
 constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
 
 /* ---- unary high-level APIs: (dst, src[, sharedTmpBuffer][, calCount]); no calCount: src's size ---- */
+/* A kernel may take a high-level API's address with AscendC's exact type (upstream's foreach
+ * operators pass `Cos<half, false>` as a `void (*)(const LocalTensor<T>&, const LocalTensor<T>&,
+ * const uint32_t)` template argument): as for the instructions (instructions.h), the last overload
+ * of each, with exactly those parameters and a trailing empty pack, is what such a conversion picks
+ * (for clang, whose partial ordering may find a call ambiguous, it is put aside in a namespace no
+ * call looks in). */
+#if !defined(__clang__)
+#define OPSNN_KT_HIGH_LEVEL_POINTER_OPEN
+#define OPSNN_KT_HIGH_LEVEL_POINTER_CLOSE
+#else
+#define OPSNN_KT_HIGH_LEVEL_POINTER_OPEN namespace opsnn_kt_clang_unused {
+#define OPSNN_KT_HIGH_LEVEL_POINTER_CLOSE }
+#endif
 #define OPSNN_KT_HIGH_LEVEL_UNARY(Name, Extra, ExtraDefault)                                                      \
     template <typename T, bool isReuseSource = false Extra ExtraDefault>                                          \
     __aicore__ inline void Name(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,                 \
@@ -53,7 +67,16 @@ constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
     template <typename T, bool isReuseSource = false Extra ExtraDefault>                                          \
     __aicore__ inline void Name(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor, OPSNN_KT_WHERE) { \
         opsnn_kt::Call(#Name, OPSNN_KT_AT, dstTensor, srcTensor, srcTensor.GetSize(OPSNN_KT_AT));                 \
-    }
+    }                                                                                                             \
+    OPSNN_KT_HIGH_LEVEL_POINTER_OPEN                                                                              \
+    template <typename T, bool isReuseSource = false Extra ExtraDefault, typename... None,                        \
+              typename = std::enable_if_t<sizeof...(None) == 0>>                                                   \
+    __aicore__ inline void Name(const LocalTensor<T> &dstTensor, const LocalTensor<T> &srcTensor,                 \
+                                const uint32_t calCount, None...) {                                               \
+        opsnn_kt::Call(#Name, "(a call through a pointer to AscendC::" #Name ")", 0, dstTensor, srcTensor,        \
+                       calCount);                                                                                 \
+    }                                                                                                             \
+    OPSNN_KT_HIGH_LEVEL_POINTER_CLOSE
 #define OPSNN_KT_NO_EXTRA
 #define OPSNN_KT_COMMA ,
 OPSNN_KT_HIGH_LEVEL_UNARY(Sign, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
@@ -70,7 +93,15 @@ OPSNN_KT_HIGH_LEVEL_UNARY(Tanh, OPSNN_KT_COMMA const TanhConfig &config, = DEFAU
 OPSNN_KT_HIGH_LEVEL_UNARY(Erf, OPSNN_KT_COMMA const ErfConfig &config, = defaultErfConfig)
 OPSNN_KT_HIGH_LEVEL_UNARY(Sin, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
 OPSNN_KT_HIGH_LEVEL_UNARY(Cos, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
+OPSNN_KT_HIGH_LEVEL_UNARY(Tan, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
+OPSNN_KT_HIGH_LEVEL_UNARY(Asin, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
+OPSNN_KT_HIGH_LEVEL_UNARY(Acos, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
+OPSNN_KT_HIGH_LEVEL_UNARY(Atan, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
+OPSNN_KT_HIGH_LEVEL_UNARY(Sinh, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
+OPSNN_KT_HIGH_LEVEL_UNARY(Cosh, OPSNN_KT_NO_EXTRA, OPSNN_KT_NO_EXTRA)
 #undef OPSNN_KT_HIGH_LEVEL_UNARY
+#undef OPSNN_KT_HIGH_LEVEL_POINTER_OPEN
+#undef OPSNN_KT_HIGH_LEVEL_POINTER_CLOSE
 #undef OPSNN_KT_NO_EXTRA
 #undef OPSNN_KT_COMMA
 

@@ -87,6 +87,18 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t> &gmWorkspace, const L
     }
 }
 
+/* Cross-core flags: a core's k-th CrossCoreWaitFlag(flagId) returns once every core of the launch
+ * has made its k-th CrossCoreSetFlag(flagId) (modeId 0: all vector cores). Modes 1, 2 and 4 pair
+ * vector cores of one AI Core, or a vector core with the cube core: refused by name. `pipe` orders
+ * nothing here (every instruction is complete when the next one starts). */
+template <uint8_t modeId, pipe_t pipe> __aicore__ inline void CrossCoreSetFlag(uint16_t flagId, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("CrossCoreSetFlag", OPSNN_KT_AT, static_cast<int32_t>(flagId), static_cast<int32_t>(modeId));
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+__aicore__ inline void CrossCoreWaitFlag(uint16_t flagId, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("CrossCoreWaitFlag", OPSNN_KT_AT, static_cast<int32_t>(flagId), static_cast<int32_t>(modeId));
+}
+
 /* Stops the core: the launch reports assert_failed at this line, the other cores run on. */
 __aicore__ inline void Trap(OPSNN_KT_WHERE) { opsnn_kt_fail("Trap()", OPSNN_KT_AT); }
 

@@ -80,6 +80,11 @@ public:
     using PrimType = T;
     __aicore__ inline LocalTensor() = default;
     LocalTensor(int64_t buffer, int64_t offset) : buffer_(buffer), offset_(offset) {}
+    /* AscendC's tensor over UB the kernel lays out itself: tileSize elements from byte address addr
+     * (no TPipe placed them; the emulator gives the span a buffer of its own, pipe.local_tensor_at) */
+    __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, OPSNN_KT_WHERE)
+        : buffer_(opsnn_kt::Call("LocalTensor.At", OPSNN_KT_AT, pos, addr, static_cast<uint64_t>(tileSize) * sizeof(T))),
+          offset_(0), size_(static_cast<int64_t>(tileSize)) {}
     __aicore__ inline LocalTensor operator[](uint32_t offset) const {
         return LocalTensor(buffer_, offset_ + static_cast<int64_t>(offset) * static_cast<int64_t>(sizeof(T)));
     }
@@ -103,6 +108,30 @@ public:
         ElementRef &operator=(const T &v) { t_.SetValue(i_, v); return *this; }
         ElementRef &operator=(const ElementRef &o) { t_.SetValue(i_, o.template operator T()); return *this; }
         T operator-() const { return -(this->template operator T()); }
+        /* arithmetic and comparison as on the element's value (a conversion template alone leaves
+         * `ref * 2.0f` ambiguous among the built-in operators) */
+#define OPSNN_KT_ELEMENT_OP(op)                                                                                   \
+        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>       \
+        friend auto operator op(const ElementRef &a, const U &b) { return a.template operator T() op b; }         \
+        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>       \
+        friend auto operator op(const U &a, const ElementRef &b) { return a op b.template operator T(); }         \
+        friend auto operator op(const ElementRef &a, const ElementRef &b) {                                       \
+            return a.template operator T() op b.template operator T();                                            \
+        }
+        OPSNN_KT_ELEMENT_OP(+) OPSNN_KT_ELEMENT_OP(-) OPSNN_KT_ELEMENT_OP(*) OPSNN_KT_ELEMENT_OP(/)
+        OPSNN_KT_ELEMENT_OP(<) OPSNN_KT_ELEMENT_OP(>) OPSNN_KT_ELEMENT_OP(<=) OPSNN_KT_ELEMENT_OP(>=)
+        OPSNN_KT_ELEMENT_OP(==) OPSNN_KT_ELEMENT_OP(!=)
+#undef OPSNN_KT_ELEMENT_OP
+#define OPSNN_KT_ELEMENT_ASSIGN(op)                                                                               \
+        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>       \
+        ElementRef &operator op##=(const U &v) {                                                                  \
+            t_.SetValue(i_, static_cast<T>(this->template operator T() op v));                                    \
+            return *this;                                                                                         \
+        }                                                                                                         \
+        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>       \
+        friend U &operator op##=(U &a, const ElementRef &b) { return a op##= b.template operator T(); }
+        OPSNN_KT_ELEMENT_ASSIGN(+) OPSNN_KT_ELEMENT_ASSIGN(-) OPSNN_KT_ELEMENT_ASSIGN(*) OPSNN_KT_ELEMENT_ASSIGN(/)
+#undef OPSNN_KT_ELEMENT_ASSIGN
     private:
         LocalTensor t_;
         uint32_t i_;
@@ -123,8 +152,10 @@ public:
     __aicore__ inline uint64_t GetPhyAddr(OPSNN_KT_WHERE) const {
         return static_cast<uint64_t>(opsnn_kt::Call("LocalTensor.GetPhyAddr", OPSNN_KT_AT, *this));
     }
-    __aicore__ inline uint64_t GetPhyAddr(uint32_t offset, OPSNN_KT_WHERE) const {
-        return GetPhyAddr(OPSNN_KT_AT) + offset * sizeof(T);
+    /* any integer offset (a template, so `GetPhyAddr(0)` is not taken for the source-location form) */
+    template <typename I, typename = std::enable_if_t<std::is_integral_v<I>>>
+    __aicore__ inline uint64_t GetPhyAddr(I offset, OPSNN_KT_WHERE) const {
+        return GetPhyAddr(OPSNN_KT_AT) + static_cast<uint64_t>(offset) * sizeof(T);
     }
 
     int64_t buffer_ = -1;  // the emulator's handle of the UB buffer; -1: an empty tensor

@@ -34,6 +34,18 @@ constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 /* The mask argument of a repeat form called with isSetMask = false: the instruction uses the mask
  * SetVectorMask set, so the value passed is a placeholder. */
 constexpr int32_t MASK_PLACEHOLDER = 0;
+/* both words of a normal-mode mask, all lanes on */
+constexpr uint64_t FULL_MASK = 0xffffffffffffffffULL;
+/* the Unified Buffer of the SoC compiled for (kernels size their own buffers from these):
+ * Atlas A2 (__NPU_ARCH__ 2201) 192 KiB, of which the vector side's local data may use 184 KiB;
+ * Ascend950 (3510) 248 KiB, all of it. */
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+constexpr uint32_t TOTAL_UB_SIZE = 248 * 1024;
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
+#else
+constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+#endif
 
 /* Integer helpers. Two template parameters, so mixed widths (uint32_t count, uint64_t block) call
  * them as kernels do; a kernel's own same-named (T, T) template is more specialised and wins. */
