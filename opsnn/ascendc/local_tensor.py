@@ -479,6 +479,44 @@ def read_local(lt: LocalTensor, count: int, instruction: str, check: bool = True
     return out.view(lt.dtype)
 
 
+def register_read(src: LocalTensor, count: int, name: str) -> tuple[np.ndarray, np.ndarray, str | None]:
+    """A register load's `count` elements at src: (values, which are undefined, the first origin).
+
+    A load moves a whole register, so at a tail it routinely reads past the end of src's buffer:
+    those bytes (the next buffer's, or nothing's) are read as they lie in UB and are undefined lanes,
+    no error by themselves -- an error only where such a lane leaves the vector unit (module
+    docstring). Past the end of the kernel's UB it is local_tensor_overflow, as any access."""
+    size = src.dtype.itemsize
+    buf = src.buffer
+    inside = max(0, min(count, (buf.nbytes - src.offset) // size)) if src.offset >= 0 else count
+    past_ub = buf.ub_addr + src.offset + count * size > src.ctx.platform.kernel_ub
+    if inside == count or past_ub or buf.storage is not src.ctx.ub:
+        values = read_local(src, count, name).copy()
+    else:
+        values = np.empty(count, dtype=src.dtype)
+        if inside:
+            values[:inside] = read_local(src, inside, name)
+        start = buf.base + src.offset + inside * size
+        values[inside:] = buf.storage[start:start + (count - inside) * size].view(src.dtype)
+    # the read's undefined elements, as local_tensor's check recorded them for this instruction
+    ctx = src.ctx
+    undefined = np.zeros(count, dtype=bool)
+    origin = None
+    keep = []
+    for entry in ctx.undefined_inputs:
+        if entry[0] != name:
+            keep.append(entry)
+            continue
+        undefined[max(entry[1], 0):min(entry[2], count)] = True
+        origin = origin or entry[3]
+    ctx.undefined_inputs[:] = keep
+    if inside < count and not past_ub and buf.storage is src.ctx.ub:
+        undefined[inside:] = True
+        origin = origin or (f"{name} at {ctx.log.source or '?'} read {count - inside} element(s) past the end of "
+                            f"{buf.name}")
+    return values, undefined, origin
+
+
 def write_local(lt: LocalTensor, values: np.ndarray, instruction: str, check: bool = True) -> None:
     """Store `values` (lt's dtype or raw bytes) at lt; bytes beyond the end of UB are dropped."""
     raw = values.view(np.uint8).reshape(-1)

@@ -25,9 +25,10 @@ instruction rounds), so the result is the device's up to the last bit of Exp / L
   in the type's wrapping arithmetic, so x ** |y| modulo 2**bits; y == 0 gives 1. A negative y
   gives trunc(1.0f / float(x ** |y|)) where x ** |y| is not 0 (so 1, -1 or 0) and 0 where it is
   (AscendC's steps: a float reciprocal truncated back to int32). INT_MIN as exponent: |y| as 2**31.
-- Erf, Erfc, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Exp<T, taylorExpandLevel>: AscendC computes polynomial approximations
-  whose coefficients it does not document; the model computes the function in float64 and rounds
-  once to T (so it is the correctly rounded value, which the device's may miss by a few ulp).
+- Erf, Erfc, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Exp<T, taylorExpandLevel>: AscendC
+  computes polynomial approximations whose coefficients it does not document; the model computes
+  the function in float64 and rounds once to T (so it is the correctly rounded value, which the
+  device's may miss by a few ulp).
 
 sharedTmpBuffer is accepted and not written (the model keeps its intermediates to itself): what
 AscendC leaves there is not a result. Like AscendC's implementations these APIs end in normal

@@ -25,8 +25,10 @@ every lane); a store writes only the active lanes, with a StoreDist -- NORM / NO
 PACK_B16/B32/B64 (the low half of each lane, packed), FIRST_ELEMENT_B8/B16/B32. Other
 distributions are refused by name.
 
-Sanitizer (the LocalTensor model's, local_tensor.py): a load or store past its buffer or before it
-is local_tensor_overflow / underflow, an address not 32-byte aligned is datacopy_unaligned (a
+Sanitizer (the LocalTensor model's, local_tensor.py): a store past its buffer, or an access before
+it or past the kernel's UB, is local_tensor_overflow / underflow; a load that runs past its
+buffer's end inside UB (a register loop's tail) reads those bytes as undefined lanes, an error
+only where they leave the vector unit (below); an address not 32-byte aligned is datacopy_unaligned (a
 BRC load or a FIRST_ELEMENT store moves one element: its address need only be aligned to it). A
 register holds defined and undefined bytes, valgrind-style: a fresh register is all undefined, a
 load of UB bytes nothing wrote gives undefined lanes, an active lane computed from an undefined one
@@ -53,7 +55,7 @@ from .core import UB_ALIGN, CoreContext
 from .datacopy_params import _check_ub_aligned
 from .errors import EmulatorError
 from .ieee import F16, F32, settle_nans, sign_bits
-from .local_tensor import LocalTensor, _span, read_local
+from .local_tensor import LocalTensor, _span, register_read
 from .rounding import RoundMode
 from .scalar_ops import to_scalar
 from .unary import abs_values, exp_values, ln_values, relu_values, sqrt_values
@@ -724,19 +726,7 @@ def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
     else:
         raise EmulatorError(f"{_NAME} with LoadDist::{dist.name} is not modelled")
     _check_ub_aligned(src, _NAME, count * size, unit)
-    values = read_local(src, count, _NAME).copy()
-    # the read's undefined elements, as local_tensor's check recorded them for this instruction
-    undefined = np.zeros(count, dtype=bool)
-    origin = None
-    keep = []
-    for entry in ctx.undefined_inputs:
-        if entry[0] != _NAME:
-            keep.append(entry)
-            continue
-        lo, hi = max(entry[1], 0), min(entry[2], count)
-        undefined[lo:hi] = True
-        origin = origin or entry[3]
-    ctx.undefined_inputs[:] = keep
+    values, undefined, origin = register_read(src, count, _NAME)
     lanes = dst.data.view(t)
     dst.data[:] = 0
     dst.undef[:] = False

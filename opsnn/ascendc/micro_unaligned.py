@@ -38,7 +38,7 @@ import numpy as np
 from opsnn.dtypes import dtype_name
 
 from .errors import EmulatorError
-from .local_tensor import LocalTensor, _span, read_local
+from .local_tensor import LocalTensor, _span, register_read
 
 if TYPE_CHECKING:
     from .core import CoreContext
@@ -84,17 +84,7 @@ def LoadUnAlign(dst: RegTensor, ureg: RegTensor, src: LocalTensor) -> None:  # n
     ctx = src.ctx
     ctx.counters.issue(name)
     count = dst.data.size // t.itemsize
-    values = read_local(src, count, name).copy()
-    undefined = np.zeros(count, dtype=bool)
-    origin = None
-    keep = []
-    for entry in ctx.undefined_inputs:  # what local_tensor's check found undefined in this read
-        if entry[0] != name:
-            keep.append(entry)
-            continue
-        undefined[max(entry[1], 0):min(entry[2], count)] = True
-        origin = origin or entry[3]
-    ctx.undefined_inputs[:] = keep
+    values, undefined, origin = register_read(src, count, name)
     dst.data.view(t)[:] = values
     dst.undef[:] = np.repeat(undefined, t.itemsize)
     dst.origin = origin if undefined.any() else None

@@ -254,7 +254,8 @@ class TPipe:
         ctx.log.add(fk.UB_EXHAUSTED, "InitBuffer", name, start - addr, addr + nbytes - start, detail)
 
 
-def local_tensor_at(ctx: CoreContext, position: QuePosition, ub_addr: int, nbytes: int, dtype: DTypeLike) -> LocalTensor:
+def local_tensor_at(ctx: CoreContext, position: QuePosition, ub_addr: int, nbytes: int,
+                    dtype: DTypeLike) -> LocalTensor:
     """AscendC's `LocalTensor<T>(TPosition pos, uint32_t addr, uint32_t tileSize)`: a tensor over the
     UB bytes [ub_addr, ub_addr + nbytes) that no TPipe placed (the kernel lays UB out itself). Its
     buffer is a TBuf of `position`'s kind; the same span asked for again is the same buffer, so a

@@ -24,10 +24,10 @@ import numpy as np
 from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch, micro
 from opsnn.ascendc import findings as fk
-from opsnn.ascendc.pipe import local_tensor_at
 from opsnn.ascendc.errors import CoreAborted, CoreFailed, EmulatorError
 from opsnn.ascendc.global_tensor import GmPtr, gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
+from opsnn.ascendc.pipe import local_tensor_at
 from opsnn.dtypes import bfloat16
 from opsnn.platform import SELECT_SCRATCH_BYTES, Platform
 

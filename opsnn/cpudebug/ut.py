@@ -386,6 +386,7 @@ def _run_env(unit: Unit, soc: str, opts: Options, record: Path) -> dict:
     interpreter's folder comes first on PATH, so they get its numpy (and whatever else it has)."""
     env = dict(os.environ, OPSNN_KT_PYTHON=sys.executable, OPSNN_UT_SOC=soc,
                OPSNN_UT_SANITIZE="on" if opts.sanitize else "off", OPSNN_UT_JSON=str(record))
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # data steps importing tensorflow: its notices, not the test's
     if opts.verbose:
         env["OPSNN_UT_VERBOSE"] = "1"
     env["PATH"] = os.pathsep.join(p for p in (str(Path(sys.executable).parent), env.get("PATH", "")) if p)

@@ -356,6 +356,10 @@ def compiler_excerpt(stderr: str, limit: int = 40) -> str:
     stderr = _MIRRORED.sub(lambda m: str(Path(m.group(0)).resolve()), stderr)
     lines = [ln for ln in stderr.splitlines() if "error" in ln or "note: " not in ln]
     errors = [ln for ln in lines if "error" in ln or "undefined reference" in ln or "multiple definition" in ln]
+    # a static_assert in opsnn's headers says what; the kernel's line that instantiated it says where
+    here = [ln for ln in stderr.splitlines() if "required from here" in ln and "/opsnn_kt/" not in ln]
+    if here and any("static assertion failed" in ln for ln in errors):
+        errors.insert(next(i for i, ln in enumerate(errors) if "static assertion failed" in ln) + 1, here[0])
     shown = (errors or lines)[:limit]
     more = len(errors or lines) - len(shown)
     reasons = [why for pattern, why in NOT_MODELLED if any(pattern.search(ln) for ln in errors)]

@@ -63,7 +63,7 @@ def good(tmp_path_factory, runtime):
 def test_the_kernels_run_clean_and_the_program_checks_pass(good):
     rc, _, launches, _ = good
     assert rc == 0
-    assert [x["kernel"] for x in launches] == ["kernel", "kernel", "kernel", "merge_kernel"]
+    assert [x["kernel"] for x in launches] == ["kernel", "kernel", "kernel", "merge_kernel", "tail_load_kernel"]
     assert all(x["ok"] and x["findings"] == [] for x in launches)
     counts = launches[0]["core_stats"][0]["instructions"]
     assert counts["MicroAPI::Exp"] == 4 and counts["MicroAPI::DataCopy"] == 8  # 4 registers in, 4 out
@@ -93,13 +93,17 @@ def bad(tmp_path_factory, runtime):
     return rc, {x["kernel"]: x for x in json.loads(out.read_text())["runs"][0]["launches"]}
 
 
-def test_a_register_load_past_its_buffer_names_core_instruction_and_line(bad):
+def test_lanes_loaded_past_a_buffer_are_an_error_where_they_leave_for_gm(bad):
+    """A register load reads a whole register (past its buffer at a tail, as kernels do); the lanes
+    past the end are undefined, and the finding is where they reach GM, naming the load."""
     rc, launches = bad
     assert rc == 1
     [f] = launches["bad_load_kernel"]["findings"]
     assert (f["kind"], f["core"], f["instruction"], f["source"], f["offset"], f["nbytes"]) == (
-        "local_tensor_overflow", 0, "MicroAPI::DataCopy", f"test_micro_kernels.cpp:{_line('PAST_BUFFER_LINE')}",
-        256, 128)
+        "ub_read_before_write", 0, "DataCopy", f"test_micro_kernels.cpp:{_line('PAST_BUFFER_SINK_LINE')}",
+        128, 128)
+    assert (f"MicroAPI::DataCopy at test_micro_kernels.cpp:{_line('PAST_BUFFER_LINE')} read 32 element(s) past "
+            "the end of") in f["detail"]
 
 
 def test_undefined_lanes_are_reported_where_they_leave_for_gm(bad):

@@ -7,7 +7,8 @@
 // result goes to <name>.y.bin: test_micro.py writes the one and checks the other bit for bit.
 //
 // merge_kernel: ZEROING against MERGING under a VL16 mask. bad_load_kernel / undefined_kernel:
-// a register load past its buffer, and undefined lanes stored to UB and copied to GM.
+// the lanes a register load reads past its buffer, and undefined lanes, stored to UB and copied to
+// GM; tail_load_kernel: the same load at a tail with those lanes masked off (clean).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -140,8 +141,30 @@ extern "C" __global__ __aicore__ void bad_load_kernel(GM_ADDR x, GM_ADDR y, GM_A
     RegTensor<float> v;
     MicroAPI::DataCopy(v, src + 32);  // PAST_BUFFER_LINE
     MaskReg all = MicroAPI::CreateMask<float>();
-    MicroAPI::DataCopy((__local_mem__ float *)b.GetPhyAddr(), v, all);
-    DataCopy(yg, b, LANES);
+    MicroAPI::DataCopy((__local_mem__ float *)b.GetPhyAddr(), v, all);  // lanes 32..63: past a's end
+    DataCopy(yg, b, LANES);  // PAST_BUFFER_SINK_LINE
+}
+
+// bad_load_kernel's legal twin: the same whole-register load at a tail, but only the lanes inside
+// the buffer are stored (a register loop's last iteration): clean.
+extern "C" __global__ __aicore__ void tail_load_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> in, out;
+    pipe.InitBuffer(in, LANES * sizeof(float));
+    pipe.InitBuffer(out, LANES * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(x), LANES);
+    yg.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(y), LANES);
+    LocalTensor<float> a = in.Get<float>();
+    LocalTensor<float> b = out.Get<float>();
+    DataCopy(a, xg, LANES);
+    __local_mem__ float *src = (__local_mem__ float *)a.GetPhyAddr();
+    RegTensor<float> v;
+    MicroAPI::DataCopy(v, src + 32);
+    uint32_t inside = 32;
+    MaskReg first = MicroAPI::UpdateMask<float>(inside);
+    MicroAPI::DataCopy((__local_mem__ float *)b.GetPhyAddr(), v, first);
+    DataCopy(yg, b, 32);
 }
 
 // 40 floats written of a 64-float buffer; a MERGING Abs keeps the unwritten lanes' undefined
@@ -214,6 +237,16 @@ TEST(micro, zeroing_and_merging) {
         EXPECT_EQ(y[i], i < 16 ? 2 * x[i] : 0.0f) << i;
         EXPECT_EQ(y[LANES + i], i < 16 ? 2 * x[i] : 7.0f) << i;
     }
+    GmFree(x);
+    GmFree(y);
+}
+
+TEST(micro, tail_load_past_buffer_masked_off) {
+    auto *x = static_cast<float *>(GmAlloc(LANES * sizeof(float)));
+    auto *y = static_cast<float *>(GmAlloc(LANES * sizeof(float)));
+    for (uint32_t i = 0; i < LANES; ++i) x[i] = static_cast<float>(i);
+    ICPU_RUN_KF(tail_load_kernel, 1, (uint8_t *)x, (uint8_t *)y, (uint8_t *)x);
+    for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(y[i], static_cast<float>(32 + i)) << i;
     GmFree(x);
     GmFree(y);
 }

@@ -25,10 +25,27 @@
 /* A vector-function scope on device (the compiler outlines it); here an ordinary block. */
 #define __VEC_SCOPE__
 #define __local_mem__
+/* A vector function (`__simd_vf__`, launched with asc_vf_call / VF_CALL) and the functions it
+ * calls (`__simd_callee__`): on device the compiler outlines them onto the vector unit; here they
+ * are ordinary functions, their register instructions the emulator's MicroAPI. */
+#define __simd_vf__
+#define __simd_callee__
+
+/* asc_vf_call<F>(args...) / AscendC::VF_CALL<F>(args...): run vector function F on this core.
+ * (The SIMT form, asc_vf_call<F>(dim3 threads, ...), is simt_api's and is not modelled.) */
+template <auto funcPtr, typename... Args>
+__aicore__ inline void asc_vf_call(Args &&...args) {
+    funcPtr(args...);
+}
 
 namespace AscendC {
 
 constexpr uint32_t VECTOR_REG_WIDTH = 256;  // bytes of one vector register
+
+template <auto funcPtr, typename... Args>
+__aicore__ inline void VF_CALL(Args &&...args) {
+    funcPtr(args...);
+}
 
 /* ceil(num1 / num2), 0 for num2 == 0: the loop count of a register loop over `num1` elements of
  * `num2` lanes (a template, so a same-named non-template of the kernel's wins overload resolution) */
