@@ -56,9 +56,11 @@ SOCS: dict[str, Platform] = {
         _a2("Ascend910B2", 48),
         _a2("Ascend910B3", 40),
         _a2("Ascend910B4", 40),
-        # As upstream's unit tests configure ThresholdGradV2D / ThresholdV2 (UB_SIZE 245760, CORE_NUM 64);
-        # the real part's values are not public (other UTs use 253952 or 262144): use custom() for those.
-        Platform("Ascend950", 64, 32, 245760, 245760, 16 * MiB, "ascend950", "DAV_3510"),
+        # The tiling's UB as upstream's unit tests configure ThresholdGradV2D / ThresholdV2 (UB_SIZE 245760,
+        # CORE_NUM 64; the real part's values are not public, other UTs use 253952 or 262144: use custom()
+        # for those). What a kernel's buffers may occupy is AscendC's own vector local size for
+        # __NPU_ARCH__ 3510, 248 KiB (as its 184 KiB for 2201 is _a2's 192 KiB less the Select scratch).
+        Platform("Ascend950", 64, 32, 245760, 248 * 1024, 16 * MiB, "ascend950", "DAV_3510"),
     )
 }
 FAMILIES = ("ascend910b", "ascend950")

@@ -6,19 +6,87 @@ padding), as AscendC's documentation describes them.
 A burst's UB footprint is its padded length rounded up to 32 bytes. Padding (GM -> UB): with
 isPad, leftPadding elements of paddingValue before the data and rightPadding after it; without
 isPad the bytes between the data's end and the next 32-byte boundary are not written (the device
-leaves what it leaves there: the sanitizer calls a later read of them ub_read_before_write)."""
+leaves what it leaves there: the sanitizer calls a later read of them ub_read_before_write).
+
+Ascend950's PaddingMode::Compact (DataCopyPad<T, PaddingMode::Compact>): the bursts lie back to
+back in UB, each at the byte after the previous one (the UB stride and left/right padding are
+ignored, as AscendC documents); only the end of the last burst is rounded up to 32 bytes, filled
+with paddingValue under isPad and left unwritten otherwise."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 import numpy as np
 
 from . import findings as fk
+from .core import CoreContext
 from .errors import EmulatorError
 from .global_tensor import GlobalTensor, gm_read, gm_write
 from .local_tensor import LocalTensor, read_local, write_local
 
 BLOCK = 32  # bytes
+
+
+class DataCopyMVType(Enum):
+    """The DMA path a loop mode applies to (SetLoopModePara)."""
+    UB_TO_OUT = 0
+    OUT_TO_UB = 1
+
+
+@dataclass(frozen=True)
+class LoopModeParams:
+    """SetLoopModePara's two loops around a burst copy (strides in bytes, between the starts of
+    one iteration's data and the next)."""
+    loop1Size: int = 0  # noqa: N815 - AscendC's field names
+    loop2Size: int = 0  # noqa: N815
+    loop1SrcStride: int = 0  # noqa: N815
+    loop1DstStride: int = 0  # noqa: N815
+    loop2SrcStride: int = 0  # noqa: N815
+    loop2DstStride: int = 0  # noqa: N815
+
+
+def SetLoopModePara(ctx: CoreContext, params: LoopModeParams, path: DataCopyMVType) -> None:  # noqa: N802
+    """Ascend950's loop mode: until ResetLoopModePara, every burst copy (DataCopy with
+    DataCopyParams, DataCopyPad with DataCopyExtParams) on `path` runs loop2Size x loop1Size times,
+    iteration (i2, i1) moved by i1 * loop1*Stride + i2 * loop2*Stride bytes on each side. A loop size
+    of 0 runs once (the register's 0 is not documented)."""
+    ctx.counters.issue("SetLoopModePara")
+    ctx.spr[f"LOOP_MODE_{path.name}"] = params
+
+
+def ResetLoopModePara(ctx: CoreContext, path: DataCopyMVType) -> None:  # noqa: N802 - AscendC name
+    """The end of SetLoopModePara's loop mode on `path`."""
+    ctx.counters.issue("ResetLoopModePara")
+    ctx.spr.pop(f"LOOP_MODE_{path.name}", None)
+
+
+def _looped(copy):
+    """Run a burst copy under the core's loop mode for its path, if one is set."""
+    def run(dst, src, *args) -> None:
+        local = dst if isinstance(dst, LocalTensor) else src
+        path = DataCopyMVType.OUT_TO_UB if isinstance(dst, LocalTensor) else DataCopyMVType.UB_TO_OUT
+        loop = local.ctx.spr.get(f"LOOP_MODE_{path.name}") if isinstance(local, LocalTensor) else None
+        if loop is None or not (isinstance(dst, LocalTensor) ^ isinstance(src, LocalTensor)):
+            copy(dst, src, *args)
+            return
+        for i2 in range(max(int(loop.loop2Size), 1)):
+            for i1 in range(max(int(loop.loop1Size), 1)):
+                s_off = i1 * int(loop.loop1SrcStride) + i2 * int(loop.loop2SrcStride)
+                d_off = i1 * int(loop.loop1DstStride) + i2 * int(loop.loop2DstStride)
+                copy(_at(dst, d_off), _at(src, s_off), *args)
+    run.__name__, run.__doc__ = copy.__name__, copy.__doc__
+    return run
+
+
+def _at(side, byte_offset: int):
+    return _ub_at(side, byte_offset) if isinstance(side, LocalTensor) else _gm_at(side, byte_offset)
+
+
+class PaddingMode(Enum):
+    """DataCopyPad's UB layout on Ascend950: Normal (every burst 32-byte aligned) or Compact."""
+    Normal = 0
+    Compact = 1
 
 
 @dataclass(frozen=True)
@@ -73,6 +141,7 @@ def _counts(params) -> tuple[int, int, int, int]:
     return n, length, s, d
 
 
+@_looped
 def DataCopyBlocks(dst, src, params: DataCopyParams) -> None:  # noqa: N802 - AscendC's DataCopy(dst, src, params)
     """DataCopy(dst, src, DataCopyParams): bursts of whole 32-byte blocks, GM <-> UB or UB -> UB."""
     if dst.dtype != src.dtype:
@@ -107,15 +176,20 @@ def _padding_bytes(pad: DataCopyPadExtParams, dtype: np.dtype, count: int) -> np
     return np.repeat(one, count).view(np.uint8)
 
 
-def DataCopyPadBlocks(dst, src, params, pad: DataCopyPadExtParams | None = None) -> None:  # noqa: N802
-    """DataCopyPad(dst, src, DataCopyExtParams | DataCopyParams[, pad]): GM -> UB (with optional
-    padding) or UB -> GM, bursts of blockLen bytes."""
+@_looped
+def DataCopyPadBlocks(dst, src, params, pad: DataCopyPadExtParams | None = None,  # noqa: N802
+                      mode: PaddingMode = PaddingMode.Normal) -> None:
+    """DataCopyPad(dst, src, DataCopyExtParams | DataCopyParams[, pad][, mode]): GM -> UB (with
+    optional padding) or UB -> GM, bursts of blockLen bytes (module docstring: the modes)."""
     if dst.dtype != src.dtype:
         raise EmulatorError(f"DataCopyPad between {src.dtype} and {dst.dtype}: the types must match")
     n, length, s_gap, d_gap = _counts(params)
     item = dst.dtype.itemsize
     if length % item:
         raise EmulatorError(f"DataCopyPad: blockLen {length} bytes is not a whole number of {dst.dtype} elements")
+    if mode is PaddingMode.Compact:
+        _compact_blocks(dst, src, n, length, s_gap if isinstance(src, GlobalTensor) else d_gap, pad)
+        return
     if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
         pad = pad or DataCopyPadExtParams()
         left, right = int(pad.leftPadding), int(pad.rightPadding)
@@ -141,5 +215,29 @@ def DataCopyPadBlocks(dst, src, params, pad: DataCopyPadExtParams | None = None)
         for i in range(n):
             data = read_local(_ub_at(src, i * (footprint + s_gap * BLOCK)), length // item, "DataCopyPad")
             gm_write(_gm_at(dst, i * (length + d_gap)), data.view(np.uint8).copy(), "DataCopyPad")
+    else:
+        raise EmulatorError(f"DataCopyPad from {type(src).__name__} to {type(dst).__name__}: GM -> UB or UB -> GM only")
+
+
+def _compact_blocks(dst, src, n: int, length: int, gm_gap: int, pad: DataCopyPadExtParams | None) -> None:
+    """PaddingMode::Compact: n bursts back to back in UB, `gm_gap` bytes apart in GM."""
+    item = dst.dtype.itemsize
+    total = n * length
+    footprint = -(-total // BLOCK) * BLOCK
+    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+        _check_ub_aligned(dst, "DataCopyPad", footprint)
+        for i in range(n):
+            write_local(_ub_at(dst, i * length), gm_read(_gm_at(src, i * (length + gm_gap)), length, "DataCopyPad"),
+                        "DataCopyPad")
+        if pad is not None and pad.isPad and footprint > total:
+            write_local(_ub_at(dst, total), _padding_bytes(pad, dst.dtype, (footprint - total) // item),
+                        "DataCopyPad")
+    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
+        if pad is not None:
+            raise EmulatorError("DataCopyPad UB -> GM takes no padding parameters")
+        _check_ub_aligned(src, "DataCopyPad", footprint)
+        for i in range(n):
+            data = read_local(_ub_at(src, i * length), length // item, "DataCopyPad")
+            gm_write(_gm_at(dst, i * (length + gm_gap)), data.view(np.uint8).copy(), "DataCopyPad")
     else:
         raise EmulatorError(f"DataCopyPad from {type(src).__name__} to {type(dst).__name__}: GM -> UB or UB -> GM only")

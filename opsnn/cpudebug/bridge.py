@@ -66,10 +66,11 @@ _TOOLKIT_UB = {"ascend910b": 196608}
 _ENUMS = {"RoundMode": ascendc.RoundMode, "CMPMODE": ascendc.CMPMODE, "SELMODE": ascendc.SELMODE,
           "TPosition": ascendc.QuePosition, "ReduceOrder": ascendc.ReduceOrder,
           "MaskMergeMode": micro.MaskMergeMode, "MaskPattern": micro.MaskPattern, "LoadDist": micro.LoadDist,
-          "StoreDist": micro.StoreDist}
+          "StoreDist": micro.StoreDist, "PaddingMode": ascendc.PaddingMode,
+          "DataCopyMVType": ascendc.DataCopyMVType}
 _STRUCTS = {name: getattr(ascendc, name) for name in (
     "DataCopyParams", "DataCopyExtParams", "DataCopyPadExtParams", "BinaryRepeatParams", "UnaryRepeatParams",
-    "BrcbRepeatParams", "CopyRepeatParams", "TransDataTo5HDParams")}
+    "BrcbRepeatParams", "CopyRepeatParams", "TransDataTo5HDParams", "LoopModeParams")}
 _STRUCTS["CastTrait"] = micro.cast_trait_from_codes
 _ENUMS["PowerAlgo"] = ascendc.PowerAlgo
 _ENUMS["ReducePattern"] = ascendc.ReducePattern  # the high-level Reduce's Pattern::Reduce::AR / RA
@@ -726,6 +727,7 @@ _SPECIAL = {
     "SetVectorMask": _with_ctx(ascendc.SetVectorMask), "ResetMask": _with_ctx(ascendc.ResetMask),
     "SyncAll": _sync_all, "ScalarCast": _scalar_cast, "Select": _select,
     "CrossCoreSetFlag": _with_ctx(ascendc.CrossCoreSetFlag), "CrossCoreWaitFlag": _cross_core_wait,
+    "SetLoopModePara": _with_ctx(ascendc.SetLoopModePara), "ResetLoopModePara": _with_ctx(ascendc.ResetLoopModePara),
     "SetAtomicAdd": _with_ctx(ascendc.SetAtomicAdd), "SetAtomicMax": _with_ctx(ascendc.SetAtomicMax),
     "SetAtomicMin": _with_ctx(ascendc.SetAtomicMin), "SetAtomicType": _with_ctx(ascendc.SetAtomicType),
     "SetAtomicNone": _with_ctx(ascendc.SetAtomicNone),

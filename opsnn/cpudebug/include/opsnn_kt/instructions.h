@@ -220,25 +220,124 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T> &dst,
                                                       const DataCopyParams &p, OPSNN_KT_WHERE) {
     opsnn_kt::Call("DataCopy", OPSNN_KT_AT, dst, src, p);
 }
-template <typename T, typename P = DataCopyPadExtParams<T>>
+/* Ascend950's DataCopyPad UB layouts: Normal (each burst 32-byte aligned in UB) or Compact (the
+ * bursts back to back, the end alone rounded up); the emulator's datacopy_params.py */
+enum class PaddingMode : uint8_t { Normal = 0, Compact };
+inline const char *EnumName(PaddingMode m) {
+    return m == PaddingMode::Compact ? "PaddingMode.Compact" : "PaddingMode.Normal";
+}
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 __aicore__ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
                                    const DataCopyPadExtParams<T> &pad, OPSNN_KT_WHERE) {
-    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad);
+    if constexpr (mode == PaddingMode::Normal) {
+        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad);
+    } else {
+        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad, mode);
+    }
 }
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 __aicore__ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
                                    const DataCopyPadParams &pad, OPSNN_KT_WHERE) {
-    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad);
+    if constexpr (mode == PaddingMode::Normal) {
+        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad);
+    } else {
+        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad, mode);
+    }
 }
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
                                    OPSNN_KT_WHERE) {
-    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
+    if constexpr (mode == PaddingMode::Normal) {
+        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
+    } else {
+        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, mode);
+    }
 }
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                                    OPSNN_KT_WHERE) {
-    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
+    if constexpr (mode == PaddingMode::Normal) {
+        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
+    } else {
+        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, mode);
+    }
+}
+
+/* Ascend950's loop mode around the burst copies (the emulator's datacopy_params.SetLoopModePara) */
+enum class DataCopyMVType : uint8_t { UB_TO_OUT = 0, OUT_TO_UB = 1 };
+inline const char *EnumName(DataCopyMVType t) {
+    return t == DataCopyMVType::UB_TO_OUT ? "DataCopyMVType.UB_TO_OUT" : "DataCopyMVType.OUT_TO_UB";
+}
+struct LoopModeParams {
+    uint32_t loop1Size = 0, loop2Size = 0;
+    uint64_t loop1SrcStride = 0, loop1DstStride = 0, loop2SrcStride = 0, loop2DstStride = 0;
+    __aicore__ LoopModeParams() = default;
+    __aicore__ LoopModeParams(uint32_t l1, uint32_t l2, uint64_t s1, uint64_t d1, uint64_t s2, uint64_t d2)
+        : loop1Size(l1), loop2Size(l2), loop1SrcStride(s1), loop1DstStride(d1), loop2SrcStride(s2),
+          loop2DstStride(d2) {}
+};
+}  // namespace AscendC
+namespace opsnn_kt {
+inline void Pack(Slot &s, const AscendC::LoopModeParams &p) {
+    Pack(s, Fields{"LoopModeParams", 6,
+                   {p.loop1Size, p.loop2Size, static_cast<int64_t>(p.loop1SrcStride),
+                    static_cast<int64_t>(p.loop1DstStride), static_cast<int64_t>(p.loop2SrcStride),
+                    static_cast<int64_t>(p.loop2DstStride)}});
+}
+}  // namespace opsnn_kt
+namespace AscendC {
+__aicore__ inline void SetLoopModePara(const LoopModeParams &loopParams, DataCopyMVType type, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("SetLoopModePara", OPSNN_KT_AT, loopParams, type);
+}
+__aicore__ inline void ResetLoopModePara(DataCopyMVType type, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("ResetLoopModePara", OPSNN_KT_AT, type);
+}
+
+/* Ascend950's multi-dimensional DMA (NDDMA): DataCopy<T, dim, config>(dst, src, NdDmaParams),
+ * index 0 the lowest dimension (the emulator's datacopy_pad.DataCopyNdDma) */
+struct NdDmaConfig {
+    static constexpr uint16_t unsetPad = 0xffff;
+    bool isNearestValueMode = false;
+    uint16_t loopLpSize = unsetPad;  // when set: every dimension's left padding
+    uint16_t loopRpSize = unsetPad;  // when set: every dimension's right padding
+    bool ascOptimize = false;
+};
+using MultiCopyConfig = NdDmaConfig;
+constexpr NdDmaConfig kDefaultNdDmaConfig = {false, NdDmaConfig::unsetPad, NdDmaConfig::unsetPad, false};
+constexpr NdDmaConfig kDefaultMultiCopyConfig = kDefaultNdDmaConfig;
+template <uint8_t dim> struct MultiCopyLoopInfo {
+    static_assert(dim >= 1 && dim <= 5, "MultiCopy Dims must be between 1 and 5.");
+    uint64_t loopSrcStride[dim] = {0};
+    uint32_t loopDstStride[dim] = {0};
+    uint32_t loopSize[dim] = {0};
+    uint8_t loopLpSize[dim] = {0};
+    uint8_t loopRpSize[dim] = {0};
+};
+template <uint8_t dim> using NdDmaLoopInfo = MultiCopyLoopInfo<dim>;
+template <typename T, uint8_t dim> struct MultiCopyParams {
+    MultiCopyLoopInfo<dim> loopInfo;
+    T constantValue;
+};
+template <typename T, uint8_t dim> using NdDmaParams = MultiCopyParams<T, dim>;
+/* The NDDMA cache refresh: the emulator's DMA has no cache. */
+__aicore__ inline void NdDmaDci() {}
+namespace detail {
+template <uint8_t dim, typename V> inline opsnn_kt::Fields NdDmaShape(const V (&values)[dim], uint16_t all) {
+    opsnn_kt::Fields f{"Shape", dim, {}};
+    for (int i = 0; i < dim; ++i) f.v[i] = all == NdDmaConfig::unsetPad ? static_cast<int64_t>(values[i]) : all;
+    return f;
+}
+}  // namespace detail
+template <typename T, uint8_t dim, const NdDmaConfig &config = kDefaultNdDmaConfig>
+__aicore__ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src,
+                                const MultiCopyParams<T, dim> &params, OPSNN_KT_WHERE) {
+    const MultiCopyLoopInfo<dim> &l = params.loopInfo;
+    constexpr uint16_t unset = NdDmaConfig::unsetPad;
+    opsnn_kt::Call("DataCopyNdDma", OPSNN_KT_AT, dst, src, detail::NdDmaShape<dim>(l.loopSize, unset),
+                   detail::NdDmaShape<dim>(l.loopSrcStride, unset), detail::NdDmaShape<dim>(l.loopDstStride, unset),
+                   detail::NdDmaShape<dim>(l.loopLpSize, config.loopLpSize),
+                   detail::NdDmaShape<dim>(l.loopRpSize, config.loopRpSize), params.constantValue,
+                   config.isNearestValueMode);
 }
 
 /* UB -> UB: Copy (mask/repeat form only, as AscendC has it) and TransDataTo5HD */

@@ -30,6 +30,8 @@ enum KernelMetaType : int32_t { KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERN
 #define KERNEL_TASK_TYPE(key, type) ((void)(key), (void)(type))
 #define REGISTER_TILING_DEFAULT(Struct) using OpsnnKtDefaultTiling_ = Struct
 #define REGISTER_TILING_FOR_TILINGKEY(cond, Struct)
+/* a kernel that registers no tiling struct of its own (only the build reads it) */
+#define REGISTER_NONE_TILING
 /* A UT's tiling header, force-included before any kernel header (upstream's build -includes the
  * UT folder's <op>_tiling_def.h or the header it generates), may define these as the UT needs
  * (foreach's copies its struct field by field): its definitions stand. */

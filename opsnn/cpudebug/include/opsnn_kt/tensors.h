@@ -245,8 +245,6 @@ inline TPipe::~TPipe() {
     if (detail::CurrentPipe() == this) detail::CurrentPipe() = nullptr;
 }
 
-/* The TPipe the kernel constructed last (AscendC keeps one per core). */
-__aicore__ inline TPipe *GetTPipePtr() { return detail::CurrentPipe(); }
 
 template <TPosition pos, int32_t depth, auto mask>
 class TQue {
@@ -350,5 +348,9 @@ __aicore__ inline bool TPipe::InitBuffer(TBuf<pos> &buf, uint32_t len, const cha
 }
 
 }  // namespace AscendC
+
+/* The TPipe the kernel constructed last (AscendC keeps one per core). A global function, as in
+ * CANN (kernels call it with and without `using namespace AscendC`). */
+__aicore__ inline AscendC::TPipe *GetTPipePtr() { return AscendC::detail::CurrentPipe(); }
 
 #endif  // OPSNN_KT_TENSORS_H_

@@ -6,6 +6,7 @@
 #define OPSNN_KT_TYPE_UTILS_H_
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "opsnn_kt/instructions.h"
@@ -153,6 +154,68 @@ enum DataType : int32_t {
 #pragma pop_macro("DT_FLOAT8_E5M2")
 #pragma pop_macro("DT_FLOAT8_E4M3FN")
 #pragma pop_macro("DT_FLOAT8_E8M0")
+
+namespace AscendC {
+/* NumericLimits<T>: the extremes and special values of T, bit for bit as AscendC gives them (Min
+ * is the smallest normal for floats, as std::numeric_limits::min; the integer types' special float
+ * values are 0). The tensor forms fill `count` elements of dst with the value. */
+template <typename T> struct NumericLimits {
+private:
+    static constexpr bool kFloat = std::is_floating_point_v<T>;
+    static constexpr bool kHalf = std::is_same_v<T, half>;
+    static T Bits(uint16_t halfBits, uint16_t bf16Bits) {
+        return opsnn_kt::FromBits<T>(kHalf ? halfBits : bf16Bits);
+    }
+
+public:
+    constexpr __aicore__ static inline T Max() {
+        if constexpr (kFloat || std::is_integral_v<T>) return std::numeric_limits<T>::max();
+        else return Bits(0x7BFF, 0x7F7F);
+    }
+    constexpr __aicore__ static inline T Lowest() {
+        if constexpr (kFloat || std::is_integral_v<T>) return std::numeric_limits<T>::lowest();
+        else return Bits(0xFBFF, 0xFF7F);
+    }
+    constexpr __aicore__ static inline T Min() {
+        if constexpr (kFloat || std::is_integral_v<T>) return std::numeric_limits<T>::min();
+        else return Bits(0x0400, 0x0080);
+    }
+    constexpr __aicore__ static inline T Infinity() {
+        if constexpr (kFloat) return std::numeric_limits<T>::infinity();
+        else if constexpr (std::is_integral_v<T>) return T();
+        else return Bits(0x7C00, 0x7F80);
+    }
+    constexpr __aicore__ static inline T NegativeInfinity() {
+        if constexpr (kFloat) return -std::numeric_limits<T>::infinity();
+        else if constexpr (std::is_integral_v<T>) return T();
+        else return Bits(0xFC00, 0xFF80);
+    }
+    constexpr __aicore__ static inline T QuietNaN() {
+        if constexpr (kFloat) return std::numeric_limits<T>::quiet_NaN();
+        else if constexpr (std::is_integral_v<T>) return T();
+        else return Bits(0x7E00, 0x7FC0);
+    }
+    constexpr __aicore__ static inline T SignalingNaN() {
+        if constexpr (std::is_same_v<T, float>) return opsnn_kt::FromBits<float>(0x7FA00000);
+        else if constexpr (kFloat) return std::numeric_limits<T>::signaling_NaN();
+        else if constexpr (std::is_integral_v<T>) return T();
+        else return Bits(0x7D00, 0x7FA0);
+    }
+    constexpr __aicore__ static inline T DeNormMin() {
+        if constexpr (kFloat) return std::numeric_limits<T>::denorm_min();
+        else if constexpr (std::is_integral_v<T>) return T();
+        else return Bits(0x0001, 0x0001);
+    }
+#define OPSNN_KT_LIMIT_FILL(Name)                                                                                  \
+    __aicore__ static inline void Name(const LocalTensor<T> &dst, uint32_t count) {                              \
+        Duplicate(dst, Name(), static_cast<int32_t>(count));                                                      \
+    }
+    OPSNN_KT_LIMIT_FILL(Max) OPSNN_KT_LIMIT_FILL(Lowest) OPSNN_KT_LIMIT_FILL(Min) OPSNN_KT_LIMIT_FILL(Infinity)
+    OPSNN_KT_LIMIT_FILL(NegativeInfinity) OPSNN_KT_LIMIT_FILL(QuietNaN) OPSNN_KT_LIMIT_FILL(SignalingNaN)
+    OPSNN_KT_LIMIT_FILL(DeNormMin)
+#undef OPSNN_KT_LIMIT_FILL
+};
+}  // namespace AscendC
 
 /* CANN's kernel headers declare these at global scope too. */
 using AscendC::int4b_t;
