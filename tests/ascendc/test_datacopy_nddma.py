@@ -59,7 +59,7 @@ def test_2d_transpose_broadcast_and_slice():
 def test_three_dimensions_with_padding_on_each():
     x = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
     sizes, lp, rp = [4, 3, 2], [1, 0, 1], [2, 1, 0]
-    full = [a + n + b for a, n, b in zip(lp, sizes, rp)]  # [7, 4, 3], lowest first
+    full = [a + n + b for a, n, b in zip(lp, sizes, rp, strict=True)]  # [7, 4, 3], lowest first
     dst_strides = [1, full[0], full[0] * full[1]]
     _, got = _copy(x, full[0] * full[1] * full[2], (sizes, [1, 4, 12], dst_strides, lp, rp), constant=9)
     want = np.pad(x, ((1, 0), (0, 1), (1, 2)), constant_values=9)

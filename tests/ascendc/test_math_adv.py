@@ -36,10 +36,10 @@ from opsnn.ascendc.math_adv import (
     Tanh,
     Trunc,
 )
-from opsnn.dtypes import bfloat16
 from opsnn.ascendc.repeat import UnaryRepeatParams
 from opsnn.ascendc.rounding import RoundMode
 from opsnn.ascendc.ternary import Axpy, MulAddDst
+from opsnn.dtypes import bfloat16
 
 from .helpers import Ub, bits, copy_out, kinds, make_core
 
@@ -204,7 +204,7 @@ def test_integer_power_is_fast_power_in_the_types_wrapping_arithmetic(dtype):
         return np.array(v % (1 << 8 * t.itemsize), np.uint64).astype(np.dtype(f"u{t.itemsize}")).view(t).item()
 
     want = []
-    for xv, yv in zip(x.tolist(), y.tolist()):
+    for xv, yv in zip(x.tolist(), y.tolist(), strict=True):
         p = wrapped(pow(xv, abs(yv)))
         want.append(p if yv >= 0 else (0 if p == 0 else int(math.trunc(1.0 / p))))
     assert d.numpy(x.size).tolist() == want
