@@ -102,3 +102,30 @@ def test_compact_mode_packs_the_bursts(is_pad):
         [0, 1, 2, 4, 5, 6, 8, 9, 10]
     with pytest.raises(EmulatorError, match="has no PaddingMode"):
         DataCopyPad(compact, src, 4, PaddingMode.Compact)
+
+
+def test_loop_mode_repeats_the_burst_copy_until_reset():
+    """SetLoopModePara(OUT_TO_UB): DataCopyPad runs loop2Size x loop1Size times, each iteration
+    moved by the loop strides (bytes) on both sides; ResetLoopModePara ends it; UB -> GM is a path
+    of its own."""
+    from opsnn.ascendc import DataCopyMVType, LoopModeParams, ResetLoopModePara, SetLoopModePara
+    x = np.arange(64, dtype=np.float32)
+    core = make_core()
+    ub = Ub(core)
+    src, _ = gm_tensor(core, "x", x)
+    dst = ub.buffer(np.float32, 64, np.full(64, -1, np.float32))
+    # 2 x 3 iterations of one 8-byte burst: src rows 16 floats apart (inner) and 4 floats (outer)
+    SetLoopModePara(core, LoopModeParams(3, 2, 64, 32, 16, 96), DataCopyMVType.OUT_TO_UB)
+    DataCopyPad(dst, src, DataCopyExtParams(1, 8, 0, 0, 0), DataCopyPadExtParams(False, 0, 0, 0))
+    got = dst.numpy(48)
+    for i2 in range(2):
+        for i1 in range(3):
+            at = (i1 * 32 + i2 * 96) // 4
+            assert list(got[at:at + 2]) == list(x[i1 * 16 + i2 * 4:][:2]), (i1, i2)
+    out, _ = gm_tensor(core, "y", np.zeros(8, np.float32))
+    DataCopyPad(out, dst, DataCopyExtParams(1, 8, 0, 0, 0))  # UB -> GM: no loop mode on that path
+    assert list(np.frombuffer(core.gm.bytes_view(out.ptr.addr, 32), np.float32)) == [0, 1] + [0] * 6
+    ResetLoopModePara(core, DataCopyMVType.OUT_TO_UB)
+    again = ub.buffer(np.float32, 16, np.full(16, -1, np.float32))
+    DataCopyPad(again, src, DataCopyExtParams(1, 8, 0, 0, 0), DataCopyPadExtParams(False, 0, 0, 0))
+    assert list(again.numpy(16)[8:]) == [-1] * 8 and list(again.numpy(2)) == [0, 1]  # once, no loop

@@ -179,8 +179,12 @@ def test_loads_and_stores_are_judged_against_their_buffer():
     v, all32 = M.RegTensor(core, F32), M.MaskReg(core)
     M.CreateMask(all32, F32)
     M.DataCopy(v, src[4])  # 16 bytes on: unaligned, and 16 bytes past the buffer
-    assert _kinds(core) == ["datacopy_unaligned", "local_tensor_overflow"]
-    assert core.log.items[1].instruction == "MicroAPI::DataCopy"
+    assert _kinds(core) == ["datacopy_unaligned"]  # a load past the end reads undefined lanes, no error
+    assert core.log.items[0].instruction == "MicroAPI::DataCopy"
+    assert list(np.flatnonzero(v.lane_undef(4))) == [60, 61, 62, 63]
+    last = _buffer(core, F32, (16 * 1024 - 256) // 4, np.ones((16 * 1024 - 256) // 4, F32))  # to UB's end
+    M.DataCopy(v, last[last.GetSize() - 8])  # this load reaches past the kernel's UB: an error
+    assert _kinds(core)[-1] == "local_tensor_overflow"
     M.UpdateMask(all32, F32, 8)
     M.DataCopy(src[62], v, all32)  # 8 lanes from element 62: 6 past the end
     assert _kinds(core)[-1] == "local_tensor_overflow" and core.log.items[-1].nbytes == 24

@@ -9,7 +9,8 @@
 #include <type_traits>
 
 #include "kernel_operator.h"
-#include "graph/types.h"  // ge::DataType, which UTs name dtypes by
+#include "graph/types.h"
+#include "securec.h"  // UT programs call memset_s / memcpy_s with only this header and data_utils.h  // ge::DataType, which UTs name dtypes by
 
 enum class KernelMode : int32_t { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1, MIX_AIC_1_2 };
 

@@ -6,6 +6,7 @@
 #define OPSNN_KT_INSTRUCTIONS_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <type_traits>
 
 #include "opsnn_kt/tensors.h"
@@ -603,6 +604,25 @@ constexpr AscendC::CoreType g_coreType = AscendC::AIV;
 
 #ifndef ASSERT
 #define ASSERT(cond) ::AscendC::KtAssert(static_cast<bool>(cond), "ASSERT(" #cond ") failed", __FILE__, __LINE__)
+#endif
+/* ASSERT with a printf-style message (printed when the assertion fails), and ascendc_assert, its
+ * newer spelling */
+#ifndef ASSERT_MSG
+#define ASSERT_MSG(cond, ...)                                                                                      \
+    do {                                                                                                           \
+        if (!(cond)) {                                                                                             \
+            std::fprintf(stderr, __VA_ARGS__);                                                                     \
+            std::fprintf(stderr, "\n");                                                                            \
+            ::AscendC::KtAssert(false, "ASSERT_MSG(" #cond ") failed", __FILE__, __LINE__);                       \
+        }                                                                                                          \
+    } while (0)
+#endif
+#ifndef ascendc_assert
+#define ascendc_assert(cond, ...) ASSERT_MSG(cond, "" __VA_ARGS__)
+#endif
+/* an instruction-prefetch hint (the emulator has no instruction cache) */
+#ifndef PRELOAD
+#define PRELOAD(n) ((void)(n))
 #endif
 
 #endif  // OPSNN_KT_INSTRUCTIONS_H_

@@ -203,6 +203,25 @@ inline void Pack(Slot &s, const UbPtr &p) {
 }  // namespace opsnn_kt
 
 namespace AscendC {
+/* The implementation-level DataCopyPad kernels also call directly, on a raw UB address (a
+ * GetPhyAddr value) and a raw GM pointer: the same copy as DataCopyPad. */
+template <typename T, typename P, typename Q>
+__aicore__ inline void DataCopyPadGm2UBImpl(__ubuf__ T *dst, __gm__ T *src, const P &params, const Q &padParams,
+                                            OPSNN_KT_WHERE) {
+    GlobalTensor<T> gm;
+    gm.SetGlobalBuffer(src);
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, opsnn_kt::micro::UbPtr{dst, opsnn_kt::DTypeOf<T>()}, gm, params,
+                   padParams);
+}
+template <typename T, typename P>
+__aicore__ inline void DataCopyPadUB2GMImpl(__gm__ T *dst, __ubuf__ T *src, const P &params, OPSNN_KT_WHERE) {
+    GlobalTensor<T> gm;
+    gm.SetGlobalBuffer(dst);
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, gm, opsnn_kt::micro::UbPtr{src, opsnn_kt::DTypeOf<T>()}, params);
+}
+}  // namespace AscendC
+
+namespace AscendC {
 namespace MicroAPI {
 
 template <typename T, const RegTrait &regTrait = RegTraitNumOne>
