@@ -187,6 +187,47 @@ class TBuf(_Holder):
         return LocalTensor(self.buffers[0], dtype)
 
 
+def _counts(holder: TQue | TBuf, num_or_len: int, length: int | None) -> tuple[int, int]:
+    """InitBuffer's (num, len), checked: (que, num, len) or (tbuf, len), each holder once."""
+    if isinstance(holder, TQue):
+        if length is None:
+            raise EmulatorError("InitBuffer(que, num, len) needs the buffer length")
+        num, length = int(num_or_len), int(length)
+    elif isinstance(holder, TBuf):
+        if length is not None:
+            raise EmulatorError("InitBuffer(tbuf, len) takes one length")
+        num, length = 1, int(num_or_len)
+    else:
+        raise EmulatorError(f"InitBuffer target must be a TQue or TBuf, got {type(holder).__name__}")
+    if holder.buffers:
+        raise EmulatorError(f"InitBuffer called twice on {holder._label()}")
+    if num < 1 or length < 1:
+        raise EmulatorError(f"InitBuffer needs num >= 1 and len >= 1, got {num}, {length}")
+    return num, length
+
+
+def _place(ctx: CoreContext, holder: TQue | TBuf, num: int, length: int, allocator) -> None:
+    """Place `num` buffers of `length` bytes (each rounded up to 32) for `holder`, one after another
+    where `allocator` (a TPipe or a TBufPool) hands out UB; ub_exhausted past its limit."""
+    holder.ctx = ctx
+    aligned = -(-length // UB_ALIGN) * UB_ALIGN
+    limit = allocator.limit()
+    for i in range(num):
+        addr = allocator.next_address(aligned)
+        name = holder.name or f"{holder.position.value.lower()}@{addr}"
+        if num > 1:
+            name = f"{name}[{i}]"
+        if addr + aligned <= limit:
+            storage, base = ctx.ub, addr
+        else:
+            allocator._exhausted(name, addr, aligned, limit)
+            storage, base = np.zeros(aligned, dtype=np.uint8), 0  # emulation only: keep running
+        holder.buffers.append(UbBuffer(ctx, name, storage, base, addr, aligned, holder, i))
+        # ctx.buffers stays in UB order (a reset pool places buffers again where others lay)
+        where = sum(1 for b in ctx.buffers if b.ub_addr <= addr)
+        ctx.buffers.insert(where, holder.buffers[-1])  # an overflow write marks the buffers behind it
+
+
 class TPipe:
     """`TPipe`: the UB allocator of one core.
 
@@ -212,37 +253,34 @@ class TPipe:
         length : int or None
             TQue: each buffer's length in bytes; TBuf: must be None.
         """
-        if isinstance(holder, TQue):
-            if length is None:
-                raise EmulatorError("InitBuffer(que, num, len) needs the buffer length")
-            num, length = int(num_or_len), int(length)
-        elif isinstance(holder, TBuf):
-            if length is not None:
-                raise EmulatorError("InitBuffer(tbuf, len) takes one length")
-            num, length = 1, int(num_or_len)
-        else:
-            raise EmulatorError(f"InitBuffer target must be a TQue or TBuf, got {type(holder).__name__}")
-        if holder.buffers:
-            raise EmulatorError(f"InitBuffer called twice on {holder._label()}")
-        if num < 1 or length < 1:
-            raise EmulatorError(f"InitBuffer needs num >= 1 and len >= 1, got {num}, {length}")
+        num, length = _counts(holder, num_or_len, length)
+        _place(self.ctx, holder, num, length, self)
+
+    def InitBufPool(self, pool: TBufPool, length: int) -> None:  # noqa: N802 - AscendC name
+        """InitBufPool(pool, len): reserve `len` bytes of UB (rounded up to 32) for `pool`, whose own
+        InitBuffer places buffers inside them."""
+        if pool.ctx is not None:
+            raise EmulatorError(f"InitBufPool called twice on {pool.name}")
+        length = int(length)
+        if length < 1:
+            raise EmulatorError(f"InitBufPool needs len >= 1, got {length}")
         ctx = self.ctx
-        holder.ctx = ctx
         aligned = -(-length // UB_ALIGN) * UB_ALIGN
-        limit = ctx.platform.kernel_ub
-        for i in range(num):
-            addr = ctx.ub_used
-            ctx.ub_used += aligned
-            name = holder.name or f"{holder.position.value.lower()}@{addr}"
-            if num > 1:
-                name = f"{name}[{i}]"
-            if ctx.ub_used <= limit:
-                storage, base = ctx.ub, addr
-            else:
-                self._exhausted(name, addr, aligned, limit)
-                storage, base = np.zeros(aligned, dtype=np.uint8), 0  # emulation only: keep running
-            holder.buffers.append(UbBuffer(ctx, name, storage, base, addr, aligned, holder, i))
-            ctx.buffers.append(holder.buffers[-1])  # an overflow write marks the buffers behind it
+        pool.ctx, pool.start = ctx, ctx.ub_used
+        pool.end = pool.cursor = pool.start + aligned
+        pool.cursor = pool.start
+        ctx.ub_used += aligned
+        if ctx.ub_used > ctx.platform.kernel_ub:
+            self._exhausted(pool.name, pool.start, aligned, ctx.platform.kernel_ub)
+
+    def next_address(self, nbytes: int) -> int:
+        """Where the next InitBuffer's buffer of `nbytes` lies (and the bytes it takes)."""
+        addr = self.ctx.ub_used
+        self.ctx.ub_used += nbytes
+        return addr
+
+    def limit(self) -> int:
+        return self.ctx.platform.kernel_ub
 
     def _exhausted(self, name: str, addr: int, nbytes: int, limit: int) -> None:
         ctx = self.ctx
@@ -282,3 +320,52 @@ def local_tensor_at(ctx: CoreContext, position: QuePosition, ub_addr: int, nbyte
     where = sum(1 for b in ctx.buffers if b.ub_addr <= ub_addr)  # ctx.buffers stays in UB order
     ctx.buffers.insert(where, buf)
     return LocalTensor(buf, dtype)
+
+
+class TBufPool:
+    """`TBufPool<position, bufIDSize>`: UB a TPipe reserves (TPipe.InitBufPool) whose own InitBuffer
+    places buffers inside it, one after another; Reset() places the next ones from its start again,
+    over the bytes of those before (which the kernel must not use any more: their bytes are the new
+    buffers' now).
+
+    Parameters
+    ----------
+    position : QuePosition
+        Usually VECCALC.
+    name : str or None
+        Named in findings.
+    """
+
+    def __init__(self, position: QuePosition = QuePosition.VECCALC, name: str | None = None):
+        self.position = position
+        self.name = name or f"TBufPool<{position.value}>"
+        self.ctx: CoreContext | None = None
+        self.start = self.end = self.cursor = 0
+
+    def InitBuffer(self, holder: TQue | TBuf, num_or_len: int, length: int | None = None) -> None:  # noqa: N802
+        """As TPipe.InitBuffer, inside the pool (ub_exhausted past its end)."""
+        if self.ctx is None:
+            raise EmulatorError(f"{self.name}.InitBuffer before TPipe.InitBufPool")
+        num, length = _counts(holder, num_or_len, length)
+        _place(self.ctx, holder, num, length, self)
+
+    def Reset(self) -> None:  # noqa: N802 - AscendC name
+        """Place the next buffers from the pool's start again."""
+        self.cursor = self.start
+
+    def next_address(self, nbytes: int) -> int:
+        addr = self.cursor
+        self.cursor += nbytes
+        return addr
+
+    def limit(self) -> int:
+        return self.end
+
+    def _exhausted(self, name: str, addr: int, nbytes: int, limit: int) -> None:
+        ctx = self.ctx
+        detail = (f"buffer {name} at UB [{addr}, {addr + nbytes}) ends past {self.name}'s end at {limit} "
+                  f"(the pool holds [{self.start}, {limit}))")
+        if not ctx.sanitize:
+            raise EmulatorError(f"core {ctx.block_idx}: {detail}")
+        start = max(addr, limit)
+        ctx.log.add(fk.UB_EXHAUSTED, "InitBuffer", name, start - addr, addr + nbytes - start, detail)

@@ -1,5 +1,5 @@
 """The Atlas A2 tensor-scalar vector instructions: Adds Muls Maxs Mins, LeakyRelu, ShiftLeft,
-ShiftRight.
+ShiftRight; and Ascend950's Divs (the scalar on either side).
 
 Each takes AscendC's two forms, told apart by the number of arguments:
 
@@ -21,9 +21,10 @@ import numpy as np
 
 from opsnn.dtypes import dtype_name
 
-from .binary import ARITH_TYPES, add_values, max_values, min_values, mul_values
+from .binary import ARITH_TYPES, add_values, div_values, max_values, min_values, mul_values
 from .errors import EmulatorError
 from .ieee import FLOATS
+from .local_tensor import LocalTensor
 from .repeat import split_args
 from .vector_form import check_types, count_form, repeat_form
 
@@ -77,6 +78,18 @@ def Maxs(*args) -> None:  # noqa: N802 - AscendC name
 def Mins(*args) -> None:  # noqa: N802 - AscendC name
     """dst = min(src, scalar), NaN-propagating; the forms and types of Adds."""
     _scalar_op("Mins", min_values, ARITH_TYPES, args)
+
+
+def Divs(*args) -> None:  # noqa: N802 - AscendC name
+    """Ascend950's Divs, the scalar on either side: ``Divs(dst, src, scalar, ...)`` is dst = src /
+    scalar, ``Divs(dst, scalar, src, ...)`` dst = scalar / src; the forms of Adds; half and float,
+    rounded as Div."""
+    if len(args) >= 3 and not isinstance(args[1], LocalTensor):
+        dst, scalar, src = args[:3]
+        _scalar_op("Divs", lambda x, s: div_values(np.broadcast_to(s, x.shape).astype(x.dtype), x), FLOATS,
+                    (dst, src, scalar, *args[3:]))
+        return
+    _scalar_op("Divs", div_values, FLOATS, args)
 
 
 def LeakyRelu(*args) -> None:  # noqa: N802 - AscendC name

@@ -546,8 +546,15 @@ def _pipe_new(session, core):
     return core.keep(TPipe(core.ctx))
 
 
-def _init_buffer(session, core, pipe_handle, position, depth, num, length, bind_dst=None):
+def _init_buf_pool(session, core, pipe_handle, position, length):
     pipe = core.objects[core.index(pipe_handle, "a TPipe")]
+    pool = ascendc.TBufPool(position, name=f"TBufPool@{core.ctx.log.source or '?'}")
+    pipe.InitBufPool(pool, int(length))
+    return core.keep(pool)
+
+
+def _init_buffer(session, core, pipe_handle, position, depth, num, length, bind_dst=None):
+    pipe = core.objects[core.index(pipe_handle, "a TPipe or TBufPool")]  # both place buffers
     src = core.ctx.log.source or "?"
     label = f"{position.value.lower()}@{src}"
     if depth == 0:
@@ -714,6 +721,8 @@ def _mrg_sort_result(session, core):
 
 _SPECIAL = {
     "TPipe.new": _pipe_new, "TPipe.InitBuffer": _init_buffer, "TPipe.FetchEventID": _fetch_event,
+    "TPipe.InitBufPool": _init_buf_pool,
+    "TBufPool.Reset": lambda s, c, h: c.objects[c.index(h, "a TBufPool")].Reset(),
     "TPipe.AllocEventID": _fetch_event, "TPipe.ReleaseEventID": _release_event,
     "TQue.AllocTensor": _alloc_tensor, "TQue.EnQue": _enque, "TQue.DeQue": _deque, "TQue.FreeTensor": _free_tensor,
     "TQue.VacantInQue": _vacant, "TQue.HasTensorInQue": lambda s, c, h: int(_que_count(s, c, h) > 0),

@@ -126,3 +126,37 @@ def test_tbuf_get_typed_views_share_bytes():
     assert f.GetSize() == 16 and b.Get(np.uint8).GetSize() == 64
     assert f.ReinterpretCast(np.float16).GetSize() == 32
     assert f[4].GetSize() == 12
+
+
+def test_tbufpool_places_inside_its_span_and_reset_reuses_it():
+    """TPipe.InitBufPool reserves UB; the pool's InitBuffer places buffers inside it one after
+    another; Reset places the next ones from its start again (their bytes are the new buffers');
+    a buffer past the pool's end is ub_exhausted, naming the pool."""
+    from opsnn.ascendc import TBufPool
+    core = make_core()
+    pipe = TPipe(core)
+    first = TBuf(name="first")
+    pipe.InitBuffer(first, 64)
+    pool = TBufPool(name="pool")
+    pipe.InitBufPool(pool, 1000)  # 1024 bytes from UB 64
+    after = TBuf(name="after")
+    pipe.InitBuffer(after, 32)
+    assert after.buffers[0].ub_addr == 64 + 1024
+    q, b = TQue(QuePosition.VECIN, 2, name="q"), TBuf(name="b")
+    pool.InitBuffer(q, 2, 100)
+    pool.InitBuffer(b, 200)
+    assert [x.ub_addr for x in (*q.buffers, *b.buffers)] == [64, 192, 320]
+    pool.Reset()
+    again = TBuf(name="again")
+    pool.InitBuffer(again, 64)
+    assert again.buffers[0].ub_addr == 64
+    assert [x.ub_addr for x in core.buffers] == sorted(x.ub_addr for x in core.buffers)  # UB order kept
+    t = again.Get(np.float32)
+    assert t.ub_addr == 64
+    too_big = TBuf(name="too_big")
+    pool.InitBuffer(too_big, 1000)  # 64 + 1024 > the pool's 1024 bytes
+    assert kinds(core) == ["ub_exhausted"] and "pool" in core.log.items[0].detail
+    with pytest.raises(EmulatorError, match="before TPipe.InitBufPool"):
+        TBufPool().InitBuffer(TBuf(), 32)
+    with pytest.raises(EmulatorError, match="InitBufPool called twice"):
+        pipe.InitBufPool(pool, 64)

@@ -125,3 +125,21 @@ def test_aliasing_count_zero_overflow_and_unwritten():
     assert kinds(core)[-1] == "local_tensor_overflow"
     copy_out(fresh, 16)
     assert kinds(core)[-1] == "ub_read_before_write"
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_divs_with_the_scalar_on_either_side(dtype):
+    """Ascend950's Divs: src / scalar and scalar / src, rounded as Div (0/0 NaN, x/0 inf)."""
+    from opsnn.ascendc import Divs
+    core = make_core()
+    ub = Ub(core)
+    x = np.array([1, -2, 3, 0, 0.5, np.inf, -0.0, 7], dtype)
+    src, dst = ub.buffer(dtype, 8, x), ub.buffer(dtype, 8)
+    Divs(dst, src, dtype(3.0), 8)
+    with np.errstate(all="ignore"):
+        assert list(bits(dst.numpy(8))) == list(bits((x.astype(np.float64) / 3.0).astype(dtype)))
+        Divs(dst, dtype(2.0), src, 8)
+        want = (2.0 / x.astype(np.float64)).astype(dtype)
+    assert list(bits(dst.numpy(8))) == list(bits(want))  # 2/0 = inf, 2/-0 = -inf
+    with pytest.raises(EmulatorError, match="Divs on int32"):
+        Divs(ub.buffer(np.int32, 8), ub.buffer(np.int32, 8, np.ones(8, np.int32)), 2, 8)

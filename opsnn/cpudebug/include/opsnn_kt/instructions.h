@@ -520,7 +520,14 @@ OPSNN_KT_SCALAR(Mins)
 OPSNN_KT_SCALAR(LeakyRelu)
 OPSNN_KT_SCALAR(ShiftLeft)
 OPSNN_KT_SCALAR(ShiftRight)
+OPSNN_KT_SCALAR(Divs)
 #undef OPSNN_KT_SCALAR
+/* Ascend950's Divs with the scalar first: dst = scalar / src */
+template <typename T, typename U, typename = std::enable_if_t<!std::is_same_v<U, LocalTensor<T>>>>
+__aicore__ inline void Divs(const LocalTensor<T> &dst, const U &scalar, const LocalTensor<T> &src,
+                            const int32_t &count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Divs", OPSNN_KT_AT, dst, static_cast<T>(scalar), src, count);
+}
 
 template <typename T, typename U>
 __aicore__ inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, const int32_t &count, OPSNN_KT_WHERE) {

@@ -202,6 +202,22 @@ using TEventID = int8_t;
 template <TPosition pos, int32_t depth, auto mask = 0> class TQue;
 template <TPosition pos> class TBuf;
 
+/* A TQue's configuration (its third template argument may point at one): the emulator's queues
+ * place and check buffers the same whatever it says. */
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
+
+template <TPosition pos, uint32_t bufIDSize = 4> class TBufPool;
+
 class TPipe {
 public:
     __aicore__ inline TPipe();
@@ -222,6 +238,9 @@ public:
     template <HardEvent evt> __aicore__ inline void ReleaseEventID(TEventID id, OPSNN_KT_WHERE) {
         opsnn_kt::Call("TPipe.ReleaseEventID", OPSNN_KT_AT, Handle(OPSNN_KT_AT), evt, id);
     }
+    /* UB for a TBufPool, whose own InitBuffer places buffers inside it (pipe.TBufPool) */
+    template <TPosition pos, uint32_t bufIDSize>
+    __aicore__ inline bool InitBufPool(TBufPool<pos, bufIDSize> &pool, uint32_t len, OPSNN_KT_WHERE);
     /* Frees the pipe's buffers on device; here: the buffers stay until the core ends. */
     __aicore__ inline void Destroy() {}
     __aicore__ inline void Reset() {}
@@ -344,6 +363,36 @@ template <TPosition pos>
 __aicore__ inline bool TPipe::InitBuffer(TBuf<pos> &buf, uint32_t len, const char *kt_file_, int kt_line_) {
     buf.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos, static_cast<int32_t>(0),
                                  static_cast<int32_t>(1), len);
+    return true;
+}
+
+template <TPosition pos, uint32_t bufIDSize> class TBufPool {
+public:
+    __aicore__ inline TBufPool() = default;
+    template <TPosition qpos, int32_t depth, auto mask>
+    __aicore__ inline bool InitBuffer(TQue<qpos, depth, mask> &que, uint8_t num, uint32_t len, OPSNN_KT_WHERE) {
+        que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), qpos,
+                                     static_cast<int32_t>(depth), static_cast<int32_t>(num), len);
+        return true;
+    }
+    template <TPosition bpos> __aicore__ inline bool InitBuffer(TBuf<bpos> &buf, uint32_t len, OPSNN_KT_WHERE) {
+        buf.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), bpos,
+                                     static_cast<int32_t>(0), static_cast<int32_t>(1), len);
+        return true;
+    }
+    /* the next InitBuffer places its buffers from the pool's start again */
+    __aicore__ inline void Reset(OPSNN_KT_WHERE) { opsnn_kt::Call("TBufPool.Reset", OPSNN_KT_AT, Handle(OPSNN_KT_AT)); }
+    opsnn_kt::Handle Handle(const char *file, int line) const {
+        if (handle_ < 0) opsnn_kt_fail("a TBufPool used before TPipe::InitBufPool", file, line);
+        return opsnn_kt::Handle{handle_};
+    }
+    int64_t handle_ = -1;
+};
+
+template <TPosition pos, uint32_t bufIDSize>
+__aicore__ inline bool TPipe::InitBufPool(TBufPool<pos, bufIDSize> &pool, uint32_t len, const char *kt_file_,
+                                          int kt_line_) {
+    pool.handle_ = opsnn_kt::Call("TPipe.InitBufPool", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos, len);
     return true;
 }
 
