@@ -378,26 +378,3 @@ def test_nan_checked_reports_a_nan_wherever_a_part_wrote_it(dtype, stream_min):
     with pytest.raises(ValueError, match="2-, 4- or 8-byte"):  # no NaN in 1-byte items: refused, never misread
         bytes_lane.nan_checked(np.ones(8, np.int8), np.ones(8, np.int8), None, 0x7F)
 
-
-def test_gil_free_jobs_are_admitted_one_per_cpu():
-    """Calls from more threads than CPUs compute at most one per online CPU at a time (the others
-    wait asleep, so the thread holding the GIL is not crowded off the CPUs); every result is right."""
-    big = raw(np.dtype(np.float32), 1 << 20, 5)
-    lane = lane_for(plan_backward(big, big, 0.5, "torch"), parallel_min=4096, threads=1)
-    expected = opsnn.threshold_backward(big, big, 0.5, backend="reference")
-    _select.admission_peak()  # from now on
-    wrong, start = [], threading.Barrier(4 * os.cpu_count())
-
-    def call():
-        start.wait()
-        for _ in range(5):
-            if not np.array_equal(bits(lane(big, big, None)), bits(expected)):
-                wrong.append(1)
-
-    threads = [threading.Thread(target=call) for _ in range(4 * os.cpu_count())]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not wrong
-    assert 1 <= _select.admission_peak() <= os.cpu_count()

@@ -24,7 +24,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <emmintrin.h>
@@ -865,11 +864,6 @@ static void after_fork_child(void) {
 #endif
     atomic_store(&pool.ticket, (uint64_t)pool.gen << 32);
     pthread_mutex_init(&pool.use, NULL);
-    /* the child's only thread: no job is admitted in it */
-    pthread_mutex_init(&admission.m, NULL);
-    pthread_cond_init(&admission.cv, NULL);
-    admission.free = -1;
-    admission.peak = 0;
 }
 
 /* ---------------------------------------------------------------- the general way */
@@ -1253,49 +1247,14 @@ static int job_parts(int threads, size_t nbytes) {
     return threads > 1 && nbytes >= SPLIT_MIN ? threads * SPLIT : threads;
 }
 
-/* Admission of GIL-free jobs: at most one per online CPU at a time; the callers beyond wait asleep.
- * Why: a program calling from more threads than CPUs (the C ABI's threaded callers) otherwise keeps
- * every CPU busy with compute, so the thread holding the GIL for a call's Python part is the one
- * the OS preempts and every other caller's Python part waits a time slice for it. Asleep callers
- * are not runnable: the GIL holder competes with at most one computing thread per CPU. */
-static struct {
-    pthread_mutex_t m;
-    pthread_cond_t cv;
-    int free;  /* seats left; -1 until first use */
-    int seats; /* all of them */
-    int peak;  /* the most jobs admitted at once since the last admission_peak() */
-} admission = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, -1, 0, 0};
-
-static void admit(void) {
-    pthread_mutex_lock(&admission.m);
-    if (admission.free < 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        admission.free = admission.seats = cpus > 0 ? (int)cpus : 1;
-    }
-    while (admission.free == 0) pthread_cond_wait(&admission.cv, &admission.m);
-    admission.free--;
-    if (admission.seats - admission.free > admission.peak) admission.peak = admission.seats - admission.free;
-    pthread_mutex_unlock(&admission.m);
-}
-
-static void dismiss(void) {
-    pthread_mutex_lock(&admission.m);
-    admission.free++;
-    pthread_cond_signal(&admission.cv);
-    pthread_mutex_unlock(&admission.m);
-}
-
 /* Run a job: small ones (a few microseconds at most) or ones that need Python keep the GIL and
- * the calling thread; the rest release it, take an admission seat and use the pool. A job of
- * walkers has one per part. */
+ * the calling thread; the rest release it and use the pool. A job of walkers has one per part. */
 static void run_job_released(const Job *job, int parts, int threads, size_t nbytes, int needs_api) {
     if (needs_api || nbytes < GIL_MIN) {
         run_job(job, 1, 1);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        admit();
         run_job(job, parts, threads);
-        dismiss();
         Py_END_ALLOW_THREADS
     }
 }
@@ -1638,17 +1597,7 @@ static PyObject *any_nan(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return PyBool_FromLong(found);
 }
 
-static PyObject *admission_peak(PyObject *self, PyObject *unused) {
-    pthread_mutex_lock(&admission.m);
-    const int peak = admission.peak;
-    admission.peak = 0;
-    pthread_mutex_unlock(&admission.m);
-    return PyLong_FromLong(peak);
-}
-
 static PyMethodDef methods[] = {
-    {"admission_peak", admission_peak, METH_NOARGS,
-     "the most GIL-free jobs admitted at once since the last call (at most one per online CPU)"},
     {"workers_started", workers_started, METH_NOARGS, "worker threads this process has started"},
     {"threads_joined", threads_joined, METH_NOARGS,
      "threads that ran the last job on the pool, the caller included (a job runs on at most its lane's threads)"},
