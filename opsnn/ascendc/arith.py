@@ -76,7 +76,8 @@ def Mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int) -> N
         Elements.
     """
     t = src0.dtype
-    if t not in _MUL_TYPES or src1.dtype != t or dst.dtype != t:
+    types = _MUL_TYPES + (bfloat16,) if dst.ctx.platform.family == "ascend950" else _MUL_TYPES  # binary.arith_types
+    if t not in types or src1.dtype != t or dst.dtype != t:
         raise EmulatorError(f"Mul on {src0.dtype} * {src1.dtype} -> {dst.dtype}: half, float, int16 or int32, "
                             "one type on every side")
     count = int(count)

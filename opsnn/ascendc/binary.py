@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from opsnn.dtypes import bfloat16 as BF16
+
 from . import arith, mask_logic
 from .ieee import F16, F32, FLOATS, NAN_BITS, apply_float, settle_nans, sign_bits
 from .local_tensor import LocalTensor
@@ -25,6 +27,13 @@ from .vector_form import check_types, count_form, repeat_form
 
 I16, I32, U16, U8 = (np.dtype(t) for t in (np.int16, np.int32, np.uint16, np.uint8))
 ARITH_TYPES = (F16, F32, I16, I32)
+
+
+def arith_types(dst: LocalTensor) -> tuple:
+    """The element types of Add Sub Mul Max Min and their scalar forms on dst's SoC: Atlas A2's
+    (ARITH_TYPES), and on Ascend950 bfloat16 too (AscendC's lists for it), computed in float and
+    rounded once to bfloat16."""
+    return ARITH_TYPES + (BF16,) if dst.ctx.platform.family == "ascend950" else ARITH_TYPES
 BITWISE_TYPES = (I16, U16)
 
 
@@ -84,7 +93,7 @@ def min_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _binary(name: str, fn, types, args: tuple) -> None:
     repeat = split_args(name, args, 4, 6)
     dst, src0, src1 = args[:3]
-    check_types(name, types, dst, src0, src1)
+    check_types(name, arith_types(dst) if types is ARITH_TYPES else types, dst, src0, src1)
     if repeat:
         repeat_form(name, fn, dst, (src0, src1), *args[3:])
     else:

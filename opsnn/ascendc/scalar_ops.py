@@ -21,7 +21,7 @@ import numpy as np
 
 from opsnn.dtypes import dtype_name
 
-from .binary import ARITH_TYPES, add_values, div_values, max_values, min_values, mul_values
+from .binary import ARITH_TYPES, add_values, arith_types, div_values, max_values, min_values, mul_values
 from .errors import EmulatorError
 from .ieee import FLOATS
 from .local_tensor import LocalTensor
@@ -47,7 +47,7 @@ def leaky_relu_values(x: np.ndarray, s: np.ndarray) -> np.ndarray:
 def _scalar_op(name: str, fn, types, args: tuple, repeat_arity: int = 6) -> None:
     repeat = split_args(name, args, 4, repeat_arity)
     dst, src, scalar = args[:3]
-    t = check_types(name, types, dst, src)
+    t = check_types(name, arith_types(dst) if types is ARITH_TYPES else types, dst, src)
     s = to_scalar(scalar, t)
 
     def compute(x: np.ndarray) -> np.ndarray:

@@ -143,3 +143,29 @@ def test_divs_with_the_scalar_on_either_side(dtype):
     assert list(bits(dst.numpy(8))) == list(bits(want))  # 2/0 = inf, 2/-0 = -inf
     with pytest.raises(EmulatorError, match="Divs on int32"):
         Divs(ub.buffer(np.int32, 8), ub.buffer(np.int32, 8, np.ones(8, np.int32)), 2, 8)
+
+
+def test_ascend950_arithmetic_takes_bfloat16_rounded_once():
+    """On Ascend950 Add Sub Mul Max Min and Adds Muls Maxs Mins take bfloat16 (AscendC's lists),
+    each the exact result rounded once to nearest even; Atlas A2 refuses it."""
+    from opsnn.ascendc import Add, Mul, Sub
+    from opsnn.dtypes import bfloat16
+    from opsnn.platform import Platform
+    core = make_core(platform=Platform.custom(64 * 1024, 4, "ascend950"))
+    ub = Ub(core)
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(64) * 100).astype(bfloat16)
+    b = (rng.standard_normal(64) * 3).astype(bfloat16)
+    x, y, d = ub.buffer(bfloat16, 64, a), ub.buffer(bfloat16, 64, b), ub.buffer(bfloat16, 64)
+    wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+    for api, want in ((Add, wide_a + wide_b), (Sub, wide_a - wide_b), (Mul, wide_a * wide_b)):
+        api(d, x, y, 64)
+        assert list(bits(d.numpy(64))) == list(bits(want.astype(bfloat16))), api.__name__
+    for api, want in ((Adds, wide_a + 1.5), (Muls, wide_a * 1.5), (Maxs, np.maximum(wide_a, 1.5)),
+                      (Mins, np.minimum(wide_a, 1.5))):
+        api(d, x, 1.5, 64)
+        assert list(bits(d.numpy(64))) == list(bits(want.astype(bfloat16))), api.__name__
+    a2 = make_core()
+    u = Ub(a2)
+    with pytest.raises(EmulatorError, match="Adds on bfloat16"):
+        Adds(u.buffer(bfloat16, 16), u.buffer(bfloat16, 16, np.ones(16, bfloat16)), 1.0, 16)
