@@ -8,7 +8,16 @@ from __future__ import annotations
 from . import micro_core
 from .micro_bitwise import And, Not, Or, ShiftLefts, ShiftRights, Xor
 from .micro_core import *  # noqa: F403 - the core's names are MicroAPI's
-from .micro_pack import Pack, UnPack
+from .micro_pack import (
+    DeInterleave,
+    DeInterleaveFirst,
+    DeInterleaveSecond,
+    Interleave,
+    InterleaveFirst,
+    InterleaveSecond,
+    Pack,
+    UnPack,
+)
 from .micro_reduce import (
     Reduce,
     ReduceDataBlock,

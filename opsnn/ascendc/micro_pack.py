@@ -1,6 +1,6 @@
 """AscendC::MicroAPI's Pack and UnPack (Ascend950): narrowing a register's integer lanes into one
-half of another, widening one half into a whole register -- and the same for mask registers.
-micro.py re-exports them. Upstream's norm kernels move bfloat16 / half through them:
+half of another, widening one half into a whole register -- and the same for mask registers; and
+the register forms of Interleave / DeInterleave. micro.py re-exports them. Upstream's norm kernels move bfloat16 / half through them:
 ``UnPack((RegTensor<uint32_t>&)wide, (RegTensor<uint16_t>&)narrow)`` before a Cast reads each
 lane's low half, ``Pack((RegTensor<uint16_t>&)narrow, (RegTensor<uint32_t>&)wide)`` after one.
 
@@ -18,6 +18,11 @@ What AscendC documents, and what is modelled:
 - Assumed (not documented): the half of dst a Pack does not fill, and the odd bits of an
   UnPack's mask, are zero.
 - 64-bit lanes (Pack from int64 / uint64) are refused by name: no 64-bit registers here.
+- DeInterleave<T>(dst0, dst1, src0, src1): the lanes of src0 then src1, as one sequence of twice a
+  register's lanes: its even lanes into dst0, its odd lanes into dst1. Interleave<T>(dst0, dst1,
+  src0, src1), its inverse: src0's and src1's lanes alternately (src0 first), the first register's
+  worth into dst0 and the rest into dst1. Both read their sources before writing (a destination
+  may be a source).
 - Undefined values follow the lanes (or bits) they move with."""
 from __future__ import annotations
 
@@ -127,4 +132,70 @@ def UnPack(dst, src, part: HighLowPart | int = 0) -> None:  # noqa: N802 - Ascen
     _registers("UnPack", dst, src, out, undef)
 
 
-__all__ = ["Pack", "UnPack"]
+def _rearrange(name: str, t: np.dtype, src0: RegTensor, src1: RegTensor, interleave: bool):
+    """The two results of Interleave / DeInterleave on lanes of type t: (values, undefined) each."""
+    m = _micro()
+    if not (isinstance(src0, m.RegTensor) and isinstance(src1, m.RegTensor)):
+        raise EmulatorError(f"MicroAPI::{name} of mask registers is not modelled (the register form is)")
+    if src0.dtype.itemsize != src1.dtype.itemsize:
+        raise EmulatorError(f"MicroAPI::{name}: the sources' lanes differ in size")
+    size = np.dtype(t).itemsize
+    src0.ctx.counters.issue(f"MicroAPI::{name}")
+    lanes = np.concatenate([src0.data.view(_UINT[size]), src1.data.view(_UINT[size])])
+    undef = np.concatenate([src0.lane_undef(size), src1.lane_undef(size)])
+    if interleave:
+        order = np.stack([np.arange(lanes.size // 2), lanes.size // 2 + np.arange(lanes.size // 2)], 1).reshape(-1)
+    else:
+        order = np.concatenate([np.arange(0, lanes.size, 2), np.arange(1, lanes.size, 2)])
+    lanes, undef = lanes[order], undef[order]
+    n = lanes.size // 2
+    return (lanes[:n], undef[:n]), (lanes[n:], undef[n:])
+
+
+def _two(name: str, dst0: RegTensor, dst1: RegTensor, src0: RegTensor, src1: RegTensor, interleave: bool):
+    if dst0 is dst1:
+        raise EmulatorError(f"MicroAPI::{name}: dst0 and dst1 must be different registers")
+    first, second = _rearrange(name, dst0.dtype, src0, src1, interleave)
+    origin = src0.origin or src1.origin
+    for dst, (values, undef) in ((dst0, first), (dst1, second)):
+        dst.data[:] = values.view(np.uint8)
+        dst.undef[:] = np.repeat(undef, values.dtype.itemsize)
+        dst.origin = origin if dst.undef.any() else None
+
+
+def DeInterleave(dst0: RegTensor, dst1: RegTensor, src0: RegTensor, src1: RegTensor) -> None:  # noqa: N802
+    """MicroAPI::DeInterleave (module docstring)."""
+    _two("DeInterleave", dst0, dst1, src0, src1, interleave=False)
+
+
+def Interleave(dst0: RegTensor, dst1: RegTensor, src0: RegTensor, src1: RegTensor) -> None:  # noqa: N802
+    """MicroAPI::Interleave (module docstring)."""
+    _two("Interleave", dst0, dst1, src0, src1, interleave=True)
+
+
+def _half_of_two(name: str, interleave: bool):
+    """The C++ bridge's form: one result register per call. The first call computes both results,
+    writes the second into its destination and keeps the first for the next call's."""
+    def first_call(dst1: RegTensor, src0: RegTensor, src1: RegTensor) -> None:
+        first, second = _rearrange(name, dst1.dtype, src0, src1, interleave)
+        dst1.data[:] = second[0].view(np.uint8)
+        dst1.undef[:] = np.repeat(second[1], second[0].dtype.itemsize)
+        dst1.origin = (src0.origin or src1.origin) if dst1.undef.any() else None
+        src0.ctx.spr[f"MICRO_{name.upper()}_FIRST"] = (first, src0.origin or src1.origin)
+
+    def second_call(dst0: RegTensor) -> None:
+        pending = dst0.ctx.spr.pop(f"MICRO_{name.upper()}_FIRST", None)
+        if pending is None:
+            raise EmulatorError(f"MicroAPI::{name}: its second half without its first")
+        (values, undef), origin = pending
+        dst0.data[:] = values.view(np.uint8)
+        dst0.undef[:] = np.repeat(undef, values.dtype.itemsize)
+        dst0.origin = origin if dst0.undef.any() else None
+    return first_call, second_call
+
+
+DeInterleaveSecond, DeInterleaveFirst = _half_of_two("DeInterleave", interleave=False)
+InterleaveSecond, InterleaveFirst = _half_of_two("Interleave", interleave=True)
+
+__all__ = ["DeInterleave", "DeInterleaveFirst", "DeInterleaveSecond", "Interleave", "InterleaveFirst",
+           "InterleaveSecond", "Pack", "UnPack"]

@@ -217,3 +217,23 @@ def test_undefined_lanes_flow_valgrind_style():
     fresh = M.RegTensor(core, F32)
     M.Abs(w, fresh, all32)  # a register nothing wrote: every lane undefined
     assert w.undef.all() and "read lanes of a register nothing wrote" in w.origin
+
+
+def test_deinterleave_and_interleave_registers():
+    """DeInterleave: src0's then src1's lanes, the even ones into dst0, the odd into dst1;
+    Interleave undoes it; a destination may be a source; undefined lanes move with their values."""
+    core = _core()
+    a, b, d0, d1 = (M.RegTensor(core, F32) for _ in range(4))
+    a.data.view(F32)[:] = np.arange(64, dtype=F32)
+    b.data.view(F32)[:] = np.arange(64, 128, dtype=F32)
+    a.undef[:] = False
+    b.undef[:] = False
+    b.undef[4 * 63:] = True  # lane 127 of the pair undefined
+    M.DeInterleave(d0, d1, a, b)
+    assert list(d0.numpy()) == list(range(0, 128, 2)) and list(d1.numpy()) == list(range(1, 128, 2))
+    assert not d0.undef.any() and list(np.flatnonzero(d1.lane_undef(4))) == [63]
+    M.Interleave(d0, d1, d0, d1)  # in place: back to the original order
+    assert list(d0.numpy()) == list(range(64)) and list(d1.numpy()) == list(range(64, 128))
+    assert list(np.flatnonzero(d1.lane_undef(4))) == [63]
+    with pytest.raises(EmulatorError, match="different registers"):
+        M.DeInterleave(d0, d0, a, b)

@@ -38,6 +38,20 @@ __aicore__ inline void UnPack(MaskReg &dst, MaskReg &src, OPSNN_KT_WHERE) {
                                  static_cast<int32_t>(part));
 }
 
+/* Interleave / DeInterleave of two registers into two: two emulator calls, the first computing
+ * both results (micro_pack.py), so a destination may be a source. */
+#define OPSNN_KT_TWO_OF_TWO(Name)                                                                                 \
+    template <typename T = DefaultType, typename U>                                                               \
+    __aicore__ inline void Name(U &dstReg0, U &dstReg1, U &srcReg0, U &srcReg1, OPSNN_KT_WHERE) {                 \
+        detail::CheckType<T, U>();                                                                                \
+        dstReg1.handle_ = opsnn_kt::Call("MicroAPI." #Name "Second", OPSNN_KT_AT, detail::Out(dstReg1),           \
+                                         detail::In(srcReg0), detail::In(srcReg1));                               \
+        dstReg0.handle_ = opsnn_kt::Call("MicroAPI." #Name "First", OPSNN_KT_AT, detail::Out(dstReg0));           \
+    }
+OPSNN_KT_TWO_OF_TWO(DeInterleave)
+OPSNN_KT_TWO_OF_TWO(Interleave)
+#undef OPSNN_KT_TWO_OF_TWO
+
 }  // namespace MicroAPI
 }  // namespace AscendC
 
