@@ -20,7 +20,7 @@ import numpy as np
 from .errors import EmulatorError
 from .local_tensor import LocalTensor
 from .repeat import UnaryRepeatParams
-from .vector_form import check_types, repeat_form
+from .vector_form import check_types, count_form, repeat_form
 
 COPY_TYPES = tuple(np.dtype(t) for t in (np.int16, np.uint16, np.float16, np.int32, np.uint32, np.float32))
 _BITS = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
@@ -54,9 +54,10 @@ def _same(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def Copy(dst: LocalTensor, src: LocalTensor, mask, repeat_times: int,  # noqa: N802 - AscendC name
-         params: CopyRepeatParams) -> None:
-    """dst's active elements = src's, bit for bit (module docstring).
+def Copy(dst: LocalTensor, src: LocalTensor, mask, repeat_times: int | None = None,  # noqa: N802 - AscendC name
+         params: CopyRepeatParams | None = None) -> None:
+    """dst's active elements = src's, bit for bit (module docstring). ``Copy(dst, src, count)``,
+    Ascend950's count form: the first `count` elements.
 
     Parameters
     ----------
@@ -70,6 +71,11 @@ def Copy(dst: LocalTensor, src: LocalTensor, mask, repeat_times: int,  # noqa: N
     params : CopyRepeatParams
         The strides.
     """
+    if repeat_times is None and params is None:
+        t = check_types("Copy", COPY_TYPES, dst, src)
+        bits = _BITS[t.itemsize]
+        count_form("Copy", _same, dst.ReinterpretCast(bits), (src.ReinterpretCast(bits),), int(mask))
+        return
     if not isinstance(params, CopyRepeatParams):
         raise EmulatorError(f"Copy: repeatParams must be a CopyRepeatParams, got {type(params).__name__}")
     t = check_types("Copy", COPY_TYPES, dst, src)

@@ -109,3 +109,14 @@ def test_types_params_and_ranges_are_refused_by_name():
         Copy(f, f, 8, 1, (1, 1, 8, 8))
     with pytest.raises(EmulatorError, match="continuous mask 65"):
         Copy(f, f, 65, 1, CopyRepeatParams())
+
+
+def test_count_form_copies_the_first_elements_bit_for_bit():
+    """Ascend950's Copy(dst, src, count): the first count elements, NaN payloads and all."""
+    core = make_core()
+    ub = Ub(core)
+    raw = np.array([0x7FC00001, 0xFF800000, 0x3F800000, 0x00000001] * 4, np.uint32)
+    src = ub.buffer(np.float32, 16, raw.view(np.float32))
+    dst = ub.buffer(np.float32, 16, np.zeros(16, np.float32))
+    Copy(dst, src, 10)
+    assert list(dst.numpy(16).view(np.uint32)) == list(raw[:10]) + [0] * 6

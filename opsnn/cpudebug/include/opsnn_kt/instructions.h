@@ -341,7 +341,12 @@ __aicore__ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T>
                    config.isNearestValueMode);
 }
 
-/* UB -> UB: Copy (mask/repeat form only, as AscendC has it) and TransDataTo5HD */
+/* UB -> UB: Copy (mask/repeat forms; Ascend950's count form) and TransDataTo5HD */
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
+                            OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Copy", OPSNN_KT_AT, dst, src, count);
+}
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,
                             const uint8_t repeatTimes, const CopyRepeatParams &p, OPSNN_KT_WHERE) {
