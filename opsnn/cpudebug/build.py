@@ -119,8 +119,11 @@ def kernel_flags(wanted: list[str]) -> tuple[int, list[str]]:
 
 
 def kernel_cflags() -> list[str]:
-    """What a kernel or its UT compiles with: the headers, C++17, __CCE_KT_TEST__."""
-    return ["-std=c++17", f"-I{INCLUDE_DIR}", f"-I{HOST_INCLUDE_DIR}", "-D__CCE_KT_TEST__"]
+    """What a kernel or its UT compiles with: the headers, C++17, __CCE_KT_TEST__. The host twin's
+    base/context_builder too, as upstream's cmake/ut.cmake gives op_kernel UTs the toolkit's (its
+    tests/ut/common helpers include the context builders by their bare names)."""
+    return ["-std=c++17", f"-I{INCLUDE_DIR}", f"-I{HOST_INCLUDE_DIR}",
+            f"-I{HOST_INCLUDE_DIR / 'base' / 'context_builder'}", "-D__CCE_KT_TEST__"]
 
 
 def kernel_libs() -> list[str]:
