@@ -217,6 +217,8 @@ struct TQueConfig {
 };
 
 template <TPosition pos, uint32_t bufIDSize = 4> class TBufPool;
+/* a queue buffer's handle, as the untyped DeQue returns it */
+using TBufHandle = int64_t;
 
 class TPipe {
 public:
@@ -278,6 +280,10 @@ public:
     }
     template <typename T> __aicore__ inline LocalTensor<T> DeQue(OPSNN_KT_WHERE) {
         return Tensor<T>(opsnn_kt::Call("TQue.DeQue", OPSNN_KT_AT, Self()));
+    }
+    /* the untyped DeQue: the buffer's handle (kernels call it for the queue's state change alone) */
+    __aicore__ inline TBufHandle DeQue(OPSNN_KT_WHERE) {
+        return static_cast<TBufHandle>(opsnn_kt::Call("TQue.DeQue", OPSNN_KT_AT, Self()));
     }
     /* TQueBind's forms naming the user positions a tensor moves between: the same queue here. */
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
