@@ -175,11 +175,12 @@ def gm_read(gt: GlobalTensor, nbytes: int, instruction: str) -> np.ndarray:
     return out
 
 
-def gm_write(gt: GlobalTensor, data: np.ndarray, instruction: str) -> None:
+def gm_write(gt: GlobalTensor, data: np.ndarray, instruction: str, kind: str | None = None) -> None:
     """Store the uint8 `data` at gt. Bytes outside the allocation are dropped (never reach a neighbour).
 
     Under SetAtomicAdd/Max/Min (ctx.atomic) a DMA write combines with GM's bytes instead
-    (atomic.py); a scalar SetValue overwrites."""
+    (atomic.py); a scalar SetValue overwrites. `kind` labels a plain write whose overlap with
+    another core's write of the same kind is no race (InitGlobalMemory's fill of one value)."""
     p = gt._bound()
     ctx = p.ctx
     ctx.counters.ub_to_gm_bytes += data.size
@@ -189,7 +190,7 @@ def gm_write(gt: GlobalTensor, data: np.ndarray, instruction: str) -> None:
     if p.arg_base <= a and end <= p.arg_base + p.arg_nbytes:
         if ctx.sanitize and data.size:
             ctx.writes.append((a, end, ctx.block_idx, ctx.log.tile, p.name, p.arg_base, instruction, ctx.phase,
-                               None if atomic is None else _atomic_label(atomic), ctx.log.source))
+                               kind if atomic is None else _atomic_label(atomic), ctx.log.source))
         off = a - alloc.base
         if atomic is not None:
             data = _atomic_combine(atomic, alloc.data[off:off + data.size], data)
@@ -211,6 +212,9 @@ SCALAR_WRITES = frozenset({"SetValue"})
 def _atomic_combine(mode: tuple, old: np.ndarray, new: np.ndarray) -> np.ndarray:
     from .atomic import combine  # the vector arithmetic: loaded only by kernels that use atomics
     return combine(mode, old, new)
+
+
+FILL_PREFIX = "fill of 0x"  # the kind of an InitGlobalMemory write (gm_write)
 
 
 def _atomic_label(mode: tuple) -> str:
@@ -235,7 +239,9 @@ def InitGlobalMemory(gm: GlobalTensor, size: int, value) -> None:  # noqa: N802 
     if size < 0:
         raise EmulatorError(f"InitGlobalMemory size must be >= 0, got {size}")
     if size:
-        gm_write(gm, np.full(size, value, dtype=gm.dtype).view(np.uint8), "InitGlobalMemory")
+        data = np.full(size, value, dtype=gm.dtype)
+        # cores filling the same bytes with the same value do not race (the result is that value)
+        gm_write(gm, data.view(np.uint8), "InitGlobalMemory", f"{FILL_PREFIX}{data[:1].view(np.uint8).tobytes().hex()}")
 
 
 def _split(start: int, end: int, padding: tuple[tuple[int, int], ...]) -> list[tuple[int, int, bool]]:

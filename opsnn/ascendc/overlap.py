@@ -119,8 +119,9 @@ def read_write_races(reads: Iterable[tuple], writes: Iterable[tuple]) -> list[fk
 
 
 def _mixed_writes(atomics: list[tuple], others: list[tuple]) -> list[fk.Finding]:
-    """gm_write_overlap findings where an atomic write meets another core's write of another kind
-    (a plain one, or an atomic one of another operation or type): the order decides the result."""
+    """gm_write_overlap findings where an atomic write (or a fill of one value, InitGlobalMemory's)
+    meets another core's write of another kind (a plain one, an atomic one of another operation or
+    type, a fill of another value): the order decides the result."""
     pairs = _cross_pairs(sorted(atomics, key=_BY_START_CORE_END), sorted(others, key=_BY_START_CORE_END))
     found, reported = [], set()
     for at, ot, lo in pairs:
@@ -130,11 +131,12 @@ def _mixed_writes(atomics: list[tuple], others: list[tuple]) -> list[fk.Finding]
         if key in reported:
             continue
         reported.add(key)
-        other = f"atomic {o.atomic}" if o.atomic else "plain"
+        other = "plain" if not o.atomic else o.atomic if o.atomic.startswith("fill") else f"atomic {o.atomic}"
+        how = f"as a {a.atomic}" if a.atomic.startswith("fill") else f"atomically ({a.atomic})"
         found.append(fk.Finding(
             fk.GM_WRITE_OVERLAP, a.core, a.tile, a.instruction, a.tensor, lo - a.tensor_base, hi - lo,
             f"{core_and_tile(a.core, a.tile)} writes bytes [{lo - a.tensor_base}, {hi - a.tensor_base}) of {a.tensor} "
-            f"atomically ({a.atomic}) where {core_and_tile(o.core, o.tile)} makes a {other} write ({o.instruction} to "
+            f"{how} where {core_and_tile(o.core, o.tile)} makes a {other} write ({o.instruction} to "
             f"{o.tensor}): the result depends on which core runs first", other_core=o.core, source=a.source))
     return found
 

@@ -297,3 +297,46 @@ def test_init_global_memory_then_atomic_add_across_a_barrier():
     report = launch(kernel, gm=gm, platform=PLATFORM, block_dim=CORES, args=[y], tiling=b"", sanitize=True)
     assert report.findings == []
     np.testing.assert_array_equal(gm.bytes_view(y.addr, 128).view(np.float32), np.full(32, 10.0, np.float32))
+
+
+@pytest.mark.parametrize("same_value", [True, False])
+def test_cores_filling_the_same_bytes(same_value):
+    """Every core zeroing the whole output (upstream's multi_scale_deformable_attn_function does,
+    then SyncAll) writes the same bytes with the same value: no race. Fills of different values,
+    or a fill meeting another core's plain write, are gm_write_overlap."""
+    def kernel(ctx, y, tiling):
+        i = ctx.GetBlockIdx()
+        InitGlobalMemory(_tensor(y, np.float32), 32, 0.0 if same_value else float(i))
+        if i == 1:
+            t = _ub(ctx, np.float32, 8)
+            from opsnn.ascendc import Duplicate
+            Duplicate(t, 5.0, 8)
+            SyncAll(ctx)  # the plain write below meets no fill: they are before the barrier
+            DataCopy(_tensor(y, np.float32, 8), t, 8)
+        else:
+            SyncAll(ctx)
+
+    gm = GlobalMemory()
+    y = _gm(gm, "y", np.full(32, 99.0, np.float32))
+    report = launch(kernel, gm=gm, platform=PLATFORM, block_dim=CORES, args=[y], tiling=b"", sanitize=True)
+    kinds = {f.kind for f in report.findings}
+    assert kinds == (set() if same_value else {"gm_write_overlap"})
+    if not same_value:
+        assert "as a fill of 0x" in report.findings[0].detail
+
+
+def test_a_fill_meeting_a_plain_write_overlaps():
+    def kernel(ctx, y, tiling):
+        i = ctx.GetBlockIdx()
+        if i == 0:
+            InitGlobalMemory(_tensor(y, np.float32), 32, 0.0)
+        else:
+            t = _ub(ctx, np.float32, 8)
+            from opsnn.ascendc import Duplicate
+            Duplicate(t, 0.0, 8)
+            DataCopy(_tensor(y, np.float32, 8), t, 8)
+
+    gm = GlobalMemory()
+    y = _gm(gm, "y", np.full(32, 99.0, np.float32))
+    report = launch(kernel, gm=gm, platform=PLATFORM, block_dim=2, args=[y], tiling=b"", sanitize=True)
+    assert [f.kind for f in report.findings] == ["gm_write_overlap"]

@@ -36,6 +36,12 @@ constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 constexpr int32_t MASK_PLACEHOLDER = 0;
 /* both words of a normal-mode mask, all lanes on */
 constexpr uint64_t FULL_MASK = 0xffffffffffffffffULL;
+/* elements of 32- and 16-bit types in one data block and one repeat (AscendC's names) */
+constexpr uint8_t B32_DATA_NUM_PER_BLOCK = ONE_BLK_SIZE / 4;
+constexpr uint8_t B16_DATA_NUM_PER_BLOCK = ONE_BLK_SIZE / 2;
+constexpr int32_t B32_DATA_NUM_PER_REPEAT = ONE_REPEAT_BYTE_SIZE / 4;
+constexpr int32_t B16_DATA_NUM_PER_REPEAT = ONE_REPEAT_BYTE_SIZE / 2;
+constexpr int32_t DEFAULT_C0_SIZE = 32;
 /* the Unified Buffer of the SoC compiled for (kernels size their own buffers from these):
  * Atlas A2 (__NPU_ARCH__ 2201) 192 KiB, of which the vector side's local data may use 184 KiB;
  * Ascend950 (3510) 248 KiB, all of it. */
