@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import EmulatorError
-from .local_tensor import LocalTensor
+from .local_tensor import LocalTensor, close_local, open_local, read_local
 from .repeat import UnaryRepeatParams
 from .vector_form import check_types, count_form, repeat_form
 
@@ -54,6 +54,9 @@ def _same(x: np.ndarray) -> np.ndarray:
     return x
 
 
+TRANSPOSE_TYPES = tuple(np.dtype(t) for t in (np.int16, np.uint16, np.float16))
+
+
 def Copy(dst: LocalTensor, src: LocalTensor, mask, repeat_times: int | None = None,  # noqa: N802 - AscendC name
          params: CopyRepeatParams | None = None) -> None:
     """dst's active elements = src's, bit for bit (module docstring). ``Copy(dst, src, count)``,
@@ -82,3 +85,15 @@ def Copy(dst: LocalTensor, src: LocalTensor, mask, repeat_times: int | None = No
     bits = _BITS[t.itemsize]  # move the bits: no value ever passes through float arithmetic
     repeat_form("Copy", _same, dst.ReinterpretCast(bits), (src.ReinterpretCast(bits),), mask, repeat_times,
                 params.unary())
+
+
+def Transpose(dst: LocalTensor, src: LocalTensor) -> None:  # noqa: N802 - AscendC name
+    """AscendC's basic Transpose: the 16 x 16 block of 2-byte elements at src, transposed into dst
+    (int16, uint16, half; the bits move unchanged). The enhanced NCHW <-> NHWC form is not modelled."""
+    name = "Transpose"
+    t = check_types(name, TRANSPOSE_TYPES, dst, src)
+    bits = _BITS[t.itemsize]
+    block = read_local(src.ReinterpretCast(bits), 256, name).copy().reshape(16, 16)
+    out, direct = open_local(dst.ReinterpretCast(bits), 256, name)
+    out[...] = block.T.reshape(-1)
+    close_local(dst.ReinterpretCast(bits), out, direct, name)

@@ -1,5 +1,6 @@
-"""The Atlas A2 instructions that accumulate into dst: Axpy (dst = scalar * src + dst) and
-MulAddDst (dst = src0 * src1 + dst), in AscendC's two forms:
+"""The Atlas A2 instructions that accumulate into dst: Axpy (dst = scalar * src + dst),
+MulAddDst (dst = src0 * src1 + dst) and FusedMulAdd (dst = src0 * dst + src1; its count form, one
+type on every side: half, float, and on Ascend950 bfloat16), in AscendC's two forms:
 
 - ``Axpy(dst, src, scalar, count)``, ``Axpy(dst, src, scalar, mask, repeatTime, UnaryRepeatParams)``;
 - ``MulAddDst(dst, src0, src1, count)``, ``MulAddDst(dst, src0, src1, mask, repeatTime, BinaryRepeatParams)``.
@@ -16,12 +17,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from opsnn.dtypes import bfloat16 as BF16
+
 from .binary import add_values, mul_values
 from .errors import EmulatorError
 from .ieee import F16, F32
 from .local_tensor import LocalTensor, close_local, open_local, read_local
 from .repeat import BinaryRepeatParams, UnaryRepeatParams, active_elements, element_offsets, gather, scatter
 from .scalar_ops import to_scalar
+from .vector_form import check_types, count_form
 
 _PAIRS = ((F16, F16), (F32, F32), (F32, F16))  # (dst, src)
 
@@ -77,6 +81,15 @@ def _forms(name: str, dst: LocalTensor, srcs: tuple, scalar, rest: tuple, params
 def Axpy(dst: LocalTensor, src: LocalTensor, scalar, *rest) -> None:  # noqa: N802 - AscendC name
     """dst = scalar * src + dst (module docstring)."""
     _forms("Axpy", dst, (src,), scalar, rest, UnaryRepeatParams)
+
+
+def FusedMulAdd(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int) -> None:  # noqa: N802
+    """dst = src0 * dst + src1 over `count` elements, rounded as the module docstring says (the
+    product, then the sum). Its mask/repeat forms are not modelled."""
+    name = "FusedMulAdd"
+    types = (F16, F32, BF16) if dst.ctx.platform.family == "ascend950" else (F16, F32)
+    check_types(name, types, dst, src0, src1)
+    count_form(name, lambda d, a, b: add_values(mul_values(a, d), b), dst, (dst, src0, src1), count)
 
 
 def MulAddDst(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, *rest) -> None:  # noqa: N802 - AscendC name

@@ -120,3 +120,16 @@ def test_count_form_copies_the_first_elements_bit_for_bit():
     dst = ub.buffer(np.float32, 16, np.zeros(16, np.float32))
     Copy(dst, src, 10)
     assert list(dst.numpy(16).view(np.uint32)) == list(raw[:10]) + [0] * 6
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.int16, np.uint16])
+def test_transpose_is_the_16_by_16_block_transposed(dtype):
+    from opsnn.ascendc import Transpose
+    core = make_core()
+    ub = Ub(core)
+    x = np.arange(256).astype(np.uint16).view(dtype).reshape(16, 16)
+    src, dst = ub.buffer(dtype, 256, x.reshape(-1)), ub.buffer(dtype, 256)
+    Transpose(dst, src)
+    assert np.array_equal(dst.numpy(256).view(np.uint16).reshape(16, 16), x.view(np.uint16).T)
+    with pytest.raises(EmulatorError, match="Transpose on"):
+        Transpose(ub.buffer(np.float32, 256), ub.buffer(np.float32, 256, np.zeros(256, np.float32)))

@@ -322,3 +322,20 @@ def test_tanh_hypothesis(values):
     x = np.array(values, F32)
     _, got = run_unary(Tanh, x)
     assert same(got[:x.size], tanh_steps(x)).all()
+
+
+@pytest.mark.parametrize("dtype", [F16, F32])
+def test_fused_mul_add_rounds_the_product_then_the_sum(dtype):
+    """FusedMulAdd: dst = src0 * dst + src1, the product rounded to T, then the sum."""
+    from opsnn.ascendc import FusedMulAdd
+    core = make_core()
+    ub = Ub(core)
+    rng = np.random.default_rng(5)
+    a, d0, b = (rng.standard_normal(40).astype(dtype) for _ in range(3))
+    s0, s1, d = ub.buffer(dtype, 40, a), ub.buffer(dtype, 40, b), ub.buffer(dtype, 40, d0)
+    FusedMulAdd(d, s0, s1, 40)
+    product = (a.astype(np.float64) * d0).astype(dtype)
+    assert same(d.numpy(40), (product.astype(np.float64) + b).astype(dtype)).all()
+    with pytest.raises(EmulatorError, match="FusedMulAdd on int32"):
+        FusedMulAdd(ub.buffer(np.int32, 8), ub.buffer(np.int32, 8, np.ones(8, np.int32)),
+                    ub.buffer(np.int32, 8, np.ones(8, np.int32)), 8)

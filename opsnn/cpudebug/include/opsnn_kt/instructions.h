@@ -341,7 +341,12 @@ __aicore__ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T>
                    config.isNearestValueMode);
 }
 
-/* UB -> UB: Copy (mask/repeat forms; Ascend950's count form) and TransDataTo5HD */
+/* UB -> UB: the basic Transpose (one 16 x 16 block of 2-byte elements), Copy (mask/repeat forms;
+ * Ascend950's count form) and TransDataTo5HD */
+template <typename T> __aicore__ inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                                       OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Transpose", OPSNN_KT_AT, dst, src);
+}
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                             OPSNN_KT_WHERE) {

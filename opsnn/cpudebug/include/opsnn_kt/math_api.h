@@ -212,6 +212,13 @@ __aicore__ inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U>
                    repeatParams);
 }
 
+/* dst = src0 * dst + src1 (count form; ternary.py) */
+template <typename T>
+__aicore__ inline void FusedMulAdd(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                                   const int32_t &count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("FusedMulAdd", OPSNN_KT_AT, dst, src0, src1, count);
+}
+
 /* ---- DEQSCALE: the scale of the int32 -> half Cast ---- */
 __aicore__ inline void SetDeqScale(half scale, OPSNN_KT_WHERE) { opsnn_kt::Call("SetDeqScale", OPSNN_KT_AT, scale); }
 __aicore__ inline void SetDeqScale(float scale, int16_t offset, bool signMode, OPSNN_KT_WHERE) {
