@@ -9,12 +9,6 @@ from . import micro_core
 from .micro_bitwise import And, Not, Or, ShiftLefts, ShiftRights, Xor
 from .micro_core import *  # noqa: F403 - the core's names are MicroAPI's
 from .micro_pack import (
-    DeInterleave,
-    DeInterleaveFirst,
-    DeInterleaveSecond,
-    Interleave,
-    InterleaveFirst,
-    InterleaveSecond,
     Pack,
     UnPack,
 )
