@@ -1,6 +1,7 @@
 """AscendC::MicroAPI's Pack and UnPack (Ascend950): narrowing a register's integer lanes into one
 half of another, widening one half into a whole register -- and the same for mask registers; and
-the register forms of Interleave / DeInterleave. micro.py re-exports them. Upstream's norm kernels move bfloat16 / half through them:
+the register forms of Interleave / DeInterleave. micro.py re-exports them. Upstream's norm
+kernels move bfloat16 / half through them:
 ``UnPack((RegTensor<uint32_t>&)wide, (RegTensor<uint16_t>&)narrow)`` before a Cast reads each
 lane's low half, ``Pack((RegTensor<uint16_t>&)narrow, (RegTensor<uint32_t>&)wide)`` after one.
 
