@@ -187,6 +187,16 @@ class TBuf(_Holder):
         return LocalTensor(self.buffers[0], dtype)
 
 
+def _ub_exhausted(ctx: CoreContext, name: str, addr: int, nbytes: int, limit: int, end: str) -> None:
+    """ub_exhausted for buffer `name` at UB [addr, addr + nbytes) reaching past `limit` (`end` says
+    what ends there); without the sanitizer an EmulatorError."""
+    detail = f"buffer {name} at UB [{addr}, {addr + nbytes}) ends past {end}"
+    if not ctx.sanitize:
+        raise EmulatorError(f"core {ctx.block_idx}: UB exhausted: {detail}")
+    start = max(addr, limit)
+    ctx.log.add(fk.UB_EXHAUSTED, "InitBuffer", name, start - addr, addr + nbytes - start, detail)
+
+
 def _counts(holder: TQue | TBuf, num_or_len: int, length: int | None) -> tuple[int, int]:
     """InitBuffer's (num, len), checked: (que, num, len) or (tbuf, len), each holder once."""
     if isinstance(holder, TQue):
@@ -283,13 +293,8 @@ class TPipe:
         return self.ctx.platform.kernel_ub
 
     def _exhausted(self, name: str, addr: int, nbytes: int, limit: int) -> None:
-        ctx = self.ctx
-        detail = (f"buffer {name} at UB [{addr}, {addr + nbytes}) ends past the {limit} bytes the kernel may "
-                  f"use on {ctx.platform.name}")
-        if not ctx.sanitize:
-            raise EmulatorError(f"core {ctx.block_idx}: UB exhausted: {detail}")
-        start = max(addr, limit)
-        ctx.log.add(fk.UB_EXHAUSTED, "InitBuffer", name, start - addr, addr + nbytes - start, detail)
+        _ub_exhausted(self.ctx, name, addr, nbytes, limit,
+                      f"the {limit} bytes the kernel may use on {self.ctx.platform.name}")
 
 
 def local_tensor_at(ctx: CoreContext, position: QuePosition, ub_addr: int, nbytes: int,
@@ -362,10 +367,5 @@ class TBufPool:
         return self.end
 
     def _exhausted(self, name: str, addr: int, nbytes: int, limit: int) -> None:
-        ctx = self.ctx
-        detail = (f"buffer {name} at UB [{addr}, {addr + nbytes}) ends past {self.name}'s end at {limit} "
-                  f"(the pool holds [{self.start}, {limit}))")
-        if not ctx.sanitize:
-            raise EmulatorError(f"core {ctx.block_idx}: {detail}")
-        start = max(addr, limit)
-        ctx.log.add(fk.UB_EXHAUSTED, "InitBuffer", name, start - addr, addr + nbytes - start, detail)
+        _ub_exhausted(self.ctx, name, addr, nbytes, limit,
+                      f"{self.name}'s end at {limit} (the pool holds [{self.start}, {limit}))")
