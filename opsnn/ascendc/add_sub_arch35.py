@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .binary import ARITH_TYPES, add_values, sub_values
+from .arith import ARITH_TYPES
+from .binary import add_values, sub_values
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
 

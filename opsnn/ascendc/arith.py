@@ -21,7 +21,14 @@ from .repeat import active_elements, element_offsets, scatter
 
 _DUPLICATE_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32, np.uint16, np.uint32)) + (
     bfloat16,)  # AscendC's A2 list: half, bfloat16_t, int16/uint16, int32/uint32, float
-_MUL_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32))
+ARITH_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32))
+
+
+def arith_types(dst: LocalTensor) -> tuple:
+    """The element types of Add Sub Mul Max Min and their scalar forms on dst's SoC: Atlas A2's
+    (ARITH_TYPES), and on Ascend950 bfloat16 too (AscendC's lists for it), computed in float and
+    rounded once to bfloat16."""
+    return ARITH_TYPES + (bfloat16,) if dst.ctx.platform.family == "ascend950" else ARITH_TYPES
 _FLOAT_BITS = MappingProxyType({np.dtype(np.float16): (np.uint16, 0x0200, 0x7E00, 0x8000),
                                 np.dtype(np.float32): (np.uint32, 0x0040_0000, 0x7FC0_0000, 0x8000_0000)})
 
@@ -76,8 +83,7 @@ def Mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int) -> N
         Elements.
     """
     t = src0.dtype
-    types = _MUL_TYPES + (bfloat16,) if dst.ctx.platform.family == "ascend950" else _MUL_TYPES  # binary.arith_types
-    if t not in types or src1.dtype != t or dst.dtype != t:
+    if t not in arith_types(dst) or src1.dtype != t or dst.dtype != t:
         raise EmulatorError(f"Mul on {src0.dtype} * {src1.dtype} -> {dst.dtype}: half, float, int16 or int32, "
                             "one type on every side")
     count = int(count)

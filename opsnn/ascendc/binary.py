@@ -17,23 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.dtypes import bfloat16 as BF16
-
 from . import arith, mask_logic
-from .ieee import F16, F32, FLOATS, NAN_BITS, apply_float, settle_nans, sign_bits
+from .arith import arith_types
+from .ieee import FLOATS, NAN_BITS, apply_float, settle_nans, sign_bits
 from .local_tensor import LocalTensor
 from .repeat import split_args
 from .vector_form import check_types, count_form, repeat_form
 
-I16, I32, U16, U8 = (np.dtype(t) for t in (np.int16, np.int32, np.uint16, np.uint8))
-ARITH_TYPES = (F16, F32, I16, I32)
-
-
-def arith_types(dst: LocalTensor) -> tuple:
-    """The element types of Add Sub Mul Max Min and their scalar forms on dst's SoC: Atlas A2's
-    (ARITH_TYPES), and on Ascend950 bfloat16 too (AscendC's lists for it), computed in float and
-    rounded once to bfloat16."""
-    return ARITH_TYPES + (BF16,) if dst.ctx.platform.family == "ascend950" else ARITH_TYPES
+I16, U16, U8 = (np.dtype(t) for t in (np.int16, np.uint16, np.uint8))
 BITWISE_TYPES = (I16, U16)
 
 
@@ -91,9 +82,10 @@ def min_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _binary(name: str, fn, types, args: tuple) -> None:
+    """`types`: the element types, or a function of dst giving them (arith_types: by SoC)."""
     repeat = split_args(name, args, 4, 6)
     dst, src0, src1 = args[:3]
-    check_types(name, arith_types(dst) if types is ARITH_TYPES else types, dst, src0, src1)
+    check_types(name, types(dst) if callable(types) else types, dst, src0, src1)
     if repeat:
         repeat_form(name, fn, dst, (src0, src1), *args[3:])
     else:
@@ -103,12 +95,12 @@ def _binary(name: str, fn, types, args: tuple) -> None:
 def Add(*args) -> None:  # noqa: N802 - AscendC name
     """dst = src0 + src1: ``Add(dst, src0, src1, count)`` or ``Add(dst, src0, src1, mask, repeatTimes,
     repeatParams)``; half, float, int16, int32 (integers wrap)."""
-    _binary("Add", add_values, ARITH_TYPES, args)
+    _binary("Add", add_values, arith_types, args)
 
 
 def Sub(*args) -> None:  # noqa: N802 - AscendC name
     """dst = src0 - src1; the forms and types of Add."""
-    _binary("Sub", sub_values, ARITH_TYPES, args)
+    _binary("Sub", sub_values, arith_types, args)
 
 
 def Mul(*args) -> None:  # noqa: N802 - AscendC name
@@ -116,7 +108,7 @@ def Mul(*args) -> None:  # noqa: N802 - AscendC name
     if len(args) == 4:
         arith.Mul(*args)
         return
-    _binary("Mul", mul_values, ARITH_TYPES, args)
+    _binary("Mul", mul_values, arith_types, args)
 
 
 def Div(*args) -> None:  # noqa: N802 - AscendC name
@@ -126,12 +118,12 @@ def Div(*args) -> None:  # noqa: N802 - AscendC name
 
 def Max(*args) -> None:  # noqa: N802 - AscendC name
     """dst = max(src0, src1), NaN-propagating; the forms and types of Add."""
-    _binary("Max", max_values, ARITH_TYPES, args)
+    _binary("Max", max_values, arith_types, args)
 
 
 def Min(*args) -> None:  # noqa: N802 - AscendC name
     """dst = min(src0, src1), NaN-propagating; the forms and types of Add."""
-    _binary("Min", min_values, ARITH_TYPES, args)
+    _binary("Min", min_values, arith_types, args)
 
 
 def _bitwise(name: str, op, args: tuple) -> None:

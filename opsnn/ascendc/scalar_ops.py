@@ -21,7 +21,7 @@ import numpy as np
 
 from opsnn.dtypes import dtype_name
 
-from .binary import ARITH_TYPES, add_values, arith_types, div_values, max_values, min_values, mul_values
+from .binary import add_values, arith_types, div_values, max_values, min_values, mul_values
 from .errors import EmulatorError
 from .ieee import FLOATS
 from .local_tensor import LocalTensor
@@ -47,7 +47,7 @@ def leaky_relu_values(x: np.ndarray, s: np.ndarray) -> np.ndarray:
 def _scalar_op(name: str, fn, types, args: tuple, repeat_arity: int = 6) -> None:
     repeat = split_args(name, args, 4, repeat_arity)
     dst, src, scalar = args[:3]
-    t = check_types(name, arith_types(dst) if types is ARITH_TYPES else types, dst, src)
+    t = check_types(name, types(dst) if callable(types) else types, dst, src)  # arith_types: by SoC
     s = to_scalar(scalar, t)
 
     def compute(x: np.ndarray) -> np.ndarray:
@@ -62,22 +62,22 @@ def _scalar_op(name: str, fn, types, args: tuple, repeat_arity: int = 6) -> None
 def Adds(*args) -> None:  # noqa: N802 - AscendC name
     """dst = src + scalar: ``Adds(dst, src, scalar, count)`` or ``Adds(dst, src, scalar, mask,
     repeatTimes, repeatParams)``; half, float, int16, int32."""
-    _scalar_op("Adds", add_values, ARITH_TYPES, args)
+    _scalar_op("Adds", add_values, arith_types, args)
 
 
 def Muls(*args) -> None:  # noqa: N802 - AscendC name
     """dst = src * scalar; the forms and types of Adds."""
-    _scalar_op("Muls", mul_values, ARITH_TYPES, args)
+    _scalar_op("Muls", mul_values, arith_types, args)
 
 
 def Maxs(*args) -> None:  # noqa: N802 - AscendC name
     """dst = max(src, scalar), NaN-propagating; the forms and types of Adds."""
-    _scalar_op("Maxs", max_values, ARITH_TYPES, args)
+    _scalar_op("Maxs", max_values, arith_types, args)
 
 
 def Mins(*args) -> None:  # noqa: N802 - AscendC name
     """dst = min(src, scalar), NaN-propagating; the forms and types of Adds."""
-    _scalar_op("Mins", min_values, ARITH_TYPES, args)
+    _scalar_op("Mins", min_values, arith_types, args)
 
 
 def Divs(*args) -> None:  # noqa: N802 - AscendC name
