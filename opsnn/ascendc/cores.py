@@ -275,11 +275,16 @@ def _launch_cores(ctx: CoreContext, what: str) -> Cores | None:
     return ctx.barrier
 
 
-def _mode0(mode: int, what: str) -> None:
+def _flag_call(ctx: CoreContext, what: str, flag_id: int, mode: int) -> tuple[Cores | None, int]:
+    """A cross-core flag call counted and checked: (the launch's cores or None for a lone core, the flag)."""
+    ctx.counters.issue(what)
     if int(mode) != 0:
         raise EmulatorError(f"{what} mode {int(mode)}: only mode 0 (every vector core of the launch) is modelled; "
                             "modes 1, 2 and 4 pair the cores of one AI Core or a vector core with the cube core, "
                             "which the emulator does not run")
+    if not 0 <= int(flag_id) <= 15:
+        raise EmulatorError(f"{what} flag id {int(flag_id)}: 0..15")
+    return _launch_cores(ctx, what), int(flag_id)
 
 
 def CrossCoreSetFlag(ctx: CoreContext, flag_id: int, mode: int = 0) -> None:  # noqa: N802 - AscendC name
@@ -295,24 +300,16 @@ def CrossCoreSetFlag(ctx: CoreContext, flag_id: int, mode: int = 0) -> None:  # 
     mode : int
         modeId; only 0 (all vector cores of the launch) is modelled.
     """
-    ctx.counters.issue("CrossCoreSetFlag")
-    _mode0(mode, "CrossCoreSetFlag")
-    if not 0 <= int(flag_id) <= 15:
-        raise EmulatorError(f"CrossCoreSetFlag flag id {int(flag_id)}: 0..15")
-    cores = _launch_cores(ctx, "CrossCoreSetFlag")
+    cores, flag = _flag_call(ctx, "CrossCoreSetFlag", flag_id, mode)
     if cores is not None:
-        cores.cross_core_set(ctx, int(flag_id))
+        cores.cross_core_set(ctx, flag)
 
 
 def CrossCoreWaitFlag(ctx: CoreContext, flag_id: int, mode: int = 0) -> None:  # noqa: N802 - AscendC name
     """AscendC's ``CrossCoreWaitFlag(flagId)``: wait until every core of the launch has set the flag
     (its k-th wait, k times): the accesses after it are ordered after theirs before the sets."""
-    ctx.counters.issue("CrossCoreWaitFlag")
-    _mode0(mode, "CrossCoreWaitFlag")
-    if not 0 <= int(flag_id) <= 15:
-        raise EmulatorError(f"CrossCoreWaitFlag flag id {int(flag_id)}: 0..15")
-    cores = _launch_cores(ctx, "CrossCoreWaitFlag")
+    cores, flag = _flag_call(ctx, "CrossCoreWaitFlag", flag_id, mode)
     if cores is None:
         ctx.phase += 1
         return
-    cores.cross_core_wait(ctx, int(flag_id))
+    cores.cross_core_wait(ctx, flag)
