@@ -490,7 +490,8 @@ def register_read(src: LocalTensor, count: int, name: str) -> tuple[np.ndarray, 
     buf = src.buffer
     inside = max(0, min(count, (buf.nbytes - src.offset) // size)) if src.offset >= 0 else count
     past_ub = buf.ub_addr + src.offset + count * size > src.ctx.platform.kernel_ub
-    if inside == count or past_ub or buf.storage is not src.ctx.ub:
+    over_read = inside < count and not past_ub and buf.storage is src.ctx.ub  # the tail lies in UB
+    if not over_read:
         values = read_local(src, count, name).copy()
     else:
         values = np.empty(count, dtype=src.dtype)
@@ -510,7 +511,7 @@ def register_read(src: LocalTensor, count: int, name: str) -> tuple[np.ndarray, 
         undefined[max(entry[1], 0):min(entry[2], count)] = True
         origin = origin or entry[3]
     ctx.undefined_inputs[:] = keep
-    if inside < count and not past_ub and buf.storage is src.ctx.ub:
+    if over_read:
         undefined[inside:] = True
         origin = origin or (f"{name} at {ctx.log.source or '?'} read {count - inside} element(s) past the end of "
                             f"{buf.name}")
