@@ -153,15 +153,20 @@ def _rearrange(name: str, t: np.dtype, src0: RegTensor, src1: RegTensor, interle
     return (lanes[:n], undef[:n]), (lanes[n:], undef[n:])
 
 
+def _fill(dst: RegTensor, lanes: tuple[np.ndarray, np.ndarray], origin: str | None) -> None:
+    """dst's bytes from (values, undefined per lane); `origin` names undefined ones if any."""
+    values, undef = lanes
+    dst.data[:] = values.view(np.uint8)
+    dst.undef[:] = np.repeat(undef, values.dtype.itemsize)
+    dst.origin = origin if dst.undef.any() else None
+
+
 def _two(name: str, dst0: RegTensor, dst1: RegTensor, src0: RegTensor, src1: RegTensor, interleave: bool):
     if dst0 is dst1:
         raise EmulatorError(f"MicroAPI::{name}: dst0 and dst1 must be different registers")
     first, second = _rearrange(name, dst0.dtype, src0, src1, interleave)
-    origin = src0.origin or src1.origin
-    for dst, (values, undef) in ((dst0, first), (dst1, second)):
-        dst.data[:] = values.view(np.uint8)
-        dst.undef[:] = np.repeat(undef, values.dtype.itemsize)
-        dst.origin = origin if dst.undef.any() else None
+    _fill(dst0, first, src0.origin or src1.origin)
+    _fill(dst1, second, src0.origin or src1.origin)
 
 
 def DeInterleave(dst0: RegTensor, dst1: RegTensor, src0: RegTensor, src1: RegTensor) -> None:  # noqa: N802
@@ -179,19 +184,14 @@ def _half_of_two(name: str, interleave: bool):
     writes the second into its destination and keeps the first for the next call's."""
     def first_call(dst1: RegTensor, src0: RegTensor, src1: RegTensor) -> None:
         first, second = _rearrange(name, dst1.dtype, src0, src1, interleave)
-        dst1.data[:] = second[0].view(np.uint8)
-        dst1.undef[:] = np.repeat(second[1], second[0].dtype.itemsize)
-        dst1.origin = (src0.origin or src1.origin) if dst1.undef.any() else None
+        _fill(dst1, second, src0.origin or src1.origin)
         src0.ctx.spr[f"MICRO_{name.upper()}_FIRST"] = (first, src0.origin or src1.origin)
 
     def second_call(dst0: RegTensor) -> None:
         pending = dst0.ctx.spr.pop(f"MICRO_{name.upper()}_FIRST", None)
         if pending is None:
             raise EmulatorError(f"MicroAPI::{name}: its second half without its first")
-        (values, undef), origin = pending
-        dst0.data[:] = values.view(np.uint8)
-        dst0.undef[:] = np.repeat(undef, values.dtype.itemsize)
-        dst0.origin = origin if dst0.undef.any() else None
+        _fill(dst0, *pending)
     return first_call, second_call
 
 
