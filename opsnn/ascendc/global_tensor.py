@@ -12,6 +12,7 @@ from . import findings as fk
 from .core import CoreContext
 from .errors import EmulatorError
 from .gm import Allocation, GMError
+from .overlap import FILL_PREFIX
 
 
 class GmPtr:
@@ -212,9 +213,6 @@ SCALAR_WRITES = frozenset({"SetValue"})
 def _atomic_combine(mode: tuple, old: np.ndarray, new: np.ndarray) -> np.ndarray:
     from .atomic import combine  # the vector arithmetic: loaded only by kernels that use atomics
     return combine(mode, old, new)
-
-
-FILL_PREFIX = "fill of 0x"  # the kind of an InitGlobalMemory write (gm_write)
 
 
 def _atomic_label(mode: tuple) -> str:

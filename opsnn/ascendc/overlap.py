@@ -15,6 +15,8 @@ from . import findings as fk
 from .core import GmRange
 from .findings import core_and_tile
 
+FILL_PREFIX = "fill of 0x"  # the kind of an InitGlobalMemory write: cores filling one value do not race
+
 # The ranges arrive as plain tuples of GmRange's fields (see core.GmRange); the sweeps read them by
 # position, which keeps this post-launch pass at a few per cent of a launch.
 _START, _END, _CORE, _PHASE, _ATOMIC = 0, 1, 2, 7, 8
@@ -131,8 +133,8 @@ def _mixed_writes(atomics: list[tuple], others: list[tuple]) -> list[fk.Finding]
         if key in reported:
             continue
         reported.add(key)
-        other = "plain" if not o.atomic else o.atomic if o.atomic.startswith("fill") else f"atomic {o.atomic}"
-        how = f"as a {a.atomic}" if a.atomic.startswith("fill") else f"atomically ({a.atomic})"
+        other = "plain" if not o.atomic else o.atomic if o.atomic.startswith(FILL_PREFIX) else f"atomic {o.atomic}"
+        how = f"as a {a.atomic}" if a.atomic.startswith(FILL_PREFIX) else f"atomically ({a.atomic})"
         found.append(fk.Finding(
             fk.GM_WRITE_OVERLAP, a.core, a.tile, a.instruction, a.tensor, lo - a.tensor_base, hi - lo,
             f"{core_and_tile(a.core, a.tile)} writes bytes [{lo - a.tensor_base}, {hi - a.tensor_base}) of {a.tensor} "
