@@ -233,9 +233,13 @@ def _place(ctx: CoreContext, holder: TQue | TBuf, num: int, length: int, allocat
             allocator._exhausted(name, addr, aligned, limit)
             storage, base = np.zeros(aligned, dtype=np.uint8), 0  # emulation only: keep running
         holder.buffers.append(UbBuffer(ctx, name, storage, base, addr, aligned, holder, i))
-        # ctx.buffers stays in UB order (a reset pool places buffers again where others lay)
-        where = sum(1 for b in ctx.buffers if b.ub_addr <= addr)
-        ctx.buffers.insert(where, holder.buffers[-1])  # an overflow write marks the buffers behind it
+        _keep(ctx, holder.buffers[-1])
+
+
+def _keep(ctx: CoreContext, buf: UbBuffer) -> None:
+    """Add buf to ctx.buffers, which stays in UB order (a reset pool, or a tensor the kernel places
+    itself, puts a buffer where others lie): an overflow write marks the buffers behind it."""
+    ctx.buffers.insert(sum(1 for b in ctx.buffers if b.ub_addr <= buf.ub_addr), buf)
 
 
 class TPipe:
@@ -277,8 +281,7 @@ class TPipe:
         ctx = self.ctx
         aligned = -(-length // UB_ALIGN) * UB_ALIGN
         pool.ctx, pool.start = ctx, ctx.ub_used
-        pool.end = pool.cursor = pool.start + aligned
-        pool.cursor = pool.start
+        pool.cursor, pool.end = pool.start, pool.start + aligned
         ctx.ub_used += aligned
         if ctx.ub_used > ctx.platform.kernel_ub:
             self._exhausted(pool.name, pool.start, aligned, ctx.platform.kernel_ub)
@@ -322,8 +325,7 @@ def local_tensor_at(ctx: CoreContext, position: QuePosition, ub_addr: int, nbyte
     holder.ctx = ctx
     buf = UbBuffer(ctx, holder.name, ctx.ub, ub_addr, ub_addr, nbytes, holder, 0)
     holder.buffers.append(buf)
-    where = sum(1 for b in ctx.buffers if b.ub_addr <= ub_addr)  # ctx.buffers stays in UB order
-    ctx.buffers.insert(where, buf)
+    _keep(ctx, buf)
     return LocalTensor(buf, dtype)
 
 
