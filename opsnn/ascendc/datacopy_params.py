@@ -187,10 +187,15 @@ def DataCopyPadBlocks(dst, src, params, pad: DataCopyPadExtParams | None = None,
     item = dst.dtype.itemsize
     if length % item:
         raise EmulatorError(f"DataCopyPad: blockLen {length} bytes is not a whole number of {dst.dtype} elements")
+    to_ub = isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor)
+    if not to_ub and not (isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor)):
+        raise EmulatorError(f"DataCopyPad from {type(src).__name__} to {type(dst).__name__}: GM -> UB or UB -> GM only")
+    if not to_ub and pad is not None:
+        raise EmulatorError("DataCopyPad UB -> GM takes no padding parameters")
     if mode is PaddingMode.Compact:
-        _compact_blocks(dst, src, n, length, s_gap if isinstance(src, GlobalTensor) else d_gap, pad)
+        _compact_blocks(dst, src, n, length, s_gap if to_ub else d_gap, pad, to_ub)
         return
-    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+    if to_ub:
         pad = pad or DataCopyPadExtParams()
         left, right = int(pad.leftPadding), int(pad.rightPadding)
         if left * item > BLOCK or right * item > BLOCK:
@@ -207,24 +212,22 @@ def DataCopyPadBlocks(dst, src, params, pad: DataCopyPadExtParams | None = None,
             if pad.isPad and right:
                 write_local(_ub_at(dst, base + left * item + length), _padding_bytes(pad, dst.dtype, right),
                             "DataCopyPad")
-    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
-        if pad is not None:
-            raise EmulatorError("DataCopyPad UB -> GM takes no padding parameters")
+    else:
         footprint = -(-length // BLOCK) * BLOCK
         _check_ub_aligned(src, "DataCopyPad", footprint)
         for i in range(n):
             data = read_local(_ub_at(src, i * (footprint + s_gap * BLOCK)), length // item, "DataCopyPad")
             gm_write(_gm_at(dst, i * (length + d_gap)), data.view(np.uint8).copy(), "DataCopyPad")
-    else:
-        raise EmulatorError(f"DataCopyPad from {type(src).__name__} to {type(dst).__name__}: GM -> UB or UB -> GM only")
 
 
-def _compact_blocks(dst, src, n: int, length: int, gm_gap: int, pad: DataCopyPadExtParams | None) -> None:
-    """PaddingMode::Compact: n bursts back to back in UB, `gm_gap` bytes apart in GM."""
+def _compact_blocks(dst, src, n: int, length: int, gm_gap: int, pad: DataCopyPadExtParams | None,
+                    to_ub: bool) -> None:
+    """PaddingMode::Compact: n bursts back to back in UB, `gm_gap` bytes apart in GM (GM -> UB when
+    `to_ub`, else UB -> GM; DataCopyPadBlocks checked the sides and the padding)."""
     item = dst.dtype.itemsize
     total = n * length
     footprint = -(-total // BLOCK) * BLOCK
-    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
+    if to_ub:
         _check_ub_aligned(dst, "DataCopyPad", footprint)
         for i in range(n):
             write_local(_ub_at(dst, i * length), gm_read(_gm_at(src, i * (length + gm_gap)), length, "DataCopyPad"),
@@ -232,12 +235,8 @@ def _compact_blocks(dst, src, n: int, length: int, gm_gap: int, pad: DataCopyPad
         if pad is not None and pad.isPad and footprint > total:
             write_local(_ub_at(dst, total), _padding_bytes(pad, dst.dtype, (footprint - total) // item),
                         "DataCopyPad")
-    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
-        if pad is not None:
-            raise EmulatorError("DataCopyPad UB -> GM takes no padding parameters")
+    else:
         _check_ub_aligned(src, "DataCopyPad", footprint)
         for i in range(n):
             data = read_local(_ub_at(src, i * length), length // item, "DataCopyPad")
             gm_write(_gm_at(dst, i * (length + gm_gap)), data.view(np.uint8).copy(), "DataCopyPad")
-    else:
-        raise EmulatorError(f"DataCopyPad from {type(src).__name__} to {type(dst).__name__}: GM -> UB or UB -> GM only")
