@@ -222,7 +222,8 @@ template <typename T> __aicore__ inline void DataCopy(const LocalTensor<T> &dst,
     opsnn_kt::Call("DataCopy", OPSNN_KT_AT, dst, src, p);
 }
 /* Ascend950's DataCopyPad UB layouts: Normal (each burst 32-byte aligned in UB) or Compact (the
- * bursts back to back, the end alone rounded up); the emulator's datacopy_params.py */
+ * bursts back to back, the end alone rounded up); the emulator's datacopy_params.py. Every form
+ * passes its mode on. */
 enum class PaddingMode : uint8_t { Normal = 0, Compact };
 inline const char *EnumName(PaddingMode m) {
     return m == PaddingMode::Compact ? "PaddingMode.Compact" : "PaddingMode.Normal";
@@ -230,38 +231,22 @@ inline const char *EnumName(PaddingMode m) {
 template <typename T, PaddingMode mode = PaddingMode::Normal>
 __aicore__ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
                                    const DataCopyPadExtParams<T> &pad, OPSNN_KT_WHERE) {
-    if constexpr (mode == PaddingMode::Normal) {
-        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad);
-    } else {
-        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad, mode);
-    }
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad, mode);
 }
 template <typename T, PaddingMode mode = PaddingMode::Normal>
 __aicore__ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
                                    const DataCopyPadParams &pad, OPSNN_KT_WHERE) {
-    if constexpr (mode == PaddingMode::Normal) {
-        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad);
-    } else {
-        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad, mode);
-    }
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, pad, mode);
 }
 template <typename T, PaddingMode mode = PaddingMode::Normal>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
                                    OPSNN_KT_WHERE) {
-    if constexpr (mode == PaddingMode::Normal) {
-        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
-    } else {
-        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, mode);
-    }
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, mode);
 }
 template <typename T, PaddingMode mode = PaddingMode::Normal>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                                    OPSNN_KT_WHERE) {
-    if constexpr (mode == PaddingMode::Normal) {
-        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p);
-    } else {
-        opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, mode);
-    }
+    opsnn_kt::Call("DataCopyPad", OPSNN_KT_AT, dst, src, p, mode);
 }
 
 /* Ascend950's loop mode around the burst copies (the emulator's datacopy_params.SetLoopModePara) */

@@ -25,7 +25,7 @@ struct int4b_t {
 /* bfloat16 <-> float on the scalar unit: exact one way, round to nearest even the other */
 __aicore__ inline float ToFloat(const bfloat16_t &value) { return static_cast<float>(value); }
 /* the scalar Cast of a bfloat16 to float (exact), beside the vector Casts */
-__aicore__ inline float Cast(const bfloat16_t &value) { return static_cast<float>(value); }
+__aicore__ inline float Cast(const bfloat16_t &value) { return ToFloat(value); }
 __aicore__ inline float ToFloat(const half &value) { return static_cast<float>(value); }
 __aicore__ inline float ToFloat(const float &value) { return value; }
 __aicore__ inline bfloat16_t ToBfloat16(const float &value) { return bfloat16_t(value); }
