@@ -351,24 +351,36 @@ public:
     int64_t handle_ = -1;
 };
 
+namespace detail {
+/* InitBuffer on `owner`, a TPipe or a TBufPool: the emulator places the buffers (pipe.py) */
+template <TPosition pos, int32_t depth, auto mask>
+inline void InitQue(opsnn_kt::Handle owner, TQue<pos, depth, mask> &que, uint8_t num, uint32_t len,
+                    const char *kt_file_, int kt_line_) {
+    if (que.bindDst_ < 0) {
+        que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, owner, pos, static_cast<int32_t>(depth),
+                                     static_cast<int32_t>(num), len);
+    } else {
+        que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, owner, pos, static_cast<int32_t>(depth),
+                                     static_cast<int32_t>(num), len, static_cast<TPosition>(que.bindDst_));
+    }
+}
+template <TPosition pos>
+inline void InitBuf(opsnn_kt::Handle owner, TBuf<pos> &buf, uint32_t len, const char *kt_file_, int kt_line_) {
+    buf.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, owner, pos, static_cast<int32_t>(0),
+                                 static_cast<int32_t>(1), len);
+}
+}  // namespace detail
+
 template <TPosition pos, int32_t depth, auto mask>
 __aicore__ inline bool TPipe::InitBuffer(TQue<pos, depth, mask> &que, uint8_t num, uint32_t len, const char *kt_file_,
                                          int kt_line_) {
-    if (que.bindDst_ < 0) {
-        que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos,
-                                     static_cast<int32_t>(depth), static_cast<int32_t>(num), len);
-    } else {
-        que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos,
-                                     static_cast<int32_t>(depth), static_cast<int32_t>(num), len,
-                                     static_cast<TPosition>(que.bindDst_));
-    }
+    detail::InitQue(Handle(OPSNN_KT_AT), que, num, len, OPSNN_KT_AT);
     return true;
 }
 
 template <TPosition pos>
 __aicore__ inline bool TPipe::InitBuffer(TBuf<pos> &buf, uint32_t len, const char *kt_file_, int kt_line_) {
-    buf.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), pos, static_cast<int32_t>(0),
-                                 static_cast<int32_t>(1), len);
+    detail::InitBuf(Handle(OPSNN_KT_AT), buf, len, OPSNN_KT_AT);
     return true;
 }
 
@@ -377,13 +389,11 @@ public:
     __aicore__ inline TBufPool() = default;
     template <TPosition qpos, int32_t depth, auto mask>
     __aicore__ inline bool InitBuffer(TQue<qpos, depth, mask> &que, uint8_t num, uint32_t len, OPSNN_KT_WHERE) {
-        que.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), qpos,
-                                     static_cast<int32_t>(depth), static_cast<int32_t>(num), len);
+        detail::InitQue(Handle(OPSNN_KT_AT), que, num, len, OPSNN_KT_AT);
         return true;
     }
     template <TPosition bpos> __aicore__ inline bool InitBuffer(TBuf<bpos> &buf, uint32_t len, OPSNN_KT_WHERE) {
-        buf.handle_ = opsnn_kt::Call("TPipe.InitBuffer", OPSNN_KT_AT, Handle(OPSNN_KT_AT), bpos,
-                                     static_cast<int32_t>(0), static_cast<int32_t>(1), len);
+        detail::InitBuf(Handle(OPSNN_KT_AT), buf, len, OPSNN_KT_AT);
         return true;
     }
     /* the next InitBuffer places its buffers from the pool's start again */
