@@ -330,8 +330,8 @@ class Session:
 
     def _core_kernel(self, core_fn, args, blocks: int, ration: int):
         """The launch's kernel: one C++ core. `self.core` is the running core's state: set as a
-        core starts and again as it resumes from SyncAll (_sync_all), so one attribute serves
-        the cores that take turns (cores.py runs one at a time)."""
+        core starts and again as it resumes from SyncAll or CrossCoreWaitFlag (_may_wait), so one
+        attribute serves the cores that take turns (cores.py runs one at a time)."""
         def kernel(ctx, *rest):
             self._serial += 1
             ptrs = {}
@@ -661,21 +661,15 @@ def _trans_data_to_5hd(session, core, dst: _UbAddrList, src: _UbAddrList, params
     ascendc.TransDataTo5HD(tensors(dst.addresses, "dstList"), tensors(src.addresses, "srcList"), params, dtype=dtype)
 
 
-def _sync_all(session, core, used_cores=None):
-    """SyncAll: this core waits (its thread blocks) while the others run; it is the running core
-    again when it resumes."""
-    try:
-        ascendc.SyncAll(core.ctx, used_cores)
-    finally:
-        session.core = core
-
-
-def _cross_core_wait(session, core, flag_id, mode):
-    """CrossCoreWaitFlag: like SyncAll, this core may wait while the others run."""
-    try:
-        ascendc.CrossCoreWaitFlag(core.ctx, flag_id, mode)
-    finally:
-        session.core = core
+def _may_wait(fn):
+    """A call that may make this core wait (its thread blocks) while the others run -- SyncAll,
+    CrossCoreWaitFlag: the core is the running one again when it resumes."""
+    def call(session, core, *args):
+        try:
+            fn(core.ctx, *args)
+        finally:
+            session.core = core
+    return call
 
 
 def _scalar_cast(session, core, value, mode, src, dst):
@@ -734,8 +728,8 @@ _SPECIAL = {
     "TransDataTo5HD": _trans_data_to_5hd,
     "SetMaskCount": _with_ctx(ascendc.SetMaskCount), "SetMaskNorm": _with_ctx(ascendc.SetMaskNorm),
     "SetVectorMask": _with_ctx(ascendc.SetVectorMask), "ResetMask": _with_ctx(ascendc.ResetMask),
-    "SyncAll": _sync_all, "ScalarCast": _scalar_cast, "Select": _select,
-    "CrossCoreSetFlag": _with_ctx(ascendc.CrossCoreSetFlag), "CrossCoreWaitFlag": _cross_core_wait,
+    "SyncAll": _may_wait(ascendc.SyncAll), "ScalarCast": _scalar_cast, "Select": _select,
+    "CrossCoreSetFlag": _with_ctx(ascendc.CrossCoreSetFlag), "CrossCoreWaitFlag": _may_wait(ascendc.CrossCoreWaitFlag),
     "SetLoopModePara": _with_ctx(ascendc.SetLoopModePara), "ResetLoopModePara": _with_ctx(ascendc.ResetLoopModePara),
     "SetAtomicAdd": _with_ctx(ascendc.SetAtomicAdd), "SetAtomicMax": _with_ctx(ascendc.SetAtomicMax),
     "SetAtomicMin": _with_ctx(ascendc.SetAtomicMin), "SetAtomicType": _with_ctx(ascendc.SetAtomicType),
