@@ -38,7 +38,7 @@ from opsnn.dtypes import bfloat16, dtype_name
 from .errors import EmulatorError
 from .halfbits import float32_to_half, half_to_float32
 from .local_tensor import LocalTensor, close_local, open_local, read_local
-from .rounding import RoundMode, int_to_float, round_integral, to_float, to_int
+from .rounding import RoundMode, int_to_float, round_integral, to_float, to_int, to_int_wrapping
 
 _ALL = frozenset(RoundMode)
 _NONE_ONLY = frozenset({RoundMode.CAST_NONE})
@@ -126,8 +126,10 @@ def _round_integral_float32(values: np.ndarray, mode: RoundMode, out: np.ndarray
         out.view(np.uint32)[nan] = values.view(np.uint32)[nan]
 
 
-def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndarray | None = None) -> np.ndarray:
-    """The conversion itself on a numpy array (the pair is assumed allowed); into `out` if given."""
+def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndarray | None = None,
+                saturate: bool = True) -> np.ndarray:
+    """The conversion itself on a numpy array (the pair is assumed allowed); into `out` if given.
+    saturate=False is Ascend950's non-saturating mode for float -> integer (low bits kept)."""
     src, dst = values.dtype, np.dtype(dst)
     if out is None:
         out = np.empty(values.shape, dtype=dst)
@@ -146,7 +148,7 @@ def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndar
     elif src == F32 and dst == F32:
         _round_integral_float32(values, mode, out)
     elif dst.kind in "iu":
-        np.copyto(out, to_int(values, dst, mode), casting="unsafe")
+        np.copyto(out, (to_int if saturate else to_int_wrapping)(values, dst, mode), casting="unsafe")
     elif ALLOWED_CASTS.get((src, dst)) is _NONE_ONLY:
         np.copyto(out, values)  # the other widenings (int16 -> float): exact
     elif src == I64:

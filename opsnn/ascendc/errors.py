@@ -7,6 +7,13 @@ class EmulatorError(Exception):
     UB exhaustion when not sanitizing, a wrong operand type."""
 
 
+class ApiContractError(EmulatorError):
+    """A call breaking a rule AscendC documents for the API -- a continuous mask past the elements
+    of a repeat, a sharedTmpBuffer below the API's minimum -- which CANN's CPU debug checks as well
+    (it asserts). The kernel's defect, not a gap of the emulator: the core stops with the finding
+    api_contract_violation."""
+
+
 class CoreAborted(Exception):
     """Raised inside one core when the sanitizer recorded a finding the core cannot run past
     (a dequeue of an empty queue, say). launch() catches it: the core stops, the others go on."""

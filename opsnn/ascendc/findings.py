@@ -21,6 +21,8 @@ UB_READ_BEFORE_WRITE = "ub_read_before_write"  # UB bytes read that nothing wrot
 # modelled, a wrong operand), an exception out of the kernel's own code. The other cores run on.
 CORE_FAILED = "core_failed"
 ASSERT_FAILED = "assert_failed"  # the kernel's ASSERT (or Trap) stopped the core
+# A call broke a rule AscendC documents for that API (errors.ApiContractError); the core stops.
+API_CONTRACT_VIOLATION = "api_contract_violation"
 # A core ended (returned or stopped) without reaching the SyncAll the others wait at: on the device
 # the launch hangs; the emulator stops the waiting cores instead.
 SYNC_ALL_MISSING_CORE = "sync_all_missing_core"
@@ -32,7 +34,7 @@ KINDS = (
     GM_READ_PAST_TENSOR, GM_WRITE_PAST_TENSOR, GM_READ_PAST_ALLOCATION, GM_WRITE_PAST_ALLOCATION,
     LOCAL_TENSOR_OVERFLOW, LOCAL_TENSOR_UNDERFLOW, UB_EXHAUSTED, DATACOPY_UNALIGNED, COMPARE_COUNT_UNALIGNED,
     GM_WRITE_OVERLAP, GM_READ_WRITE_RACE, QUEUE_MISUSE, UB_READ_BEFORE_WRITE, CORE_FAILED, ASSERT_FAILED,
-    SYNC_ALL_MISSING_CORE, CROSS_CORE_FLAG_NEVER_SET,
+    API_CONTRACT_VIOLATION, SYNC_ALL_MISSING_CORE, CROSS_CORE_FLAG_NEVER_SET,
 )
 
 ERROR = "error"

@@ -16,7 +16,7 @@ from opsnn.platform import Platform
 from . import findings as fk
 from .core import CoreContext
 from .cores import Cores
-from .errors import CoreAborted, CoreFailed, EmulatorError
+from .errors import ApiContractError, CoreAborted, CoreFailed, EmulatorError
 from .findings import NO_TILE, Finding
 from .global_tensor import GmPtr
 from .gm import GlobalMemory, GMError
@@ -236,7 +236,8 @@ def _report_failure(ctx: CoreContext, e: Exception) -> None:
     if isinstance(e, CoreFailed):
         kind, instruction, source, message = e.kind, e.instruction, e.source, e.message
     else:
-        kind, instruction, source, message = (fk.CORE_FAILED, _instruction_of(e), ctx.log.source,
+        kind = fk.API_CONTRACT_VIOLATION if isinstance(e, ApiContractError) else fk.CORE_FAILED
+        kind, instruction, source, message = (kind, _instruction_of(e), ctx.log.source,
                                               f"{type(e).__name__}: {e}")
     ctx.log.items.append(Finding(kind, ctx.block_idx, ctx.log.tile, instruction, "-", 0, 0,
                                  f"{message}; the core stops here", source=source))

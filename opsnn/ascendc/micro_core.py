@@ -638,7 +638,9 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     A widening Cast reads the low (RegLayout ZERO, or UNKNOWN) or high (ONE) half of each wider lane;
     a narrowing one writes its result there and leaves the other half undefined (+0 bits). Merge
     mode UNKNOWN is ZEROING. SatMode: UNKNOWN or SAT for float -> integer (saturating, NaN -> 0),
-    UNKNOWN or NO_SAT for float -> float (overflow to inf); the others are refused."""
+    UNKNOWN or NO_SAT for float -> float (overflow to inf); NO_SAT for float -> integer keeps the
+    rounded value's low bits (+-inf: the extremes, NaN: 0), as AscendC's Reg Cast documents it;
+    SAT on a narrowing float -> float is refused."""
     name = "Cast"
     ts, td = src.dtype, dst.dtype
     ctx = dst.ctx
@@ -653,8 +655,7 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     except EmulatorError as e:
         raise EmulatorError(f"MicroAPI::Cast {pair} with {mode.name}: not modelled ({e})") from None
     to_int = td.kind in "iu" and ts.kind not in "iu"
-    if (to_int and trait.satMode is SatMode.NO_SAT) or (not to_int and trait.satMode is SatMode.SAT
-                                                         and td.itemsize < ts.itemsize):
+    if not to_int and trait.satMode is SatMode.SAT and td.itemsize < ts.itemsize:
         raise EmulatorError(f"MicroAPI::Cast {pair} with SatMode::{trait.satMode.name} is not modelled")
     if ts.itemsize == td.itemsize:
         parts = None
@@ -671,7 +672,8 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     values = src.lanes(ts)
     if parts is not None and td.itemsize > ts.itemsize:  # widening: one half of each wider lane
         values, src_undef = values[parts::2], src_undef[parts::2]
-    converted = cast_values(np.ascontiguousarray(values), td, mode)
+    converted = cast_values(np.ascontiguousarray(values), td, mode,
+                            saturate=not (to_int and trait.satMode is SatMode.NO_SAT))
     used = src_undef & active
     undef = used | m_undef
     origin = _source_origin(name, ctx, [src], [used]) or m_origin

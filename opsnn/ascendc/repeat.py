@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import FULL_MASK, CoreContext, MaskState
-from .errors import EmulatorError
+from .errors import ApiContractError, EmulatorError
 from .local_tensor import LocalTensor, _span, mark_undefined, read_local
 
 BLOCK_BYTES = 32
@@ -192,8 +192,9 @@ def active_elements(dtype, mask, repeat_times: int, ctx: CoreContext) -> tuple[n
         index = _bits_to_indices(state.low, state.high, n)
     elif isinstance(mask, (int, np.integer)):
         m = int(mask)
-        if not 1 <= m <= n:
-            raise EmulatorError(f"continuous mask {m} for {np.dtype(dtype)}: 1..{n}")
+        if not 0 <= m <= n:  # AscendC's CheckMaskValue: 0..elements a repeat (0: a NOP)
+            raise ApiContractError(f"continuous mask {m} for {np.dtype(dtype)}: AscendC takes 0..{n} "
+                                   f"(the elements of one repeat)")
         index = np.arange(m, dtype=np.int64)
     elif isinstance(mask, (Sequence, np.ndarray)) and len(mask) == 2:
         low, high = (_uint64(v, "mask") for v in mask)

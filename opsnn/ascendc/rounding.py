@@ -116,6 +116,25 @@ def to_int(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
     return out
 
 
+def to_int_wrapping(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
+    """Ascend950's non-saturating float -> integer conversion (SatMode::NO_SAT, AscendC's Reg Cast
+    documentation): the rounded value keeps only dst's width of low bits (half 257 -> uint8 1);
+    +-inf give dst's extremes and NaN gives 0, as in the saturating mode."""
+    info = np.iinfo(dst)
+    r = round_integral(values.astype(np.float64), mode)
+    finite = np.isfinite(r)
+    with np.errstate(invalid="ignore"):
+        low = np.fmod(np.where(finite, r, 0.0), 2.0 ** 64)  # exact: fmod never rounds
+    # two's complement of the low bits: through int64 (|low| < 2**64 fits after the shift below)
+    big = np.abs(low) >= 2.0 ** 63
+    low = np.where(big, low - np.sign(low) * 2.0 ** 64, low)
+    out = low.astype(np.int64).astype(dst)  # numpy's integer astype keeps the low bits
+    out[np.isposinf(r)] = info.max
+    out[np.isneginf(r)] = info.min
+    out[np.isnan(r)] = 0
+    return out
+
+
 def int_to_float(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
     """Integers (int64 included, which float64 does not hold) rounded to the float dtype `dst`
     under `mode`, with one rounding: magnitudes of 2**53 and more are rounded as integers."""

@@ -24,7 +24,7 @@ import numpy as np
 from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch, micro
 from opsnn.ascendc import findings as fk
-from opsnn.ascendc.errors import CoreAborted, CoreFailed, EmulatorError
+from opsnn.ascendc.errors import ApiContractError, CoreAborted, CoreFailed, EmulatorError
 from opsnn.ascendc.global_tensor import GmPtr, gm_read, gm_write
 from opsnn.ascendc.local_tensor import read_local, write_local
 from opsnn.ascendc.pipe import local_tensor_at
@@ -79,6 +79,7 @@ for _name in ("GatherRepeatParams", "GatherMaskParams"):
 _STRUCTS["MrgSort4Info"] = lambda a, b, c, d, suspend, valid, repeats: ascendc.MrgSort4Info(
     (a, b, c, d), bool(suspend), valid, repeats)
 _STRUCTS["SumParams"] = ascendc.SumParams
+_STRUCTS["CumSumInfo"] = ascendc.CumSumInfo
 _STRUCTS["Shape"] = lambda *extents: extents  # BroadCast's dstShape / srcShape
 for _name in ("SoftMaxTiling", "SoftMaxShapeInfo", "SelectWithBytesMaskShapeInfo"):
     _STRUCTS[_name] = getattr(ascendc, _name)
@@ -387,7 +388,8 @@ class Session:
         except Exception as e:  # noqa: BLE001 - the core stops here, named: core, instruction, line
             if core is None:
                 raise
-            raise CoreFailed(core.ctx.block_idx, name, core.ctx.log.source, f"{type(e).__name__}: {e}") from e
+            kind = fk.API_CONTRACT_VIOLATION if isinstance(e, ApiContractError) else fk.CORE_FAILED
+            raise CoreFailed(core.ctx.block_idx, name, core.ctx.log.source, f"{type(e).__name__}: {e}", kind) from e
 
     def _micro(self, name: str, raw_args: tuple, core: CoreState):
         """A MicroAPI call: opsnn.ascendc.micro's function of the name, on the core's registers;
@@ -463,6 +465,8 @@ class Session:
             return core.tensor_at(a, _DTYPES[dtype], "a __local_mem__ pointer")
         if s == "registerMask":
             return None  # the mask SetVectorMask left (repeat.active_elements)
+        if s == "absent":
+            return None  # an optional operand the call leaves out (CumSum without sharedTmpBuffer)
         if s == "isSetMask":
             return _IsSetMask(bool(a))
         if s == "dtype":

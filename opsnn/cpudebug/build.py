@@ -21,6 +21,9 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = PACKAGE_DIR / "include"
 # the host twin's headers (graph/types.h, ...): kernels and their tiling headers include some; after ours
 HOST_INCLUDE_DIR = PACKAGE_DIR.parent / "host" / "include"
+# The toolkit's include tree has the ACL headers beside the kernel headers; a few kernels include
+# <acl/acl.h> (for nothing a kernel runs). Searched last, so kernel headers win any name.
+ACL_INCLUDE_DIR = PACKAGE_DIR.parent / "capi" / "include"
 LIBRARY = "libopsnn_kt.so"
 _SOURCES = ("src/runtime.cpp", "include/opsnn_kt/abi.h")
 
@@ -123,7 +126,7 @@ def kernel_cflags() -> list[str]:
     base/context_builder too, as upstream's cmake/ut.cmake gives op_kernel UTs the toolkit's (its
     tests/ut/common helpers include the context builders by their bare names)."""
     return ["-std=c++17", f"-I{INCLUDE_DIR}", f"-I{HOST_INCLUDE_DIR}",
-            f"-I{HOST_INCLUDE_DIR / 'base' / 'context_builder'}", "-D__CCE_KT_TEST__"]
+            f"-I{HOST_INCLUDE_DIR / 'base' / 'context_builder'}", f"-idirafter{ACL_INCLUDE_DIR}", "-D__CCE_KT_TEST__"]
 
 
 def kernel_libs() -> list[str]:

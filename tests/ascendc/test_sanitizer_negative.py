@@ -34,9 +34,11 @@ from opsnn.ascendc import (
     TBuf,
     TPipe,
     TQue,
+    UnaryRepeatParams,
     launch,
 )
 from opsnn.ascendc.arith import Duplicate, Mul
+from opsnn.ascendc.scalar_ops import Adds
 from opsnn.platform import Platform
 
 from .helpers import PLATFORM
@@ -296,12 +298,36 @@ def case_cross_core_flag_never_set():
     return report.findings[0], ("cross_core_flag_never_set", ERROR, 1, "CrossCoreWaitFlag", "-", 0, 0)
 
 
+def case_api_contract_violation():
+    # Core 1 gives a float Adds a continuous mask of 128 -- half's count: a float repeat has 64
+    # elements (AscendC: 0..64); CANN's CPU debug asserts. That core stops, the others run.
+    def kernel(ctx, xg, yg, pipe):
+        c = ctx.GetBlockIdx()
+        t = _buf(pipe, "ub", 256)
+        Duplicate(t, float(c), 64)
+        Adds(t, t, 1.0, 128 if c == 1 else 64, 1, UnaryRepeatParams())
+        DataCopy(yg[64 * c], t, 64)
+    report = _run(kernel, block_dim=3, on_core_error="report")
+    assert report.aborted_cores == (1,) and len(report.findings) == 1
+    assert "continuous mask 128 for float32" in report.findings[0].detail
+    return report.findings[0], ("api_contract_violation", ERROR, 1, "Adds", "-", 0, 0)
+
+
+def _twin_api_contract(ctx, xg, yg, pipe):
+    c = ctx.GetBlockIdx()
+    t = _buf(pipe, "ub", 256)
+    Duplicate(t, float(c), 64)
+    Adds(t, t, 1.0, 64, 1, UnaryRepeatParams())  # a whole float repeat
+    Adds(t, t, 1.0, 0, 1, UnaryRepeatParams())  # mask 0: a NOP (AscendC's range starts at 0)
+    DataCopy(yg[64 * c], t, 64)
+
+
 CASES = {name[len("case_"):]: fn for name, fn in dict(globals()).items() if name.startswith("case_")}
 
 
 def test_every_finding_kind_has_a_negative_test():
     assert sorted(CASES) == sorted(KINDS) == sorted(LEGAL)
-    assert len(set(KINDS)) == len(KINDS) == 17
+    assert len(set(KINDS)) == len(KINDS) == 18
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))
@@ -434,6 +460,7 @@ LEGAL = {
     "ub_read_before_write": dict(kernel=_twin_read_before_write),
     "core_failed": dict(kernel=_twin_cast, block_dim=3),
     "assert_failed": dict(kernel=lambda ctx, xg, yg, pipe: None, block_dim=2),
+    "api_contract_violation": dict(kernel=_twin_api_contract, block_dim=3),
     "sync_all_missing_core": dict(kernel=_twin_sync_all, block_dim=2),
     "cross_core_flag_never_set": dict(kernel=_twin_cross_core_flags, block_dim=3),
 }

@@ -156,6 +156,23 @@ def test_cast_refuses_what_it_does_not_model():
         M.Cast(b, f, m, M.CastTrait(M.RegLayout.ZERO, M.SatMode.SAT))
 
 
+def test_cast_float_to_int32_without_saturation_keeps_the_low_bits():
+    """SatMode::NO_SAT, as AscendC's Reg Cast documents it: the rounded value's low 32 bits;
+    +-inf the extremes and NaN 0, as with SAT (which clips instead)."""
+    core = _core()
+    x = np.zeros(64, dtype=F32)
+    x[:9] = [257.5, -1.5, 3e9, -3e9, np.inf, -np.inf, np.nan, 2.0 ** 40 + 2 ** 20, 2.5]
+    src = _buffer(core, F32, 64, x)
+    f, i, m = M.RegTensor(core, F32), M.RegTensor(core, np.dtype(np.int32)), M.MaskReg(core)
+    M.CreateMask(m, F32)
+    M.DataCopy(f, src)
+    M.Cast(i, f, m, M.CastTrait(M.RegLayout.UNKNOWN, M.SatMode.NO_SAT, roundMode=RoundMode.CAST_RINT))
+    want = [258, -2, 3_000_000_000 - 2 ** 32, 2 ** 32 - 3_000_000_000, 2 ** 31 - 1, -2 ** 31, 0, 2 ** 20, 2]
+    assert i.lanes()[:9].tolist() == want
+    M.Cast(i, f, m, M.CastTrait(M.RegLayout.UNKNOWN, M.SatMode.SAT, roundMode=RoundMode.CAST_TRUNC))
+    assert i.lanes()[:9].tolist() == [257, -1, 2 ** 31 - 1, -2 ** 31, 2 ** 31 - 1, -2 ** 31, 0, 2 ** 31 - 1, 2]
+
+
 def test_compare_and_select():
     core = _core()
     x = np.linspace(-4, 4, 64, dtype=F32)

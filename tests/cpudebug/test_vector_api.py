@@ -18,7 +18,8 @@ from opsnn.cpudebug import ut
 SOURCE = Path(__file__).resolve().parent / "kernels" / "test_vector_api_kernels.cpp"
 COUNT, OUT = 1000, 4096
 SLOT = dict(SUM=0, ACC=1, MAX=2, MIN=4, MASKED=8, GM_COUNT=31, GATHER_MASK=32, GATHER=128, SORTED=256,
-            SORTED_INDEX=384, TANH=512, POWER=712, AXPY=912, INDEX=1200, DEQ=1300, SIGN=1400, SQRT=1600)
+            SORTED_INDEX=384, TANH=512, POWER=712, AXPY=912, INDEX=1200, DEQ=1300, SIGN=1400, SQRT=1600,
+            CUMSUM=1700, LAST_ROW=1764, BRC=1800)
 F32 = np.dtype(np.float32)
 
 
@@ -113,6 +114,19 @@ def test_math_axpy_and_deq(run):
     square = np.float32(x[2] * x[2])
     assert bits(y[SLOT["SQRT"]]) == bits(np.sqrt(square.astype(np.float64)).astype(F32))
     assert y[SLOT["SQRT"] + 1] == 41  # the integer Ceil(7, 2) * 10 + ConstCeil(64, 64)
+
+
+def test_cumsum_and_broadcast(run):
+    _, x, y, _ = run
+    rows = x[:64].reshape(2, 32)
+    want = np.empty_like(rows)
+    want[:, 0] = rows[:, 0]
+    for k in range(1, 32):  # one float32 addition after another, then the implementation's Adds of 0
+        want[:, k] = want[:, k - 1] + rows[:, k]
+    want = want + np.float32(0)
+    assert (bits(y[SLOT["CUMSUM"]:SLOT["CUMSUM"] + 64]) == bits(want.reshape(-1))).all()
+    assert (bits(y[SLOT["LAST_ROW"]:SLOT["LAST_ROW"] + 32]) == bits(want[1])).all()
+    assert (bits(y[SLOT["BRC"]:SLOT["BRC"] + 16]) == bits(np.repeat(x[:2], 8))).all()
 
 
 def test_a_short_work_buffer_is_a_finding_at_its_line(tmp_path, runtime):

@@ -20,6 +20,8 @@ constexpr uint32_t SLOT_SUM = 0, SLOT_ACC = 1, SLOT_MAX = 2, SLOT_MIN = 4, SLOT_
 constexpr uint32_t SLOT_GATHER_MASK_COUNT = 31, SLOT_GATHER_MASK = 32, SLOT_GATHER = 128;
 constexpr uint32_t SLOT_SORTED = 256, SLOT_SORTED_INDEX = 384, SLOT_TANH = 512, SLOT_POWER = 712;
 constexpr uint32_t SLOT_AXPY = 912, SLOT_INDEX = 1200, SLOT_DEQ = 1300, SLOT_SIGN = 1400, SLOT_SQRT = 1600;
+constexpr uint32_t SLOT_CUMSUM = 1700, SLOT_LAST_ROW = 1764, SLOT_BRC = 1800;
+constexpr CumSumConfig lastAxisWithRow{true, false, true};  // a template argument: static storage
 
 __aicore__ inline void VectorApis(GM_ADDR x, GM_ADDR y) {
     TPipe pipe;
@@ -88,6 +90,12 @@ __aicore__ inline void VectorApis(GM_ADDR x, GM_ADDR y) {
     LocalTensor<half> h = w.ReinterpretCast<half>();
     Cast(h, i32, RoundMode::CAST_NONE, 64);
     Cast(out[SLOT_DEQ], h, RoundMode::CAST_NONE, 64);
+
+    // CumSum along the last axis of x[0:64] as 2 x 32, with its last row; Broadcast of x[0:2] to 2 x 8
+    LocalTensor<float> sums = out[SLOT_CUMSUM], lastRow = out[SLOT_LAST_ROW];
+    CumSum<float, lastAxisWithRow>(sums, lastRow, in, shared, CumSumInfo{2, 32});  // 4096 bytes: its minimum
+    const uint32_t brcDst[2] = {2, 8}, brcSrc[2] = {2, 1};
+    Broadcast<float, 2, 1>(out[SLOT_BRC], in, brcDst, brcSrc, shared);
 
     DataCopy(yg, out, OUT);
 }

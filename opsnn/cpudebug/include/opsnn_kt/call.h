@@ -79,6 +79,9 @@ void Pack(Slot &s, const T &value, std::enable_if_t<std::is_integral_v<T> || std
 inline void Pack(Slot &s, const half &v) { s.arg = {OPSNN_KT_FLOAT, "float16", v.bits, 0, nullptr}; }
 inline void Pack(Slot &s, const bfloat16_t &v) { s.arg = {OPSNN_KT_FLOAT, "bfloat16", v.bits, 0, nullptr}; }
 inline void Pack(Slot &s, const char *name) { s.arg = {OPSNN_KT_NONE, nullptr, 0, 0, name}; }
+/* an optional operand left out: None on the Python side */
+struct Absent {};
+inline void Pack(Slot &s, Absent) { s.arg = {OPSNN_KT_NONE, nullptr, 0, 0, "absent"}; }
 
 /* A uint64_t mask[2] (AscendC: mask[0] the low 64 elements, mask[1] the next 64). */
 struct MaskPair {

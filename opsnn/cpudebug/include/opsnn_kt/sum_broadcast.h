@@ -58,6 +58,18 @@ __aicore__ inline void BroadCast(const LocalTensor<T> &dstLocal, const LocalTens
     opsnn_kt::Call("BroadCast", OPSNN_KT_AT, dstLocal, srcLocal, opsnn_kt::Shape<dim>{dstShape},
                    opsnn_kt::Shape<dim>{srcShape}, axis);
 }
+/* Broadcast: the name AscendC's pad/broadcast.h gives BroadCast's two forms today (the same call). */
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                                 const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                                 LocalTensor<uint8_t> &sharedTmpBuffer, OPSNN_KT_WHERE) {
+    BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer, OPSNN_KT_AT);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal,
+                                 const uint32_t dstShape[dim], const uint32_t srcShape[dim], OPSNN_KT_WHERE) {
+    BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, OPSNN_KT_AT);
+}
 
 }  // namespace AscendC
 

@@ -341,8 +341,9 @@ public:
                                                                          OPSNN_KT_WHERE) {
         LocalTensor<uint8_t> whole =
             LocalTensor<uint8_t>(opsnn_kt::Call("TBuf.Get", OPSNN_KT_AT, opsnn_kt::Handle{handle_}), 0);
-        (void)size;
-        return whole[bufOffset].template ReinterpretCast<T>();
+        LocalTensor<T> part = whole[bufOffset].template ReinterpretCast<T>();
+        part.SetSize(size);  // `size` elements at the offset: what a count-less API then covers
+        return part;
     }
     template <typename T> __aicore__ inline LocalTensor<T> AllocTensor(OPSNN_KT_WHERE) {
         return Get<T>(OPSNN_KT_AT);
