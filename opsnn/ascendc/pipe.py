@@ -286,6 +286,11 @@ class TPipe:
         if ctx.ub_used > ctx.platform.kernel_ub:
             self._exhausted(pool.name, pool.start, aligned, ctx.platform.kernel_ub)
 
+    def Reset(self) -> None:  # noqa: N802 - AscendC name
+        """TPipe::Reset: the next InitBuffer places from UB 0 again (AscendC's ResetPool), over the
+        bytes of the buffers already placed, which the kernel must not use any more."""
+        self.ctx.ub_used = 0
+
     def next_address(self, nbytes: int) -> int:
         """Where the next InitBuffer's buffer of `nbytes` lies (and the bytes it takes)."""
         addr = self.ctx.ub_used

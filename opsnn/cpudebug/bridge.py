@@ -26,10 +26,10 @@ from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TB
 from opsnn.ascendc import findings as fk
 from opsnn.ascendc.errors import ApiContractError, CoreAborted, CoreFailed, EmulatorError
 from opsnn.ascendc.global_tensor import GmPtr, gm_read, gm_write
-from opsnn.ascendc.local_tensor import read_local, write_local
+from opsnn.ascendc.local_tensor import mark_undefined, read_local, write_local
 from opsnn.ascendc.pipe import local_tensor_at
 from opsnn.dtypes import bfloat16
-from opsnn.platform import SELECT_SCRATCH_BYTES, Platform
+from opsnn.platform import Platform
 
 from . import atvoss_vec
 from .cpp_text import top_level_split
@@ -58,7 +58,7 @@ _AIV_PER_BLOCK = {"AIV_MODE": 1, "MIX_MODE": 2, "MIX_AIC_1_1": 1, "MIX_AIC_1_2":
 # The UB a C++ kernel's buffers may fill: the whole UB, as CANN's CPU-debug checker allows it
 # (asc-tools' ascend910B1_ini.h: UB_SIZE 196608), not the emulator's kernel_ub, which leaves Atlas
 # A2's top 8 KiB to Select's tensor-scalar scratch for every kernel; here a kernel is judged on that
-# scratch only where it runs such a Select over buffers lying there (_select).
+# scratch only where such a Select overwrites data the kernel then uses (_select).
 _TOOLKIT_UB = {"ascend910b": 196608}
 
 
@@ -550,6 +550,10 @@ def _pipe_new(session, core):
     return core.keep(TPipe(core.ctx))
 
 
+def _pipe_reset(session, core, pipe_handle):
+    core.objects[core.index(pipe_handle, "a TPipe")].Reset()
+
+
 def _init_buf_pool(session, core, pipe_handle, position, length):
     pipe = core.objects[core.index(pipe_handle, "a TPipe")]
     pool = ascendc.TBufPool(position, name=f"TBufPool@{core.ctx.log.source or '?'}")
@@ -684,18 +688,32 @@ def _scalar_cast(session, core, value, mode, src, dst):
 
 
 def _select(session, core, dst, sel_mask, src0, src1, mode, *rest):
-    """Select; in VSEL_TENSOR_SCALAR_MODE on Atlas A2 the unit uses the top 8 KiB of UB as scratch,
-    so buffers lying there are overwritten: ub_exhausted at the Select."""
+    """Select. In VSEL_TENSOR_SCALAR_MODE on Atlas A2 the unit first duplicates the scalar into 32
+    elements at UB byte 188416 (AscendC's TMP_UB_OFFSET, 184 KiB: dav_c220's VselIntrinsicsImplPre)
+    and loads the compare mask from there: a kernel buffer lying on those bytes loses them. They get
+    the scalar, marked undefined for the kernel (origin: this Select), so that only a later use of
+    the lost data is an error -- a buffer that merely spans the bytes, or is rewritten first, is fine."""
     ctx = core.ctx
-    top = ctx.platform.kernel_ub - SELECT_SCRATCH_BYTES
-    if (mode is ascendc.SELMODE.VSEL_TENSOR_SCALAR_MODE and ctx.sanitize and ctx.platform.family == "ascend910b"
-            and ctx.ub_used > top):
-        hit = [b for b in ctx.buffers if b.ub_addr + b.nbytes > top]
-        ctx.log.add(fk.UB_EXHAUSTED, "Select", hit[0].name if hit else "?", max(0, top - hit[0].ub_addr) if hit else 0,
-                    ctx.ub_used - top, f"Select's tensor-scalar mode uses UB [{top}, {ctx.platform.kernel_ub}) as "
-                    f"scratch on Atlas A2, where the kernel's buffers reach byte {ctx.ub_used} "
-                    f"({', '.join(b.name for b in hit)})")
+    if mode is ascendc.SELMODE.VSEL_TENSOR_SCALAR_MODE and ctx.sanitize and ctx.platform.family == "ascend910b":
+        _clobber_select_scratch(ctx, dst.dtype, src1)
     ascendc.Select(*session._mask_flag(core, [dst, sel_mask, src0, src1, mode, *rest]))
+
+
+_SELECT_TMP_UB = 184 * 1024  # Atlas A2's TMP_UB_OFFSET
+_SELECT_TMP_ELEMENTS = 32  # ONE_BLK_SIZE elements of the Select's type
+
+
+def _clobber_select_scratch(ctx, dtype: np.dtype, scalar) -> None:
+    lo, hi = _SELECT_TMP_UB, _SELECT_TMP_UB + _SELECT_TMP_ELEMENTS * dtype.itemsize
+    origin = (f"Select (tensor-scalar mode) at {ctx.log.source or '?'} overwrote UB [{lo}, {hi}) with its "
+              f"scalar: Atlas A2's scratch for that mode")
+    for b in ctx.buffers:
+        a, z = max(lo, b.ub_addr), min(hi, b.ub_addr + b.nbytes)
+        if a >= z or b.storage is not ctx.ub:
+            continue
+        fill = np.full(_SELECT_TMP_ELEMENTS, scalar, dtype=dtype).view(np.uint8)
+        b.storage[b.base + a - b.ub_addr:b.base + z - b.ub_addr] = fill[a - lo:z - lo]
+        mark_undefined(LocalTensor(b, np.uint8, a - b.ub_addr), range(z - a), origin)
 
 
 def _count(instruction: str):
@@ -719,7 +737,7 @@ def _mrg_sort_result(session, core):
 
 _SPECIAL = {
     "TPipe.new": _pipe_new, "TPipe.InitBuffer": _init_buffer, "TPipe.FetchEventID": _fetch_event,
-    "TPipe.InitBufPool": _init_buf_pool,
+    "TPipe.InitBufPool": _init_buf_pool, "TPipe.Reset": _pipe_reset,
     "TBufPool.Reset": lambda s, c, h: c.objects[c.index(h, "a TBufPool")].Reset(),
     "TPipe.AllocEventID": _fetch_event, "TPipe.ReleaseEventID": _release_event,
     "TQue.AllocTensor": _alloc_tensor, "TQue.EnQue": _enque, "TQue.DeQue": _deque, "TQue.FreeTensor": _free_tensor,

@@ -42,6 +42,21 @@ def test_ub_exhausted_is_reported_and_raises_without_sanitizer():
         TPipe(strict).InitBuffer(TBuf(), 2048)
 
 
+def test_reset_places_the_next_buffers_from_ub_0_again():
+    """TPipe::Reset (AscendC's ResetPool): a kernel that gives up its buffers may lay UB out anew,
+    up to the whole UB again, without ub_exhausted."""
+    platform = Platform.custom(ub_size=1024, aiv_cores=1)
+    core = make_core(platform=platform)
+    pipe = TPipe(core)
+    pipe.InitBuffer(TBuf(name="a"), 800)
+    pipe.Reset()
+    big = TBuf(name="b")
+    pipe.InitBuffer(big, 1024)
+    assert big.buffers[0].ub_addr == 0 and core.log.items == []
+    pipe.InitBuffer(TBuf(name="c"), 32)  # past the UB again: exhausted
+    assert kinds(core) == ["ub_exhausted"]
+
+
 def test_queue_round_trip():
     core = make_core()
     q = _queue(core)

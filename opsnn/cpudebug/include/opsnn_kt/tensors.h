@@ -245,7 +245,8 @@ public:
     __aicore__ inline bool InitBufPool(TBufPool<pos, bufIDSize> &pool, uint32_t len, OPSNN_KT_WHERE);
     /* Frees the pipe's buffers on device; here: the buffers stay until the core ends. */
     __aicore__ inline void Destroy() {}
-    __aicore__ inline void Reset() {}
+    /* The next InitBuffer places from UB 0 again (the buffers placed so far are given up). */
+    __aicore__ inline void Reset(OPSNN_KT_WHERE) { opsnn_kt::Call("TPipe.Reset", OPSNN_KT_AT, Handle(OPSNN_KT_AT)); }
 
     opsnn_kt::Handle Handle(const char *file, int line) {
         if (handle_ < 0) handle_ = opsnn_kt::Call("TPipe.new", file, line);
