@@ -173,6 +173,10 @@ def _runs_verdict(runs: list[dict], compares: bool, test: Path | None, checkout:
         for launch in run.get("launches", []):
             error = launch.get("error")
             if error:
+                if re.search(r"block_dim must be in \[1, \d+\], got 0\b", error):
+                    return Verdict("ut-defect", "the test launches its kernel on 0 cores (ICPU_RUN_KF's numBlocks is "
+                                   "0): none of the kernel's code would run, and AscendC documents no such launch; "
+                                   + _short(error), compares)
                 if _LACKS.search(error):
                     return Verdict("opsnn-lacks", _short(error), compares)
                 return Verdict("unexplained", _short(error), compares)
@@ -187,6 +191,10 @@ def _runs_verdict(runs: list[dict], compares: bool, test: Path | None, checkout:
                     if branch:
                         return Verdict("ut-defect", f"{branch}; on that branch {where}{_short(detail)}", compares)
                     return Verdict("opsnn-lacks", where + _short(detail), compares)
+                barrier = _barrier_compiled_out(f.get("kind"), test) if f.get("kind") in _RACES else None
+                if barrier:
+                    return Verdict("ut-defect", f"{barrier}; the finding: {f.get('kind')}: {f.get('instruction')}"
+                                   + (f" at {f['source']}" if f.get("source") else ""), compares)
                 return Verdict("finding", f"{f.get('kind')}: {f.get('instruction')}"
                                + (f" at {f['source']}" if f.get("source") else "")
                                + f": {_short(detail)[:160]} ({len(errs)} error(s) in {launch.get('kernel')})",
@@ -247,6 +255,37 @@ def _undefined_dtype_branch(source: str, defines: list[str], test: Path | None, 
             return (f"the kernel's `#if {condition}` ({name}:{n}) holds only because the UT's options define no "
                     f"{read.group(1)} (in #if an undefined name is 0, as is {read.group(2)}); upstream's UT build "
                     "compiles the same branch")
+    return None
+
+
+_RACES = ("gm_write_overlap", "gm_read_write_race")
+_NOT_KT_TEST = re.compile(r"\s*#\s*(?:ifndef\s+__CCE_KT_TEST__|if\s+!\s*defined\s*\(?\s*__CCE_KT_TEST__)")
+_SYNC_ALL = re.compile(r"^\s*(?:AscendC::)?SyncAll\s*(?:<[^>]*>)?\s*\(")
+
+
+def _barrier_compiled_out(kind: str, test: Path | None) -> str | None:
+    """Evidence that a cross-core race exists only in the UT build: a SyncAll of the operator's
+    kernel sources lies inside `#ifndef __CCE_KT_TEST__`, so the build that defines it (upstream's UT
+    build, as CANN's CPU debug does) runs the cores with no barrier where the device has one."""
+    if test is None or len(test.parents) <= 3:
+        return None
+    operator = test.parents[3]
+    for source in sorted(operator.rglob("op_kernel/**/*")):
+        if source.suffix not in (".h", ".hpp", ".cpp") or not source.is_file():
+            continue
+        depth = 0  # nesting inside an `#ifndef __CCE_KT_TEST__` (0: outside)
+        for n, text in enumerate(source.read_text(errors="replace").splitlines(), 1):
+            c = _CONDITIONAL.match(text)
+            if c and c.group(1) in ("if", "ifdef", "ifndef"):
+                depth = depth + 1 if depth or _NOT_KT_TEST.match(text) else 0
+            elif c and c.group(1) == "endif" and depth:
+                depth -= 1
+            elif c and c.group(1) in ("else", "elif") and depth == 1:
+                depth = 0  # the branch that the UT build compiles
+            elif depth and _SYNC_ALL.match(text):
+                return (f"the kernel's SyncAll ({source.name}:{n}) is compiled only without __CCE_KT_TEST__: the UT "
+                        f"build, which defines it (upstream's too), runs the cores with no barrier there, so this "
+                        f"{kind} is the build's; on the device the barrier orders the cores")
     return None
 
 

@@ -138,3 +138,38 @@ def test_refusal_on_a_branch_only_an_undefined_dtype_macro_takes(tmp_path):
     unmodelled = dict(refused, detail="EmulatorError: Power on int64 is not modelled")
     v = run_verdict([_run(exit_status=1, launches=[{"findings": [unmodelled]}])], [], "", test, tmp_path)
     assert v.klass == "opsnn-lacks"
+
+
+def test_a_race_whose_barrier_the_ut_build_compiles_out_is_the_builds(tmp_path):
+    """A cross-core race in a kernel whose SyncAll sits inside `#ifndef __CCE_KT_TEST__` is the UT
+    build's (it defines the macro, so the cores run unordered there), not the kernel's; the same race
+    with the SyncAll outside such a block, or in its #else, stays a finding. An api_contract_violation
+    is a finding, as is any sanitizer error."""
+    kernel = tmp_path / "op" / "op_kernel" / "k.h"
+    kernel.parent.mkdir(parents=True)
+    test = tmp_path / "op" / "tests" / "ut" / "op_kernel" / "test_op.cpp"
+    race = {"level": "error", "kind": "gm_write_overlap", "instruction": "DataCopyPad", "source": "k.h:9",
+            "detail": "core 1 writes bytes [16, 32) of dgamma atomically ..."}
+    launch = [{"findings": [race], "kernel": "op"}]
+    kernel.write_text("#if A\n#endif\n#ifndef __CCE_KT_TEST__\n#if B\n#endif\n    // wait core\n    SyncAll();\n"
+                      "#endif\n")
+    v = run_verdict([_run(exit_status=1, launches=launch)], [], "", test, tmp_path)
+    assert v.klass == "ut-defect" and v.reason.startswith("the kernel's SyncAll (k.h:7) is compiled only without "
+                                                          "__CCE_KT_TEST__")
+    assert v.reason.endswith("the finding: gm_write_overlap: DataCopyPad at k.h:9")
+    for text in ("SyncAll();\n", "#ifndef __CCE_KT_TEST__\n#else\n  SyncAll();\n#endif\n",
+                 "#ifdef __CCE_KT_TEST__\n  SyncAll();\n#endif\n"):
+        kernel.write_text(text)
+        assert run_verdict([_run(exit_status=1, launches=launch)], [], "", test, tmp_path).klass == "finding", text
+    contract = {"level": "error", "kind": "api_contract_violation", "instruction": "Select", "source": "k.h:3",
+                "detail": "ApiContractError: continuous mask 128 for float32: AscendC takes 0..64"}
+    v = run_verdict([_run(exit_status=1, launches=[{"findings": [contract], "kernel": "op"}])], [], "", test, tmp_path)
+    assert v.klass == "finding" and v.reason.startswith("api_contract_violation: Select at k.h:3")
+
+
+def test_a_launch_on_zero_cores_is_the_uts_defect():
+    error = ("ICPU_RUN_KF(op, 0) at test_op.cpp:257: EmulatorError: block_dim must be in [1, 65535], got 0")
+    v = run_verdict([_run(exit_status=1, launches=[{"error": error}])], [], "")
+    assert v.klass == "ut-defect" and "on 0 cores" in v.reason
+    other = error.replace("got 0", "got 70000")
+    assert run_verdict([_run(exit_status=1, launches=[{"error": other}])], [], "").klass == "unexplained"
