@@ -79,7 +79,9 @@ def _macro_args(text: str, macro: str) -> list[list[str]]:
     return calls
 
 
-_TPL_PARAM = re.compile(r'ASCENDC_TPL_(DATATYPE|DTYPE|FORMAT|UINT|BOOL|KERNEL_TYPE)_(?:DECL|SEL)\s*\((.*)\)\s*$', re.S)
+_NO_KEY_BITS = ("KERNEL_TYPE", "TILING_STRUCT")  # a combination's kernel type and tiling struct: not arguments
+_TPL_PARAM = re.compile(
+    r'ASCENDC_TPL_(DATATYPE|DTYPE|FORMAT|UINT|BOOL|KERNEL_TYPE|TILING_STRUCT)_(?:DECL|SEL)\s*\((.*)\)\s*$', re.S)
 _TPL_INPUT = re.compile(r'ASCENDC_TPL_INPUT\s*\(\s*(\d+)\s*\)')
 
 
@@ -102,7 +104,7 @@ def _tpl_spec(header: str):
     decl = []
     for item in decls[0][1:]:
         p = _tpl_param(item)
-        if p is None or p[0] == "KERNEL_TYPE":
+        if p is None or p[0] in _NO_KEY_BITS:
             return None
         kind, pname, args = p
         if kind == "UINT":
@@ -118,7 +120,7 @@ def _tpl_spec(header: str):
             p = _tpl_param(item)
             if p is None:
                 return None
-            if p[0] != "KERNEL_TYPE":
+            if p[0] not in _NO_KEY_BITS:
                 combination.append((p[1], p[0], p[2]))
         sels.append(combination)
     return (decl, sels) if sels else None

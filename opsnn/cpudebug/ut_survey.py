@@ -43,6 +43,9 @@ def judge(doc: dict, test: Path, checkout: Path | None) -> Verdict:
     except OSError:
         text = ""
     if "error" in doc:
+        if doc["error"].endswith("defines no test: no TEST/TEST_F/TEST_P (gtest) and no main()"):
+            return Verdict("ut-defect", f"{test.name} defines no test (no TEST, TEST_F or TEST_P): upstream's "
+                           "build compiles it into the UT program, where it adds nothing to run")
         return Verdict("unexplained", doc["error"])
     runs = doc.get("runs", [])
     if not runs:

@@ -173,3 +173,13 @@ def test_a_launch_on_zero_cores_is_the_uts_defect():
     assert v.klass == "ut-defect" and "on 0 cores" in v.reason
     other = error.replace("got 0", "got 70000")
     assert run_verdict([_run(exit_status=1, launches=[{"error": other}])], [], "").klass == "unexplained"
+
+
+def test_a_file_with_no_test_is_a_ut_defect(tmp_path):
+    from opsnn.cpudebug.ut_survey import judge
+    test = tmp_path / "test_op_apt.cpp"
+    test.write_text('#include "gtest/gtest.h"\n')
+    error = f"{test} defines no test: no TEST/TEST_F/TEST_P (gtest) and no main()"
+    v = judge({"error": error}, test, None)
+    assert v.klass == "ut-defect" and v.reason.startswith("test_op_apt.cpp defines no test")
+    assert judge({"error": "something else"}, test, None).klass == "unexplained"

@@ -183,6 +183,8 @@ template <> struct TplDType<ge::DT_BOOL> { using type = bool; };
 #define ASCENDC_TPL_UINT_SEL(x, ...) OPSNN_TPL_PARAM(x, ::opsnn_kt::TPL_UINT, 0, __VA_ARGS__)
 #define ASCENDC_TPL_BOOL_SEL(x, ...) OPSNN_TPL_PARAM(x, ::opsnn_kt::TPL_BOOL, 1, __VA_ARGS__)
 #define ASCENDC_TPL_KERNEL_TYPE_SEL(...) ::opsnn_kt::TplParam{"kernel_type", ::opsnn_kt::TPL_OTHER, 8, {}}
+/* the tiling struct a combination's kernel reads (CANN's ASCENDC_TPL_TILING_STRUCT_SEL): no key bits */
+#define ASCENDC_TPL_TILING_STRUCT_SEL(x, ...) ::opsnn_kt::TplParam{"tiling_struct", ::opsnn_kt::TPL_OTHER, 0, {}}
 #define ASCENDC_TPL_ARGS_DECL(op, ...) static const std::vector<::opsnn_kt::TplParam> opsnn_kt_tpl_decl_{__VA_ARGS__}
 #define ASCENDC_TPL_ARGS_SEL(...) std::vector<::opsnn_kt::TplParam>{__VA_ARGS__}
 #define ASCENDC_TPL_SEL(...) static const std::vector<std::vector<::opsnn_kt::TplParam>> opsnn_kt_tpl_sel_{__VA_ARGS__}
