@@ -115,6 +115,10 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     if m and re.search(rf'extern\s+"C"[^;]*\b{re.escape(m.group(1))}\s*\(', test_text):
         return Verdict("ut-defect", f"nothing defines the kernel entry {m.group(1)} the test declares extern \"C\" "
                        "(upstream's build links the same objects)")
+    m = re.search(rf"{_Q}(?:const )?(?:struct |class )?(\w+){_Q} has no member named {_Q}(\w+)", first)
+    stale = m and _stale_ut_tiling_header(m.group(1), m.group(2), test)
+    if stale:
+        return Verdict("ut-defect", f"{stale} ({located})")
     m = re.search(rf"{_Q}(?:AscendC::)?([\w:]+){_Q} (?:is not a member of|was not declared|has not been declared|"
                   rf"does not name a (?:type|template)|is not a namespace-name)", first) or \
         re.search(rf"{_Q}(?:class |struct )?([\w:<>, ]+){_Q} has no member named {_Q}(\w+)", first) or \
@@ -127,6 +131,23 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     if "not modelled" in compiler.splitlines()[0] if compiler else False:
         return Verdict("opsnn-lacks", compiler.splitlines()[0])
     return Verdict("unexplained", f"{step} fails: {located}")
+
+
+def _stale_ut_tiling_header(struct: str, member: str, test: Path) -> str | None:
+    """Evidence that the UT folder's tiling header lags the operator: it defines `struct` without
+    `member`, which the operator's op_host tiling defines (TILING_DATA_FIELD_DEF / a struct field);
+    upstream's build force-includes the same header (-include <op>_tiling_def.h), so fails the same."""
+    for header in sorted(test.parent.glob("*tiling_def*.h")):
+        text = header.read_text(errors="replace")
+        if not re.search(rf"\bstruct\s+{re.escape(struct)}\b", text) or re.search(rf"\b{re.escape(member)}\b", text):
+            continue
+        operator = test.parents[3] if len(test.parents) > 3 else test.parent
+        for host in sorted(operator.glob("op_host/**/*.h")) + sorted(operator.glob("op_kernel/**/*.h")):
+            if re.search(rf"\b{re.escape(member)}\b", host.read_text(errors="replace")):
+                return (f"the UT folder's {header.name} defines {struct} without {member}, which the operator's "
+                        f"{host.name} has: the UT's tiling header lags the operator (upstream's build includes the "
+                        "same header)")
+    return None
 
 
 def _anywhere(header: str, checkout: Path | None) -> Path | None:

@@ -183,3 +183,23 @@ def test_a_file_with_no_test_is_a_ut_defect(tmp_path):
     v = judge({"error": error}, test, None)
     assert v.klass == "ut-defect" and v.reason.startswith("test_op_apt.cpp defines no test")
     assert judge({"error": "something else"}, test, None).klass == "unexplained"
+
+
+def test_a_ut_tiling_header_lagging_the_operator_is_a_ut_defect(tmp_path):
+    """The kernel reads a tiling member the UT folder's <op>_tiling_def.h (which upstream's build
+    force-includes) lacks while op_host defines it: the UT's defect. A member nobody defines, or a
+    struct the UT header does not define, stays opsnn's to explain."""
+    ut = tmp_path / "op" / "tests" / "ut" / "op_kernel"
+    host = tmp_path / "op" / "op_host"
+    ut.mkdir(parents=True)
+    host.mkdir(parents=True)
+    (ut / "op_tiling_def.h").write_text("struct OpTilingData {\n  int64_t rows;\n};\n")
+    (host / "op_tiling.h").write_text("TILING_DATA_FIELD_DEF(int64_t, rows);\n"
+                                      "TILING_DATA_FIELD_DEF(int64_t, hasBias);\n")
+    test = ut / "test_op.cpp"
+    err = "k.h:165:14: error: \u2018const struct OpTilingData\u2019 has no member named \u2018hasBias\u2019"
+    v = build_verdict(err, "compiling", test, "", [], tmp_path)
+    assert v.klass == "ut-defect" and v.reason.startswith("the UT folder's op_tiling_def.h defines OpTilingData "
+                                                          "without hasBias, which the operator's op_tiling.h has")
+    for other in (err.replace("hasBias", "nowhere"), err.replace("OpTilingData", "OtherData")):
+        assert build_verdict(other, "compiling", test, "", [], tmp_path).klass == "opsnn-lacks"

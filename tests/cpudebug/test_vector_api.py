@@ -127,6 +127,7 @@ def test_cumsum_and_broadcast(run):
     assert (bits(y[SLOT["CUMSUM"]:SLOT["CUMSUM"] + 64]) == bits(want.reshape(-1))).all()
     assert (bits(y[SLOT["LAST_ROW"]:SLOT["LAST_ROW"] + 32]) == bits(want[1])).all()
     assert (bits(y[SLOT["BRC"]:SLOT["BRC"] + 16]) == bits(np.repeat(x[:2], 8))).all()
+    assert bits(y[SLOT["BRC"] + 16]) == bits(x[3] * np.float32(2))  # xg(3): GM read through the proxy
 
 
 def test_a_short_work_buffer_is_a_finding_at_its_line(tmp_path, runtime):

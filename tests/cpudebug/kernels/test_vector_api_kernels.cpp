@@ -96,6 +96,7 @@ __aicore__ inline void VectorApis(GM_ADDR x, GM_ADDR y) {
     CumSum<float, lastAxisWithRow>(sums, lastRow, in, shared, CumSumInfo{2, 32});  // 4096 bytes: its minimum
     const uint32_t brcDst[2] = {2, 8}, brcSrc[2] = {2, 1};
     Broadcast<float, 2, 1>(out[SLOT_BRC], in, brcDst, brcSrc, shared);
+    out(SLOT_BRC + 16) = xg(3) * 2.0f;  // GlobalTensor's element proxy, read in a scalar expression
 
     DataCopy(yg, out, OUT);
 }

@@ -41,6 +41,53 @@ inline const char *EnumName(TPosition p) {
 
 template <typename T> class LocalTensor;
 
+}  // namespace AscendC
+
+namespace opsnn_kt {
+/* tensor(i) of a LocalTensor or GlobalTensor: a proxy that reads the element on conversion and
+ * writes it on assignment, through the tensor's GetValue / SetValue (device code gets a reference). */
+template <typename Tensor, typename T, typename Index>
+class ElementRef {
+public:
+    ElementRef(const Tensor &t, Index i) : t_(t), i_(i) {}
+    /* reads like the element: as T, or converted on to any arithmetic type (half -> float) */
+    template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>
+    operator U() const { return static_cast<U>(t_.GetValue(i_)); }  // NOLINT
+    ElementRef &operator=(const T &v) { t_.SetValue(i_, v); return *this; }
+    ElementRef &operator=(const ElementRef &o) { t_.SetValue(i_, o.template operator T()); return *this; }
+    T operator-() const { return -(this->template operator T()); }
+    /* arithmetic and comparison as on the element's value (a conversion template alone leaves
+     * `ref * 2.0f` ambiguous among the built-in operators) */
+#define OPSNN_KT_ELEMENT_OP(op)                                                                                   \
+    template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>           \
+    friend auto operator op(const ElementRef &a, const U &b) { return a.template operator T() op b; }             \
+    template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>           \
+    friend auto operator op(const U &a, const ElementRef &b) { return a op b.template operator T(); }             \
+    friend auto operator op(const ElementRef &a, const ElementRef &b) {                                           \
+        return a.template operator T() op b.template operator T();                                                \
+    }
+    OPSNN_KT_ELEMENT_OP(+) OPSNN_KT_ELEMENT_OP(-) OPSNN_KT_ELEMENT_OP(*) OPSNN_KT_ELEMENT_OP(/)
+    OPSNN_KT_ELEMENT_OP(<) OPSNN_KT_ELEMENT_OP(>) OPSNN_KT_ELEMENT_OP(<=) OPSNN_KT_ELEMENT_OP(>=)
+    OPSNN_KT_ELEMENT_OP(==) OPSNN_KT_ELEMENT_OP(!=)
+#undef OPSNN_KT_ELEMENT_OP
+#define OPSNN_KT_ELEMENT_ASSIGN(op)                                                                               \
+    template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>           \
+    ElementRef &operator op##=(const U &v) {                                                                      \
+        t_.SetValue(i_, static_cast<T>(this->template operator T() op v));                                        \
+        return *this;                                                                                             \
+    }                                                                                                             \
+    template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>           \
+    friend U &operator op##=(U &a, const ElementRef &b) { return a op##= b.template operator T(); }
+    OPSNN_KT_ELEMENT_ASSIGN(+) OPSNN_KT_ELEMENT_ASSIGN(-) OPSNN_KT_ELEMENT_ASSIGN(*) OPSNN_KT_ELEMENT_ASSIGN(/)
+#undef OPSNN_KT_ELEMENT_ASSIGN
+private:
+    Tensor t_;
+    Index i_;
+};
+}  // namespace opsnn_kt
+
+namespace AscendC {
+
 template <typename T>
 class GlobalTensor {
 public:
@@ -68,6 +115,9 @@ public:
     }
     /* A cache hint on device; the emulator has no cache. */
     template <typename Mode> __aicore__ inline void SetL2CacheHint(Mode) {}
+    /* tensor(i): the GM element as a scalar (a proxy, as LocalTensor's) */
+    using ElementRef = opsnn_kt::ElementRef<GlobalTensor, T, uint64_t>;
+    __aicore__ inline ElementRef operator()(uint64_t offset) const { return ElementRef(*this, offset); }
 
     __gm__ T *address_ = nullptr;  // where this window starts
     __gm__ T *origin_ = nullptr;   // what SetGlobalBuffer was given: names the kernel argument
@@ -99,43 +149,7 @@ public:
     }
     /* tensor(i): element i as a scalar, read and written through the emulator (device code gets
      * a UB reference; here a proxy that reads on conversion and writes on assignment). */
-    class ElementRef {
-    public:
-        ElementRef(const LocalTensor &t, uint32_t i) : t_(t), i_(i) {}
-        /* reads like the element: as T, or converted on to any arithmetic type (half -> float) */
-        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>
-        operator U() const { return static_cast<U>(t_.GetValue(i_)); }  // NOLINT
-        ElementRef &operator=(const T &v) { t_.SetValue(i_, v); return *this; }
-        ElementRef &operator=(const ElementRef &o) { t_.SetValue(i_, o.template operator T()); return *this; }
-        T operator-() const { return -(this->template operator T()); }
-        /* arithmetic and comparison as on the element's value (a conversion template alone leaves
-         * `ref * 2.0f` ambiguous among the built-in operators) */
-#define OPSNN_KT_ELEMENT_OP(op)                                                                                   \
-        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>       \
-        friend auto operator op(const ElementRef &a, const U &b) { return a.template operator T() op b; }         \
-        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>       \
-        friend auto operator op(const U &a, const ElementRef &b) { return a op b.template operator T(); }         \
-        friend auto operator op(const ElementRef &a, const ElementRef &b) {                                       \
-            return a.template operator T() op b.template operator T();                                            \
-        }
-        OPSNN_KT_ELEMENT_OP(+) OPSNN_KT_ELEMENT_OP(-) OPSNN_KT_ELEMENT_OP(*) OPSNN_KT_ELEMENT_OP(/)
-        OPSNN_KT_ELEMENT_OP(<) OPSNN_KT_ELEMENT_OP(>) OPSNN_KT_ELEMENT_OP(<=) OPSNN_KT_ELEMENT_OP(>=)
-        OPSNN_KT_ELEMENT_OP(==) OPSNN_KT_ELEMENT_OP(!=)
-#undef OPSNN_KT_ELEMENT_OP
-#define OPSNN_KT_ELEMENT_ASSIGN(op)                                                                               \
-        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>       \
-        ElementRef &operator op##=(const U &v) {                                                                  \
-            t_.SetValue(i_, static_cast<T>(this->template operator T() op v));                                    \
-            return *this;                                                                                         \
-        }                                                                                                         \
-        template <typename U, typename = std::enable_if_t<std::is_same_v<U, T> || std::is_arithmetic_v<U>>>       \
-        friend U &operator op##=(U &a, const ElementRef &b) { return a op##= b.template operator T(); }
-        OPSNN_KT_ELEMENT_ASSIGN(+) OPSNN_KT_ELEMENT_ASSIGN(-) OPSNN_KT_ELEMENT_ASSIGN(*) OPSNN_KT_ELEMENT_ASSIGN(/)
-#undef OPSNN_KT_ELEMENT_ASSIGN
-    private:
-        LocalTensor t_;
-        uint32_t i_;
-    };
+    using ElementRef = opsnn_kt::ElementRef<LocalTensor, T, uint32_t>;
     __aicore__ inline ElementRef operator()(uint32_t index) const { return ElementRef(*this, index); }
     /* Elements from here to the end of the buffer, or what SetSize set. */
     __aicore__ inline uint32_t GetSize(OPSNN_KT_WHERE) const {
