@@ -115,6 +115,9 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     if m and re.search(rf'extern\s+"C"[^;]*\b{re.escape(m.group(1))}\s*\(', test_text):
         return Verdict("ut-defect", f"nothing defines the kernel entry {m.group(1)} the test declares extern \"C\" "
                        "(upstream's build links the same objects)")
+    tpl = _undeclared_in_tiling_key(first, test)
+    if tpl:
+        return Verdict("ut-defect", f"{tpl} ({located})")
     m = re.search(rf"{_Q}(?:const )?(?:struct |class )?(\w+){_Q} has no member named {_Q}(\w+)", first)
     stale = m and _stale_ut_tiling_header(m.group(1), m.group(2), test)
     if stale:
@@ -131,6 +134,28 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     if "not modelled" in compiler.splitlines()[0] if compiler else False:
         return Verdict("opsnn-lacks", compiler.splitlines()[0])
     return Verdict("unexplained", f"{step} fails: {located}")
+
+
+def _undeclared_in_tiling_key(first: str, test: Path) -> str | None:
+    """Evidence that a name in an ASCENDC_TPL_* list of the operator's tiling-key header is declared
+    nowhere: op_host's tiling includes the same header, and CANN's host-side macros evaluate the
+    list, so upstream's op_host build fails on that line as well."""
+    m = re.match(rf"(\S+?):(\d+):(?:\d+:)?\s*error: {_Q}(\w+){_Q} was not declared in this scope", first)
+    if not m:
+        return None
+    header, line, name = Path(m.group(1)), int(m.group(2)), m.group(3)
+    try:
+        text = header.read_text(errors="replace").splitlines()[line - 1]
+    except (OSError, IndexError):
+        return None
+    operator = test.parents[3] if len(test.parents) > 3 else test.parent
+    if "ASCENDC_TPL_" not in text or operator not in header.resolve().parents:
+        return None
+    for host in sorted(operator.glob("op_host/**/*.cpp")):
+        if re.search(rf'#\s*include\s*"[^"]*\b{re.escape(header.name)}"', host.read_text(errors="replace")):
+            return (f"{name} in the tiling-key list of {header.name}:{line} is declared nowhere; the operator's "
+                    f"{host.name} includes that header, so upstream's op_host build fails on it too")
+    return None
 
 
 def _stale_ut_tiling_header(struct: str, member: str, test: Path) -> str | None:

@@ -203,3 +203,19 @@ def test_a_ut_tiling_header_lagging_the_operator_is_a_ut_defect(tmp_path):
                                                           "without hasBias, which the operator's op_tiling.h has")
     for other in (err.replace("hasBias", "nowhere"), err.replace("OpTilingData", "OtherData")):
         assert build_verdict(other, "compiling", test, "", [], tmp_path).klass == "opsnn-lacks"
+
+
+def test_an_undeclared_name_in_the_tiling_key_list_op_host_compiles_is_the_operators(tmp_path):
+    op = tmp_path / "op"
+    (op / "op_kernel").mkdir(parents=True)
+    (op / "op_host").mkdir()
+    key = op / "op_kernel" / "op_tiling_key.h"
+    key.write_text("#define A 0\nASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(g, 1, A, TPL_FLOOR)));\n")
+    test = op / "tests" / "ut" / "op_kernel" / "test_op.cpp"
+    err = f"{key}:2:60: error: \u2018TPL_FLOOR\u2019 was not declared in this scope"
+    assert build_verdict(err, "compiling", test, "", [], tmp_path).klass == "opsnn-lacks"  # op_host does not include it
+    (op / "op_host" / "op_tiling.cpp").write_text('#include "../op_kernel/op_tiling_key.h"\n')
+    v = build_verdict(err, "compiling", test, "", [], tmp_path)
+    assert v.klass == "ut-defect" and v.reason.startswith("TPL_FLOOR in the tiling-key list of op_tiling_key.h:2")
+    plain = f"{key}:1:9: error: \u2018TPL_FLOOR\u2019 was not declared in this scope"  # not a TPL list line
+    assert build_verdict(plain, "compiling", test, "", [], tmp_path).klass == "opsnn-lacks"
