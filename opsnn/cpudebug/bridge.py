@@ -47,9 +47,18 @@ _WRITTEN, _REUSED = 1, 2  # a REG / MASK operand's flags: the instruction writes
 # the core's serial (low 16 bits); 43-32: the buffer's index in the core; 31-0: byte offset + 2**31.
 _PTR_TAG, _PTR_BIAS = 0x5 << 60, 1 << 31
 
-_DTYPES = {name: (bfloat16 if name == "bfloat16" else np.dtype(name)) for name in (
+class _ElementTypes(dict):
+    """The element types C++ operands name; int4 (int4b_t, two to a byte) compiles in kernels but
+    no instruction on it is modelled: reaching one stops the core, naming it."""
+
+    def __missing__(self, name):
+        raise EmulatorError(f"{name} tensors ({'int4b_t' if name == 'int4' else name}) are not modelled by "
+                            "opsnn's emulator")
+
+
+_DTYPES = _ElementTypes({name: (bfloat16 if name == "bfloat16" else np.dtype(name)) for name in (
     "float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-    "uint64", "bool")}
+    "uint64", "bool")})
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _KERNEL_MODES = ("MIX_MODE", "AIC_MODE", "AIV_MODE", "MIX_AIC_1_1", "MIX_AIC_1_2")
 # vector cores per block of each kernel mode that has any (CANN's CPU debug: MIX_MODE runs an AIC and

@@ -124,9 +124,12 @@ def kernel_flags(wanted: list[str]) -> tuple[int, list[str]]:
 def kernel_cflags() -> list[str]:
     """What a kernel or its UT compiles with: the headers, C++17, __CCE_KT_TEST__. The host twin's
     base/context_builder too, as upstream's cmake/ut.cmake gives op_kernel UTs the toolkit's (its
-    tests/ut/common helpers include the context builders by their bare names)."""
+    tests/ut/common helpers include the context builders by their bare names), and, searched last,
+    the ACL headers and opbase's op_common (an op_host tiling header a UT includes names
+    "op_host/tiling_base_util.h"), as its OPBASE_INC_DIRS do."""
     return ["-std=c++17", f"-I{INCLUDE_DIR}", f"-I{HOST_INCLUDE_DIR}",
-            f"-I{HOST_INCLUDE_DIR / 'base' / 'context_builder'}", f"-idirafter{ACL_INCLUDE_DIR}", "-D__CCE_KT_TEST__"]
+            f"-I{HOST_INCLUDE_DIR / 'base' / 'context_builder'}", f"-idirafter{ACL_INCLUDE_DIR}",
+            f"-idirafter{HOST_INCLUDE_DIR / 'op_common'}", "-D__CCE_KT_TEST__"]
 
 
 def kernel_libs() -> list[str]:

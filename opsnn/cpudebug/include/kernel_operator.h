@@ -20,6 +20,7 @@
 #include "opsnn_kt/sort_api.h"
 #include "opsnn_kt/math_api.h"
 #include "opsnn_kt/cumsum_api.h"
+#include "opsnn_kt/list_tensor.h"
 #include "opsnn_kt/sum_broadcast.h"
 #include "opsnn_kt/softmax_api.h"
 #include "opsnn_kt/select_bytes_mask.h"

@@ -17,7 +17,8 @@ template <typename T, typename U> struct IsSameType { static constexpr bool valu
 template <typename T> struct IsSameType<T, T> { static constexpr bool value = true; };
 
 /* A 4-bit integer (two per byte in GM and UB). A distinct type, so IsSameType<T, int4b_t> tells it
- * apart; the emulator models no instruction on it: using one fails to compile by name (DTypeOf). */
+ * apart. The emulator models no instruction on it: a kernel that has int4 branches compiles, and
+ * an instruction on an int4b_t tensor that runs is refused by name (the core stops, naming it). */
 struct int4b_t {
     uint8_t storage;
 };
@@ -221,5 +222,9 @@ public:
 
 /* CANN's kernel headers declare these at global scope too. */
 using AscendC::int4b_t;
+
+namespace opsnn_kt {
+template <> struct DType<AscendC::int4b_t> { static constexpr const char *name = "int4"; };
+}  // namespace opsnn_kt
 
 #endif  // OPSNN_KT_TYPE_UTILS_H_

@@ -35,6 +35,7 @@
 #include "exe_graph/runtime/shape.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "graph/ge_error_codes.h"
+#include "op_common/op_host/tiling_base_util.h"  // EnsureNotScalar
 #include "op_common/log/log.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -62,11 +63,6 @@ struct BroadcastCompileInfo {
     uint64_t ubSize = 0;
 };
 
-const gert::Shape g_vec_1_shape = {1};
-/* a 0-d shape is tiled as [1] */
-inline const gert::Shape &EnsureNotScalar(const gert::Shape &inShape) {
-    return inShape.IsScalar() ? g_vec_1_shape : inShape;
-}
 
 namespace brc_detail {
 constexpr int64_t kNddmaDcacheSize = 8192;  // bytes
