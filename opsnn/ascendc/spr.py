@@ -11,14 +11,16 @@ back (AscendC's "寄存器辅助接口"), one per core (CoreContext.spr):
 - GATHER_MASK_COUNT: how many elements the last GatherMask kept (gather_mask.py).
 - MRG_SORT_RESULT: how many elements of each list the last MrgSort consumed (sort.py).
 
-A register read before any instruction of the core set it is refused by name: on the device it
-holds a stale or undefined value, which no kernel may rely on."""
+A register read before any instruction of the core set it is the kernel's defect, refused by name
+(errors.ApiContractError: the finding api_contract_violation): on the device it holds a stale or
+undefined value, which no kernel may rely on (AscendC pairs each reader with its setter, e.g. the
+int32 -> half Cast "is used together with SetDeqScale")."""
 from __future__ import annotations
 
 import numpy as np
 
 from .core import CoreContext
-from .errors import EmulatorError
+from .errors import ApiContractError
 
 ACC_VAL = "ACC_VAL"
 MAX_MIN_CNT = "MAX_MIN_CNT"
@@ -31,9 +33,9 @@ _SETTERS = {ACC_VAL: "a count-form ReduceSum", MAX_MIN_CNT: "a WholeReduceMax/Mi
 
 
 def read(ctx: CoreContext, register: str, reader: str):
-    """The value of `register`; EmulatorError naming `reader` when nothing set it."""
+    """The value of `register`; ApiContractError naming `reader` when nothing set it."""
     if register not in ctx.spr:
-        raise EmulatorError(f"{reader} reads {register}, which no instruction of this core has set yet "
+        raise ApiContractError(f"{reader} reads {register}, which no instruction of this core has set yet "
                             f"({_SETTERS[register]} sets it)")
     return ctx.spr[register]
 

@@ -115,6 +115,9 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     if m and re.search(rf'extern\s+"C"[^;]*\b{re.escape(m.group(1))}\s*\(', test_text):
         return Verdict("ut-defect", f"nothing defines the kernel entry {m.group(1)} the test declares extern \"C\" "
                        "(upstream's build links the same objects)")
+    entry = _entry_in_another_unit(first, test, test_text)
+    if entry:
+        return Verdict("ut-defect", f"{entry} ({located})")
     tpl = _undeclared_in_tiling_key(first, test)
     if tpl:
         return Verdict("ut-defect", f"{tpl} ({located})")
@@ -134,6 +137,25 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     if "not modelled" in compiler.splitlines()[0] if compiler else False:
         return Verdict("opsnn-lacks", compiler.splitlines()[0])
     return Verdict("unexplained", f"{step} fails: {located}")
+
+
+def _entry_in_another_unit(first: str, test: Path, test_text: str) -> str | None:
+    """Evidence that the test names a kernel entry its own translation unit cannot see: the entry
+    (a __global__ function, a template here) is defined only in the operator's kernel .cpp, which
+    the test does not #include and no header it includes declares; upstream's build compiles the
+    test and that .cpp apart, so it fails on the same name."""
+    m = re.search(rf"{_Q}(\w+){_Q} was not declared in this scope", first)
+    if not m or not first.startswith(str(test)) and Path(first.split(":")[0]).name != test.name:
+        return None
+    name = m.group(1)
+    operator = test.parents[3] if len(test.parents) > 3 else test.parent
+    for kernel in sorted(operator.glob("op_kernel/**/*.cpp")):
+        text = kernel.read_text(errors="replace")
+        if re.search(rf"__global__[^;{{]*\bvoid\s+{re.escape(name)}\s*\(", text) and \
+                not re.search(rf'#\s*include\s*"[^"]*\b{re.escape(kernel.name)}"', test_text):
+            return (f"the test names the kernel entry {name}, which only {kernel.name} defines; the test does not "
+                    f"include it, and upstream's build compiles the two apart")
+    return None
 
 
 def _undeclared_in_tiling_key(first: str, test: Path) -> str | None:

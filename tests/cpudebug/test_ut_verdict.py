@@ -219,3 +219,18 @@ def test_an_undeclared_name_in_the_tiling_key_list_op_host_compiles_is_the_opera
     assert v.klass == "ut-defect" and v.reason.startswith("TPL_FLOOR in the tiling-key list of op_tiling_key.h:2")
     plain = f"{key}:1:9: error: \u2018TPL_FLOOR\u2019 was not declared in this scope"  # not a TPL list line
     assert build_verdict(plain, "compiling", test, "", [], tmp_path).klass == "opsnn-lacks"
+
+
+def test_a_kernel_entry_defined_only_in_a_cpp_the_test_does_not_include(tmp_path):
+    op = tmp_path / "op"
+    (op / "op_kernel").mkdir(parents=True)
+    (op / "op_kernel" / "op.cpp").write_text("template <bool a>\n__global__ __aicore__ void op_kernel(GM_ADDR x) {}\n")
+    ut = op / "tests" / "ut" / "op_kernel"
+    ut.mkdir(parents=True)
+    test = ut / "test_op.cpp"
+    err = f"{test}:57:32: error: \u2018op_kernel\u2019 was not declared in this scope"
+    v = build_verdict(err, "compiling", test, '#include "../../../op_kernel/op.h"\n', [], tmp_path)
+    assert v.klass == "ut-defect" and v.reason.startswith("the test names the kernel entry op_kernel, which only "
+                                                          "op.cpp defines")
+    included = build_verdict(err, "compiling", test, '#include "../../../op_kernel/op.cpp"\n', [], tmp_path)
+    assert included.klass == "opsnn-lacks"
