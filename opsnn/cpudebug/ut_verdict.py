@@ -112,6 +112,12 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
         return Verdict("ut-defect", f"{m.group(1)} is defined twice: the test #includes the kernel .cpp, which "
                        "upstream's build also compiles as its own translation unit")
     m = re.search(rf"undefined reference to {_Q}(\w+)", first)
+    common = m and _unlinked_ut_common(m.group(1), checkout)
+    if common:
+        return Verdict("ut-defect", f"calls {m.group(1)}, which only the checkout's {common} defines: upstream's "
+                       "op_kernel UT program links none of tests/ut/common but test_cube_util.cpp (its op_host "
+                       f"UTs' helpers stay out) ({located})")
+    m = re.search(rf"undefined reference to {_Q}(\w+)", first)
     if m and re.search(rf'extern\s+"C"[^;]*\b{re.escape(m.group(1))}\s*\(', test_text):
         return Verdict("ut-defect", f"nothing defines the kernel entry {m.group(1)} the test declares extern \"C\" "
                        "(upstream's build links the same objects)")
@@ -137,6 +143,20 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     if "not modelled" in compiler.splitlines()[0] if compiler else False:
         return Verdict("opsnn-lacks", compiler.splitlines()[0])
     return Verdict("unexplained", f"{step} fails: {located}")
+
+
+def _unlinked_ut_common(name: str, checkout: Path | None) -> str | None:
+    """The tests/ut/common source (other than test_cube_util.cpp, the one upstream's op_kernel UT
+    program compiles) that defines function `name`, or None."""
+    common = checkout / "tests" / "ut" / "common" if checkout else None
+    if common is None or not common.is_dir():
+        return None
+    for source in sorted(common.glob("*.cpp")):
+        if source.name != "test_cube_util.cpp" and re.search(
+                rf"^[\w:<>&*\s]*\b{re.escape(name)}\s*\([^;]*\)\s*(?:const\s*)?\{{?\s*$",
+                source.read_text(errors="replace"), re.M):
+            return str(source.relative_to(checkout))
+    return None
 
 
 def _entry_in_another_unit(first: str, test: Path, test_text: str) -> str | None:

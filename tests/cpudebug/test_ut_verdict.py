@@ -234,3 +234,20 @@ def test_a_kernel_entry_defined_only_in_a_cpp_the_test_does_not_include(tmp_path
                                                           "op.cpp defines")
     included = build_verdict(err, "compiling", test, '#include "../../../op_kernel/op.cpp"\n', [], tmp_path)
     assert included.klass == "opsnn-lacks"
+
+
+def test_a_call_into_the_op_host_helpers_of_tests_ut_common_is_a_ut_defect(tmp_path):
+    """upstream's op_kernel UT program compiles test_cube_util.cpp of tests/ut/common and nothing
+    else there: a kernel UT calling another of its functions (ExecuteTiling) does not link there."""
+    common = tmp_path / "tests" / "ut" / "common"
+    common.mkdir(parents=True)
+    (common / "tiling_case_executor.cpp").write_text(
+        "#include \"x.h\"\nbool ExecuteTiling(const gert::TilingContextPara& p, TilingInfo& info)\n"
+        "{\n  return true;\n}\n")
+    (common / "test_cube_util.cpp").write_text("void CubeHelper(int x)\n{\n}\n")
+    err = "/t/test_op.cpp:200: undefined reference to `ExecuteTiling(gert::TilingContextPara const&, TilingInfo&)'"
+    v = build_verdict(err, "linking", TEST, "", [], tmp_path)
+    assert v.klass == "ut-defect" and v.reason.startswith("calls ExecuteTiling, which only the checkout's "
+                                                          "tests/ut/common/tiling_case_executor.cpp defines")
+    linked = "/t/test_op.cpp:200: undefined reference to `CubeHelper(int)'"
+    assert build_verdict(linked, "linking", TEST, "", [], tmp_path).klass == "opsnn-lacks"
