@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import deq
+from . import deq, int4
 from .cast import cast_count, cast_values, check_cast
 from .errors import EmulatorError
 from .local_tensor import LocalTensor, close_local, open_local, read_local
@@ -37,6 +37,9 @@ def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, *rest) -> No
     """
     if not isinstance(round_mode, RoundMode):
         raise EmulatorError(f"Cast round mode must be a RoundMode, got {round_mode!r}")
+    if int4.is_int4(dst) or int4.is_int4(src):
+        int4.cast(dst, src, round_mode, *rest)
+        return
     is_deq = deq.check_deq(dst, src)
     if not is_deq:
         check_cast(src.dtype, dst.dtype, round_mode)

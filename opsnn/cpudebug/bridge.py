@@ -26,6 +26,7 @@ from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TB
 from opsnn.ascendc import findings as fk
 from opsnn.ascendc.errors import ApiContractError, CoreAborted, CoreFailed, EmulatorError
 from opsnn.ascendc.global_tensor import GmPtr, gm_read, gm_write
+from opsnn.ascendc.int4 import INT4
 from opsnn.ascendc.local_tensor import mark_undefined, read_local, write_local
 from opsnn.ascendc.pipe import local_tensor_at
 from opsnn.dtypes import bfloat16
@@ -47,18 +48,11 @@ _WRITTEN, _REUSED = 1, 2  # a REG / MASK operand's flags: the instruction writes
 # the core's serial (low 16 bits); 43-32: the buffer's index in the core; 31-0: byte offset + 2**31.
 _PTR_TAG, _PTR_BIAS = 0x5 << 60, 1 << 31
 
-class _ElementTypes(dict):
-    """The element types C++ operands name; int4 (int4b_t, two to a byte) compiles in kernels but
-    no instruction on it is modelled: reaching one stops the core, naming it."""
-
-    def __missing__(self, name):
-        raise EmulatorError(f"{name} tensors ({'int4b_t' if name == 'int4' else name}) are not modelled by "
-                            "opsnn's emulator")
-
-
-_DTYPES = _ElementTypes({name: (bfloat16 if name == "bfloat16" else np.dtype(name)) for name in (
+# the element types C++ operands name; int4 is int4b_t, two to a byte (int4.py: what runs on it)
+_DTYPES = {name: (bfloat16 if name == "bfloat16" else np.dtype(name)) for name in (
     "float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-    "uint64", "bool")})
+    "uint64", "bool")}
+_DTYPES["int4"] = INT4
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _KERNEL_MODES = ("MIX_MODE", "AIC_MODE", "AIV_MODE", "MIX_AIC_1_1", "MIX_AIC_1_2")
 # vector cores per block of each kernel mode that has any (CANN's CPU debug: MIX_MODE runs an AIC and
@@ -522,9 +516,36 @@ def _runner(name: str):
         return refused
 
     def instruction(session, core, raw):
-        result = fn(*session._mask_flag(core, [session._decode(a, core) for a in raw]))
+        args = [session._decode(a, core) for a in raw]
+        if any(getattr(a, "dtype", None) == INT4 for a in args):
+            args = _int4_operands(name, args)
+        result = fn(*session._mask_flag(core, args))
         return result if isinstance(result, int) else None  # an instruction's count (GatherMask's rsvdCnt)
     return instruction
+
+
+def _int4_operands(name: str, args: list) -> list:
+    """The operands of an instruction on int4b_t tensors (int4.py): Cast takes them as they are;
+    a DataCopy / DataCopyPad moves their bytes (a DataCopy's element count halved); any other
+    instruction on them is refused by name."""
+    if name == "Cast":
+        return args
+    if name not in ("DataCopy", "DataCopyPad"):
+        raise EmulatorError(f"{name} on int4 tensors (int4b_t) is not modelled by opsnn's emulator")
+    out = [_as_bytes(a) if getattr(a, "dtype", None) == INT4 else a for a in args]
+    if name == "DataCopy" and len(out) == 3 and isinstance(out[2], (int, np.integer)):
+        if out[2] % 2:
+            raise EmulatorError(f"DataCopy of {out[2]} int4 elements splits a byte of two")
+        out[2] = int(out[2]) // 2
+    return out
+
+
+def _as_bytes(t):
+    if isinstance(t, LocalTensor):
+        return t.ReinterpretCast(np.uint8)
+    view = GlobalTensor(np.uint8)
+    view.ptr = t.ptr._with(t.ptr.addr, np.dtype(np.uint8))
+    return view
 
 
 # A FLOAT operand's bits -> the scalar of its type, through one reused array per type: building a

@@ -72,34 +72,3 @@ def test_a_distribution_the_emulator_lacks_fails_the_launch_by_name(tmp_path, ru
     assert (f["kind"], f["core"], f["instruction"]) == ("core_failed", 0, "MicroAPI.DataCopy")
     assert f["source"].startswith("test_vf.cpp:") and "LoadDist::DIST_US_B16 is not modelled" in f["detail"]
 
-
-INT4 = HEAD + r'''
-extern "C" __global__ __aicore__ void q(GM_ADDR y, GM_ADDR mode) {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> b;
-    pipe.InitBuffer(b, 256);
-    LocalTensor<int8_t> t = b.Get<int8_t>();
-    Duplicate(t.ReinterpretCast<int16_t>(), (int16_t)0x0101, 64);
-    GlobalTensor<int4b_t> y4;
-    y4.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t *>(y), 256);
-    GlobalTensor<int8_t> y8;
-    y8.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t *>(y), 128);
-    if (*mode) DataCopy(y4, t.ReinterpretCast<int4b_t>(), 256);  // INT4_LINE
-    else DataCopy(y8, t, 128);
-}
-TEST(q, int8) { uint8_t *y = (uint8_t *)GmAlloc(128), *m = (uint8_t *)GmAlloc(32); m[0] = 0; ICPU_RUN_KF(q, 1, y, m); }
-TEST(q, int4) { uint8_t *y = (uint8_t *)GmAlloc(128), *m = (uint8_t *)GmAlloc(32); m[0] = 1; ICPU_RUN_KF(q, 1, y, m); }
-'''
-
-
-def test_int4_code_compiles_and_only_an_int4_instruction_that_runs_is_refused(tmp_path, runtime):
-    src = tmp_path / "test_q.cpp"
-    src.write_text(INT4)
-    out = tmp_path / "run.json"
-    rc = ut.main([str(src), "--soc", "ascend910B1", "--workdir", str(tmp_path / "w"), "--json", str(out)])
-    int8, int4 = json.loads(out.read_text())["runs"][0]["launches"]
-    assert rc == 1 and int8["ok"] and int8["findings"] == []
-    [f] = int4["findings"]
-    line = next(i for i, t in enumerate(INT4.splitlines(), 1) if "INT4_LINE" in t)
-    assert (f["kind"], f["instruction"], f["source"]) == ("core_failed", "DataCopy", f"test_q.cpp:{line}")
-    assert "int4 tensors (int4b_t) are not modelled" in f["detail"]

@@ -40,8 +40,17 @@ inline const char *EnumName(TPosition p) {
 }
 
 template <typename T> class LocalTensor;
+struct int4b_t;  // two to a byte (type_utils.h): an offset of n of them is n / 2 bytes
 
 }  // namespace AscendC
+
+namespace opsnn_kt {
+/* the bytes n elements of T take (int4b_t: half a byte each; n must be even, as AscendC asserts) */
+template <typename T> constexpr int64_t ElementBytes(uint64_t n) {
+    if constexpr (std::is_same_v<T, AscendC::int4b_t>) return static_cast<int64_t>(n / 2);
+    else return static_cast<int64_t>(n) * static_cast<int64_t>(sizeof(T));
+}
+}  // namespace opsnn_kt
 
 namespace opsnn_kt {
 /* tensor(i) of a LocalTensor or GlobalTensor: a proxy that reads the element on conversion and
@@ -100,12 +109,15 @@ public:
     __aicore__ inline void SetGlobalBuffer(__gm__ T *buffer) { SetGlobalBuffer(buffer, 0); }
     __aicore__ inline GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor sub = *this;
-        sub.address_ = address_ + offset;
+        sub.address_ = GetPhyAddr(offset);
         sub.size_ = size_ > offset ? size_ - offset : 0;
         return sub;
     }
     __aicore__ inline __gm__ T *GetPhyAddr() const { return address_; }
-    __aicore__ inline __gm__ T *GetPhyAddr(uint64_t offset) const { return address_ + offset; }
+    __aicore__ inline __gm__ T *GetPhyAddr(uint64_t offset) const {
+        return reinterpret_cast<__gm__ T *>(reinterpret_cast<__gm__ uint8_t *>(address_) +
+                                            opsnn_kt::ElementBytes<T>(offset));
+    }
     __aicore__ inline uint64_t GetSize() const { return size_; }
     __aicore__ inline T GetValue(uint64_t offset, OPSNN_KT_WHERE) const {
         return opsnn_kt::FromBits<T>(opsnn_kt::Call("GlobalTensor.GetValue", OPSNN_KT_AT, *this, offset));
@@ -136,7 +148,7 @@ public:
         : buffer_(opsnn_kt::Call("LocalTensor.At", OPSNN_KT_AT, pos, addr, static_cast<uint64_t>(tileSize) * sizeof(T))),
           offset_(0), size_(static_cast<int64_t>(tileSize)) {}
     __aicore__ inline LocalTensor operator[](uint32_t offset) const {
-        return LocalTensor(buffer_, offset_ + static_cast<int64_t>(offset) * static_cast<int64_t>(sizeof(T)));
+        return LocalTensor(buffer_, offset_ + opsnn_kt::ElementBytes<T>(offset));
     }
     template <typename U> __aicore__ inline LocalTensor<U> ReinterpretCast() const {
         return LocalTensor<U>(buffer_, offset_);
