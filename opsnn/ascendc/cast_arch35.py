@@ -11,6 +11,7 @@ import numpy as np
 
 from opsnn.dtypes import bfloat16
 
+from . import spr
 from .cast import _TO_HALF_TABLES, cast_values, check_cast
 from .cast_repeat import Cast as A2Cast
 from .local_tensor import LocalTensor, close_local, open_local, read_local
@@ -152,6 +153,7 @@ def Cast(dst: LocalTensor, src: LocalTensor, round_mode: RoundMode, count: int) 
     if not isinstance(round_mode, RoundMode):
         A2Cast(dst, src, round_mode, count)  # raises, as it says why
         return
+    spr.check_per_instruction_saturation(dst.ctx, "Cast")
     convert = _converter(src.dtype, dst.dtype, round_mode)
     count = int(count)
     if count <= 0:

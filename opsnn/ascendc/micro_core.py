@@ -47,6 +47,7 @@ from numpy.typing import DTypeLike
 
 from opsnn.dtypes import bfloat16, dtype_name
 
+from . import spr
 from .binary import add_values, div_values, max_values, min_values, mul_values, sub_values
 from .cast import cast_values, check_cast
 from .compare import CMPMODE
@@ -644,6 +645,7 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     name = "Cast"
     ts, td = src.dtype, dst.dtype
     ctx = dst.ctx
+    spr.check_per_instruction_saturation(ctx, "MicroAPI::Cast")
     if not isinstance(trait, CastTrait):
         raise EmulatorError(f"MicroAPI::Cast: trait must be a CastTrait, got {type(trait).__name__}")
     mode = trait.roundMode or RoundMode.CAST_NONE

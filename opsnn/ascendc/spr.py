@@ -10,6 +10,12 @@ back (AscendC's "寄存器辅助接口"), one per core (CoreContext.spr):
 - DEQSCALE: the scale SetDeqScale sets for the deq Casts (deq.py).
 - GATHER_MASK_COUNT: how many elements the last GatherMask kept (gather_mask.py).
 - MRG_SORT_RESULT: how many elements of each list the last MrgSort consumed (sort.py).
+- CTRL: the control register's bits the kernel sets and reads back (SetCtrlSpr / GetCtrlSpr /
+  ResetCtrlSpr<startBit, endBit>). Its reset value is not documented: the emulator starts it at 0,
+  which is bit 60 clear -- each Cast's own SatMode decides saturation, as the Cast traits say
+  (AscendC's Reg Cast documentation: CTRL[60] = 0). Kernels clear bit 60 and restore what they read;
+  with bit 60 set (the global modes of CTRL[48] / CTRL[59]) a Cast is refused by name
+  (check_per_instruction_saturation).
 
 A register read before any instruction of the core set it is the kernel's defect, refused by name
 (errors.ApiContractError: the finding api_contract_violation): on the device it holds a stale or
@@ -20,12 +26,14 @@ from __future__ import annotations
 import numpy as np
 
 from .core import CoreContext
-from .errors import ApiContractError
+from .errors import ApiContractError, EmulatorError
 
 ACC_VAL = "ACC_VAL"
 MAX_MIN_CNT = "MAX_MIN_CNT"
 DEQSCALE = "DEQSCALE"
 GATHER_MASK_COUNT = "GATHER_MASK_COUNT"
+CTRL = "CTRL"
+GLOBAL_SATURATION_BIT = 60
 MRG_SORT_RESULT = "MRG_SORT_RESULT"
 
 _SETTERS = {ACC_VAL: "a count-form ReduceSum", MAX_MIN_CNT: "a WholeReduceMax/Min or ReduceMax/Min",
@@ -61,3 +69,35 @@ def GetReduceRepeatMaxMinSpr(ctx: CoreContext) -> int:  # noqa: N802 - AscendC n
 
 
 GetReduceMaxMinCount = GetReduceRepeatMaxMinSpr
+
+
+def _field(start: int, end: int) -> tuple[int, int]:
+    start, end = int(start), int(end)
+    if not 0 <= start <= end <= 63:
+        raise EmulatorError(f"CTRL bits [{start}, {end}]: 0 <= startBit <= endBit <= 63")
+    return start, (1 << (end - start + 1)) - 1
+
+
+def SetCtrlSpr(ctx: CoreContext, start: int, end: int, value: int) -> None:  # noqa: N802 - AscendC name
+    """CTRL bits [start, end] = value's low bits."""
+    start, mask = _field(start, end)
+    ctrl = ctx.spr.get(CTRL, 0)
+    ctx.spr[CTRL] = (ctrl & ~(mask << start)) | ((int(value) & mask) << start)
+
+
+def GetCtrlSpr(ctx: CoreContext, start: int, end: int) -> int:  # noqa: N802 - AscendC name
+    """CTRL bits [start, end], shifted down."""
+    start, mask = _field(start, end)
+    return (ctx.spr.get(CTRL, 0) >> start) & mask
+
+
+def ResetCtrlSpr(ctx: CoreContext, start: int, end: int) -> None:  # noqa: N802 - AscendC name
+    """CTRL bits [start, end] back to the emulator's reset value, 0."""
+    SetCtrlSpr(ctx, start, end, 0)
+
+
+def check_per_instruction_saturation(ctx: CoreContext, what: str) -> None:
+    """Refuse `what` when CTRL[60] is set: the global saturation modes are not modelled."""
+    if (ctx.spr.get(CTRL, 0) >> GLOBAL_SATURATION_BIT) & 1:
+        raise EmulatorError(f"{what} with CTRL[60] = 1 (the global saturation mode SetCtrlSpr chose) is not "
+                            "modelled; the emulator models CTRL[60] = 0, each Cast's own SatMode")

@@ -25,6 +25,7 @@ from opsnn import ascendc
 from opsnn.ascendc import GlobalMemory, GlobalTensor, KernelArg, LocalTensor, TBuf, TPipe, TQue, launch, micro
 from opsnn.ascendc import findings as fk
 from opsnn.ascendc.errors import ApiContractError, CoreAborted, CoreFailed, EmulatorError
+from opsnn.ascendc.float8 import FLOAT8_TYPES
 from opsnn.ascendc.global_tensor import GmPtr, gm_read, gm_write
 from opsnn.ascendc.int4 import INT4
 from opsnn.ascendc.local_tensor import mark_undefined, read_local, write_local
@@ -53,6 +54,7 @@ _DTYPES = {name: (bfloat16 if name == "bfloat16" else np.dtype(name)) for name i
     "float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
     "uint64", "bool")}
 _DTYPES["int4"] = INT4
+_DTYPES.update(FLOAT8_TYPES)
 _UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _KERNEL_MODES = ("MIX_MODE", "AIC_MODE", "AIV_MODE", "MIX_AIC_1_1", "MIX_AIC_1_2")
 # vector cores per block of each kernel mode that has any (CANN's CPU debug: MIX_MODE runs an AIC and
@@ -782,6 +784,8 @@ _SPECIAL = {
     "SetVectorMask": _with_ctx(ascendc.SetVectorMask), "ResetMask": _with_ctx(ascendc.ResetMask),
     "SyncAll": _may_wait(ascendc.SyncAll), "ScalarCast": _scalar_cast, "Select": _select,
     "CrossCoreSetFlag": _with_ctx(ascendc.CrossCoreSetFlag), "CrossCoreWaitFlag": _may_wait(ascendc.CrossCoreWaitFlag),
+    "SetCtrlSpr": _with_ctx(ascendc.SetCtrlSpr), "GetCtrlSpr": _with_ctx(ascendc.GetCtrlSpr),
+    "ResetCtrlSpr": _with_ctx(ascendc.ResetCtrlSpr),
     "SetLoopModePara": _with_ctx(ascendc.SetLoopModePara), "ResetLoopModePara": _with_ctx(ascendc.ResetLoopModePara),
     "SetAtomicAdd": _with_ctx(ascendc.SetAtomicAdd), "SetAtomicMax": _with_ctx(ascendc.SetAtomicMax),
     "SetAtomicMin": _with_ctx(ascendc.SetAtomicMin), "SetAtomicType": _with_ctx(ascendc.SetAtomicType),

@@ -173,6 +173,32 @@ def test_cast_float_to_int32_without_saturation_keeps_the_low_bits():
     assert i.lanes()[:9].tolist() == [257, -1, 2 ** 31 - 1, -2 ** 31, 2 ** 31 - 1, -2 ** 31, 0, 2 ** 31 - 1, 2]
 
 
+def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():
+    """SetCtrlSpr / GetCtrlSpr / ResetCtrlSpr<start, end> on the core's CTRL (reset value 0 in the
+    model): the kernels' pattern -- read bit 60, clear it, Cast, restore it -- runs; with bit 60 set
+    a Cast (the global saturation modes) is refused by name."""
+    from opsnn.ascendc import GetCtrlSpr, ResetCtrlSpr, SetCtrlSpr
+    core = _core()
+    assert GetCtrlSpr(core, 60, 60) == 0
+    SetCtrlSpr(core, 48, 51, 0x1F)  # only the field's 4 bits are kept
+    assert GetCtrlSpr(core, 48, 51) == 0xF and GetCtrlSpr(core, 48, 48) == 1 and GetCtrlSpr(core, 52, 60) == 0
+    ResetCtrlSpr(core, 49, 50)
+    assert GetCtrlSpr(core, 48, 51) == 0b1001
+    f, i, m = M.RegTensor(core, F32), M.RegTensor(core, np.dtype(np.int32)), M.MaskReg(core)
+    M.CreateMask(m, F32)
+    M.Duplicate(f, 2.5, m)
+    original = GetCtrlSpr(core, 60, 60)
+    SetCtrlSpr(core, 60, 60, 0)
+    M.Cast(i, f, m, M.CastTrait(M.RegLayout.UNKNOWN, M.SatMode.SAT, roundMode=RoundMode.CAST_RINT))
+    SetCtrlSpr(core, 60, 60, original)
+    assert i.lanes()[0] == 2
+    SetCtrlSpr(core, 60, 60, 1)
+    with pytest.raises(EmulatorError, match=r"CTRL\[60\] = 1"):
+        M.Cast(i, f, m, M.CastTrait(M.RegLayout.UNKNOWN, M.SatMode.SAT, roundMode=RoundMode.CAST_RINT))
+    with pytest.raises(EmulatorError, match="startBit"):
+        SetCtrlSpr(core, 61, 60, 0)
+
+
 def test_compare_and_select():
     core = _core()
     x = np.linspace(-4, 4, 64, dtype=F32)

@@ -185,6 +185,16 @@ template <HardEvent evt> __aicore__ inline void WaitFlag(int32_t id, OPSNN_KT_WH
 
 /* ---- vector masks ---- */
 __aicore__ inline void SetMaskCount(OPSNN_KT_WHERE) { opsnn_kt::Call("SetMaskCount", OPSNN_KT_AT); }
+/* The control register's bits [startBit, endBit] (opsnn/ascendc/spr.py: what the emulator models) */
+template <int8_t startBit, int8_t endBit> __aicore__ static inline void SetCtrlSpr(int64_t value, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("SetCtrlSpr", OPSNN_KT_AT, static_cast<int64_t>(startBit), static_cast<int64_t>(endBit), value);
+}
+template <int8_t startBit, int8_t endBit> __aicore__ static inline int64_t GetCtrlSpr(OPSNN_KT_WHERE) {
+    return opsnn_kt::Call("GetCtrlSpr", OPSNN_KT_AT, static_cast<int64_t>(startBit), static_cast<int64_t>(endBit));
+}
+template <int8_t startBit, int8_t endBit> __aicore__ static inline void ResetCtrlSpr(OPSNN_KT_WHERE) {
+    opsnn_kt::Call("ResetCtrlSpr", OPSNN_KT_AT, static_cast<int64_t>(startBit), static_cast<int64_t>(endBit));
+}
 __aicore__ inline void SetMaskNorm(OPSNN_KT_WHERE) { opsnn_kt::Call("SetMaskNorm", OPSNN_KT_AT); }
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 __aicore__ inline void SetVectorMask(uint64_t maskHigh, uint64_t maskLow, OPSNN_KT_WHERE) {

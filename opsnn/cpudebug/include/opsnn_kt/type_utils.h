@@ -23,6 +23,28 @@ struct int4b_t {
     uint8_t storage;
 };
 
+/* The 8-bit float types of Ascend950 (fp8 E4M3FN and E5M2, the E8M0 power-of-two scale, HiFloat8)
+ * and the two-to-a-byte fp4 pairs: one byte of storage each, distinct types for IsSameType and
+ * templates. What the emulator computes on them is opsnn/ascendc/float8.py's; the scalar unit has
+ * no arithmetic on them (a kernel moves, casts and reinterprets their bits). */
+#define OPSNN_KT_BYTE_TYPE(name)                                              \
+    struct name {                                                             \
+        uint8_t storage;                                                      \
+        bool operator==(const name &o) const { return storage == o.storage; } \
+        bool operator!=(const name &o) const { return storage != o.storage; } \
+    }
+OPSNN_KT_BYTE_TYPE(fp8_e4m3fn_t);
+OPSNN_KT_BYTE_TYPE(fp8_e5m2_t);
+OPSNN_KT_BYTE_TYPE(fp8_e8m0_t);
+OPSNN_KT_BYTE_TYPE(hifloat8_t);
+OPSNN_KT_BYTE_TYPE(fp4x2_e2m1_t);
+OPSNN_KT_BYTE_TYPE(fp4x2_e1m2_t);
+#undef OPSNN_KT_BYTE_TYPE
+using float8_e4m3_t = fp8_e4m3fn_t;  // the names template_argument.h's type table uses
+using float8_e5m2_t = fp8_e5m2_t;
+using float4_e2m1x2_t = fp4x2_e2m1_t;
+using float4_e1m2x2_t = fp4x2_e1m2_t;
+
 /* bfloat16 <-> float on the scalar unit: exact one way, round to nearest even the other */
 __aicore__ inline float ToFloat(const bfloat16_t &value) { return static_cast<float>(value); }
 /* the scalar Cast of a bfloat16 to float (exact), beside the vector Casts */
@@ -222,6 +244,21 @@ public:
 
 /* CANN's kernel headers declare these at global scope too. */
 using AscendC::int4b_t;
+using AscendC::fp8_e4m3fn_t;
+using AscendC::fp8_e5m2_t;
+using AscendC::fp8_e8m0_t;
+using AscendC::hifloat8_t;
+using AscendC::fp4x2_e2m1_t;
+using AscendC::fp4x2_e1m2_t;
+
+namespace opsnn_kt {
+template <> struct DType<AscendC::fp8_e4m3fn_t> { static constexpr const char *name = "float8_e4m3fn"; };
+template <> struct DType<AscendC::fp8_e5m2_t> { static constexpr const char *name = "float8_e5m2"; };
+template <> struct DType<AscendC::fp8_e8m0_t> { static constexpr const char *name = "float8_e8m0"; };
+template <> struct DType<AscendC::hifloat8_t> { static constexpr const char *name = "hifloat8"; };
+template <> struct DType<AscendC::fp4x2_e2m1_t> { static constexpr const char *name = "float4_e2m1x2"; };
+template <> struct DType<AscendC::fp4x2_e1m2_t> { static constexpr const char *name = "float4_e1m2x2"; };
+}  // namespace opsnn_kt
 
 namespace opsnn_kt {
 template <> struct DType<AscendC::int4b_t> { static constexpr const char *name = "int4"; };
