@@ -28,6 +28,10 @@ BY_NAME: dict[str, np.dtype] = {
     "bool": np.dtype(np.bool_),
     "complex64": np.dtype(np.complex64),
     "complex128": np.dtype(np.complex128),
+    # Ascend950's 8-bit floats (OCP formats, ml_dtypes' types): only the AscendC emulator computes on them
+    "float8_e4m3fn": np.dtype(ml_dtypes.float8_e4m3fn),
+    "float8_e5m2": np.dtype(ml_dtypes.float8_e5m2),
+    "float8_e8m0": np.dtype(ml_dtypes.float8_e8m0fnu),
 }
 
 
@@ -70,6 +74,8 @@ def dtype_name(dtype) -> str:
     for name, known in BY_NAME.items():
         if dt == known:
             return name
+    if dt.names is not None and len(dt.names) == 1:  # the emulator's one-byte markers (int4x2, hifloat8...)
+        return dt.names[0]
     raise TypeError(f"unsupported dtype {dt}; known: {', '.join(BY_NAME)}")
 
 

@@ -47,7 +47,7 @@ from numpy.typing import DTypeLike
 
 from opsnn.dtypes import bfloat16, dtype_name
 
-from . import spr
+from . import float8, spr
 from .binary import add_values, div_values, max_values, min_values, mul_values, sub_values
 from .cast import cast_values, check_cast
 from .compare import CMPMODE
@@ -636,8 +636,10 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     Atlas A2 pairs and round modes; RoundMode UNKNOWN is CAST_NONE, which is RINT where precision
     is lost, and float -> bfloat16 needs a mode). The mask is read in lanes of the wider type.
 
-    A widening Cast reads the low (RegLayout ZERO, or UNKNOWN) or high (ONE) half of each wider lane;
-    a narrowing one writes its result there and leaves the other half undefined (+0 bits). Merge
+    A widening Cast reads one part of each wider lane -- RegLayout ZERO (or UNKNOWN) the lowest, ONE,
+    TWO, THREE the next (2:1 pairs have two parts, the 4:1 fp8 pairs four); a narrowing one writes
+    its result there and leaves the other parts undefined (+0 bits). The 8-bit float pairs are
+    float8.py's (float <-> fp8 E4M3FN / E5M2). Merge
     mode UNKNOWN is ZEROING. SatMode: UNKNOWN or SAT for float -> integer (saturating, NaN -> 0),
     UNKNOWN or NO_SAT for float -> float (overflow to inf); NO_SAT for float -> integer keeps the
     rounded value's low bits (+-inf: the extremes, NaN: 0), as AscendC's Reg Cast documents it;
@@ -652,45 +654,62 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     merge = MaskMergeMode.ZEROING if trait.mrgMode is MaskMergeMode.UNKNOWN else trait.mrgMode
     layout = RegLayout.ZERO if trait.layoutMode is RegLayout.UNKNOWN else trait.layoutMode
     pair = f"{dtype_name(ts)} -> {dtype_name(td)}"
-    try:
-        check_cast(ts, td, mode)
-    except EmulatorError as e:
-        raise EmulatorError(f"MicroAPI::Cast {pair} with {mode.name}: not modelled ({e})") from None
-    to_int = td.kind in "iu" and ts.kind not in "iu"
-    if not to_int and trait.satMode is SatMode.SAT and td.itemsize < ts.itemsize:
-        raise EmulatorError(f"MicroAPI::Cast {pair} with SatMode::{trait.satMode.name} is not modelled")
-    if ts.itemsize == td.itemsize:
-        parts = None
-    elif td.itemsize == 2 * ts.itemsize or ts.itemsize == 2 * td.itemsize:
-        if layout not in (RegLayout.ZERO, RegLayout.ONE):
-            raise EmulatorError(f"MicroAPI::Cast {pair}: RegLayout::{layout.name} is not modelled (ZERO or ONE)")
-        parts = 0 if layout is RegLayout.ZERO else 1
+    fp8 = float8.is_float8(ts) or float8.is_float8(td)
+    if fp8:
+        modes = float8.MICRO_CASTS.get((ts, td))
+        if modes is None or mode.name not in modes:
+            pairs = ", ".join(f"{dtype_name(a)} -> {dtype_name(b)}" for a, b in float8.MICRO_CASTS)
+            raise EmulatorError(f"MicroAPI::Cast {pair} with {mode.name}: not modelled (the 8-bit float pairs "
+                                f"modelled: {pairs})")
     else:
-        raise EmulatorError(f"MicroAPI::Cast {pair}: only same-size, half- or double-width pairs are modelled")
+        try:
+            check_cast(ts, td, mode)
+        except EmulatorError as e:
+            raise EmulatorError(f"MicroAPI::Cast {pair} with {mode.name}: not modelled ({e})") from None
+    to_int = td.kind in "iu" and ts.kind not in "iu"
+    if not fp8 and not to_int and trait.satMode is SatMode.SAT and td.itemsize < ts.itemsize:
+        raise EmulatorError(f"MicroAPI::Cast {pair} with SatMode::{trait.satMode.name} is not modelled")
+    wide, narrow = max(ts.itemsize, td.itemsize), min(ts.itemsize, td.itemsize)
+    ratio = wide // narrow
+    if ratio not in (1, 2, 4):
+        raise EmulatorError(f"MicroAPI::Cast {pair}: only same-size, 2:1 and 4:1 pairs are modelled")
+    part = None
+    if ratio > 1:
+        part = _LAYOUT_PART.get(layout)
+        if part is None or part >= ratio:
+            raise EmulatorError(f"MicroAPI::Cast {pair}: RegLayout::{layout.name} is not one of the "
+                                f"{ratio} parts of a {8 * wide}-bit lane")
     _issue(name, ctx)
-    wide = max(ts.itemsize, td.itemsize)
     active, m_undef, m_origin = _mask_lanes(name, mask, wide)
     src_undef = src.lane_undef(ts.itemsize)
     values = src.lanes(ts)
-    if parts is not None and td.itemsize > ts.itemsize:  # widening: one half of each wider lane
-        values, src_undef = values[parts::2], src_undef[parts::2]
-    converted = cast_values(np.ascontiguousarray(values), td, mode,
-                            saturate=not (to_int and trait.satMode is SatMode.NO_SAT))
+    if part is not None and td.itemsize > ts.itemsize:  # widening: one part of each wider lane
+        values, src_undef = values[part::ratio], src_undef[part::ratio]
+    values = np.ascontiguousarray(values)
+    if fp8:
+        converted = float8.convert(values, td, saturate=trait.satMode is SatMode.SAT)
+    else:
+        converted = cast_values(values, td, mode, saturate=not (to_int and trait.satMode is SatMode.NO_SAT))
     used = src_undef & active
     undef = used | m_undef
     origin = _source_origin(name, ctx, [src], [used]) or m_origin
-    if parts is None or td.itemsize > ts.itemsize:
+    if part is None or td.itemsize > ts.itemsize:
         _write_lanes(dst, td, converted, active | m_undef, undef, merge, origin)
         return
-    # narrowing: the result in one half of each wide lane, the other half undefined
+    # narrowing: the result in one part of each wide lane, the other parts undefined
     n = VECTOR_REG_WIDTH // td.itemsize
     full = np.zeros(n, dtype=td)
-    full[parts::2] = converted
-    lane_active = np.repeat(active | m_undef, 2)
-    lane_undef = np.repeat(undef, 2)
-    lane_undef[1 - parts::2] = True
+    full[part::ratio] = converted
+    lane_active = np.repeat(active | m_undef, ratio)
+    lane_undef = np.repeat(undef, ratio)
+    others = np.ones(n, dtype=bool)
+    others[part::ratio] = False
+    lane_undef |= others
     _write_lanes(dst, td, full, lane_active, lane_undef,
-                 merge, origin or f"MicroAPI::Cast{_where(ctx)} leaves the other half of each lane undefined")
+                 merge, origin or f"MicroAPI::Cast{_where(ctx)} leaves the other parts of each lane undefined")
+
+
+_LAYOUT_PART = {RegLayout.ZERO: 0, RegLayout.ONE: 1, RegLayout.TWO: 2, RegLayout.THREE: 3}
 
 
 # ---- UB <-> registers ----
@@ -698,7 +717,9 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
 _LOAD_UNPACK = {LoadDist.DIST_UNPACK_B8: 1, LoadDist.DIST_UNPACK_B16: 2, LoadDist.DIST_UNPACK_B32: 4}
 _LOAD_BRC = {LoadDist.DIST_BRC_B8: 1, LoadDist.DIST_BRC_B16: 2, LoadDist.DIST_BRC_B32: 4}
 _STORE_NORM = {StoreDist.DIST_NORM_B8: 1, StoreDist.DIST_NORM_B16: 2, StoreDist.DIST_NORM_B32: 4}
-_STORE_PACK = {StoreDist.DIST_PACK_B16: 1, StoreDist.DIST_PACK_B32: 2, StoreDist.DIST_PACK_B64: 4}
+# a packing store: (element bytes, lanes per element) -- the low element bytes of each lane
+_STORE_PACK = {StoreDist.DIST_PACK_B16: (1, 2), StoreDist.DIST_PACK_B32: (2, 2), StoreDist.DIST_PACK_B64: (4, 2),
+               StoreDist.DIST_PACK4_B32: (1, 4)}
 _STORE_FIRST = {StoreDist.DIST_FIRST_ELEMENT_B8: 1, StoreDist.DIST_FIRST_ELEMENT_B16: 2,
                 StoreDist.DIST_FIRST_ELEMENT_B32: 4}
 _NAME = "MicroAPI::DataCopy"
@@ -758,8 +779,9 @@ def _store(dst: LocalTensor, src: RegTensor, mask: MaskReg, dist: StoreDist) -> 
             _element_size(dist, _STORE_NORM[dist], t)
         lane, first = size, False
     elif dist in _STORE_PACK:
-        _element_size(dist, _STORE_PACK[dist], t)
-        lane, first = 2 * size, False
+        element, ratio = _STORE_PACK[dist]
+        _element_size(dist, element, t)
+        lane, first = ratio * size, False
     elif dist in _STORE_FIRST:
         _element_size(dist, _STORE_FIRST[dist], t)
         lane, first = size, True

@@ -142,7 +142,7 @@ def test_unpack_cast_pack_round_trip_and_layouts():
     M.DataCopy(dst[256], back, all16, M.StoreDist.DIST_NORM_B16)  # a b16 mask: the undefined halves too
     read_local(dst[256], 128, "DataCopy")
     assert set(_kinds(core)) == {"ub_read_before_write"}
-    assert "leaves the other half of each lane undefined" in core.log.items[0].detail
+    assert "leaves the other parts of each lane undefined" in core.log.items[0].detail
 
 
 def test_cast_refuses_what_it_does_not_model():
@@ -171,6 +171,39 @@ def test_cast_float_to_int32_without_saturation_keeps_the_low_bits():
     assert i.lanes()[:9].tolist() == want
     M.Cast(i, f, m, M.CastTrait(M.RegLayout.UNKNOWN, M.SatMode.SAT, roundMode=RoundMode.CAST_TRUNC))
     assert i.lanes()[:9].tolist() == [257, -1, 2 ** 31 - 1, -2 ** 31, 2 ** 31 - 1, -2 ** 31, 0, 2 ** 31 - 1, 2]
+
+
+def test_cast_float_to_fp8_and_back_by_byte_of_the_lane():
+    """float -> fp8 E4M3FN / E5M2 (RINT) into byte `layout` of each 32-bit lane; SAT clamps to the
+    largest finite value and turns NaN into 0, NO_SAT overflows to inf (E5M2) or NaN (E4M3FN);
+    fp8 -> float reads the same byte back, exactly (ml_dtypes' OCP conversions are the reference)."""
+    import ml_dtypes
+    core = _core()
+    x = np.zeros(64, dtype=F32)
+    x[:8] = [448, 464, 480, 1e9, -np.inf, np.nan, 0.3, -2.0 ** -12]
+    src = _buffer(core, F32, 64, x)
+    f, m = M.RegTensor(core, F32), M.MaskReg(core)
+    M.CreateMask(m, F32)
+    M.DataCopy(f, src)
+    for t, top in ((ml_dtypes.float8_e4m3fn, 448), (ml_dtypes.float8_e5m2, 57344)):
+        t = np.dtype(t)
+        q, back = M.RegTensor(core, t), M.RegTensor(core, F32)
+        for part, layout in enumerate((M.RegLayout.ZERO, M.RegLayout.ONE, M.RegLayout.TWO, M.RegLayout.THREE)):
+            M.Cast(q, f, m, M.CastTrait(layout, M.SatMode.SAT, roundMode=RoundMode.CAST_RINT))
+            want = np.where(np.isnan(x), 0, np.clip(x, -top, top)).astype(t)
+            assert np.array_equal(q.lanes()[part::4].view(np.uint8), want.view(np.uint8))
+            assert q.lane_undef(1)[[i for i in range(256) if i % 4 != part]].all()
+            M.Cast(back, q, m, M.CastTrait(layout))
+            assert np.array_equal(back.lanes(), want.astype(F32), equal_nan=True)
+        M.Cast(q, f, m, M.CastTrait(M.RegLayout.ZERO, M.SatMode.NO_SAT, roundMode=RoundMode.CAST_RINT))
+        with np.errstate(over="ignore", invalid="ignore"):
+            assert np.array_equal(q.lanes()[0::4].view(np.uint8), x.astype(t).view(np.uint8))
+        out = _buffer(core, t, 64)
+        M.DataCopy(out, q, m, M.StoreDist.DIST_PACK4_B32)  # the low byte of each 32-bit lane: 64 bytes
+        with np.errstate(over="ignore", invalid="ignore"):
+            assert np.array_equal(out.numpy(64).view(np.uint8), x.astype(t).view(np.uint8))
+    with pytest.raises(EmulatorError, match="8-bit float pairs"):
+        M.Cast(q, f, m, M.CastTrait(M.RegLayout.ZERO, M.SatMode.SAT, roundMode=RoundMode.CAST_ROUND))
 
 
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():

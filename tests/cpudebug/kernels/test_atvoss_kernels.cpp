@@ -123,7 +123,7 @@ struct MicroMix : Vec::ElemwiseBinaryOP<float, float, float> {
             for (uint32_t i = 0; i < (count + lanes - 1) / lanes; ++i) {
                 mask = MicroAPI::UpdateMask<float>(rest);
                 MicroAPI::DataCopy<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(va, a, lanes);
-                MicroAPI::DataCopy<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(vb, b, lanes);
+                MicroAPI::LoadAlign<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(vb, b, lanes);  // the newer name
                 MicroAPI::Neg(r, va, mask);
                 MicroAPI::MulDstAdd(r, va, vb, mask);
                 MicroAPI::Axpy(r, vb, 0.3f, mask);
@@ -137,7 +137,7 @@ struct MicroMix : Vec::ElemwiseBinaryOP<float, float, float> {
                 MicroAPI::Compare<float, CMPMODE::NE>(nan, vb, vb, mask);  // a NaN b: true
                 MicroAPI::Select(out, zero, out, nan);
                 MicroAPI::LocalMemBar<MicroAPI::MemType::VEC_STORE, MicroAPI::MemType::VEC_LOAD>();
-                MicroAPI::DataCopy<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(y, out, lanes, mask);
+                MicroAPI::StoreAlign<float, MicroAPI::PostLiteral::POST_MODE_UPDATE>(y, out, lanes, mask);
             }
         }
     }

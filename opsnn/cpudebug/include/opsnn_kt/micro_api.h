@@ -358,6 +358,15 @@ template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typen
 __aicore__ inline void StoreAlign(__local_mem__ T *dstAddr, U &srcReg, MaskReg &mask, OPSNN_KT_WHERE) {
     DataCopy<T, dist, U>(dstAddr, srcReg, mask, OPSNN_KT_AT);
 }
+template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U>
+__aicore__ inline void LoadAlign(U &dstReg, __local_mem__ T *&srcAddr, int32_t postUpdateStride, OPSNN_KT_WHERE) {
+    DataCopy<T, postMode, dist, U>(dstReg, srcAddr, postUpdateStride, OPSNN_KT_AT);
+}
+template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U>
+__aicore__ inline void StoreAlign(__local_mem__ T *&dstAddr, U &srcReg, int32_t postUpdateStride, MaskReg &mask,
+                                  OPSNN_KT_WHERE) {
+    DataCopy<T, postMode, dist, U>(dstAddr, srcReg, postUpdateStride, mask, OPSNN_KT_AT);
+}
 
 /* ---- arithmetic ---- */
 #define OPSNN_KT_MICRO_BINARY(Name, ModeKind)                                                                  \
