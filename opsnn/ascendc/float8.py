@@ -1,7 +1,8 @@
 """The 8-bit float types of Ascend950 as the emulator names them: fp8 E4M3FN and E5M2 and the
 E8M0 scale are ml_dtypes' float8_e4m3fn, float8_e5m2 and float8_e8m0fnu (OCP MX formats, the same
 bit layouts); HiFloat8 and the fp4 pairs (two E2M1 or E1M2 values a byte) have no numpy type and
-are one-byte marker dtypes here, which moves carry and arithmetic refuses.
+are one-byte marker dtypes here, which moves carry and arithmetic refuses (so is Ascend950's
+int4x2_t, a byte of two int4 values).
 
 The MicroAPI Cast pairs modelled, as AscendC's Reg Cast documentation gives them:
 
@@ -20,6 +21,7 @@ from opsnn.dtypes import BY_NAME, finfo
 HIFLOAT8 = np.dtype([("hifloat8", np.uint8)])
 FLOAT4_E2M1X2 = np.dtype([("float4_e2m1x2", np.uint8)])
 FLOAT4_E1M2X2 = np.dtype([("float4_e1m2x2", np.uint8)])
+INT4X2 = np.dtype([("int4x2", np.uint8)])  # Ascend950's int4x2_t: a byte of two int4, the pair an element
 
 # the C++ runtime's names (opsnn_kt DType) -> the emulator's dtypes
 E4M3, E5M2, E8M0 = BY_NAME["float8_e4m3fn"], BY_NAME["float8_e5m2"], BY_NAME["float8_e8m0"]
@@ -30,6 +32,7 @@ FLOAT8_TYPES = {
     "hifloat8": HIFLOAT8,
     "float4_e2m1x2": FLOAT4_E2M1X2,
     "float4_e1m2x2": FLOAT4_E1M2X2,
+    "int4x2": INT4X2,
 }
 
 # (src, dst) -> the round modes a MicroAPI Cast takes (RoundMode.CAST_NONE stands for UNKNOWN)
@@ -42,7 +45,7 @@ MICRO_CASTS = {
 
 
 def is_float8(dtype: np.dtype) -> bool:
-    return dtype in (E4M3, E5M2, E8M0) or dtype in (HIFLOAT8, FLOAT4_E2M1X2, FLOAT4_E1M2X2)
+    return dtype in (E4M3, E5M2, E8M0) or dtype in (HIFLOAT8, FLOAT4_E2M1X2, FLOAT4_E1M2X2, INT4X2)
 
 
 def convert(values: np.ndarray, dst: np.dtype, saturate: bool) -> np.ndarray:
@@ -57,4 +60,4 @@ def convert(values: np.ndarray, dst: np.dtype, saturate: bool) -> np.ndarray:
         return values.astype(dst)
 
 
-__all__ = ["MICRO_CASTS", "convert", "is_float8", "FLOAT4_E1M2X2", "FLOAT4_E2M1X2", "FLOAT8_TYPES", "HIFLOAT8"]
+__all__ = ["MICRO_CASTS", "convert", "is_float8", "INT4X2", "FLOAT4_E1M2X2", "FLOAT4_E2M1X2", "FLOAT8_TYPES", "HIFLOAT8"]

@@ -39,6 +39,7 @@ OPSNN_KT_BYTE_TYPE(fp8_e8m0_t);
 OPSNN_KT_BYTE_TYPE(hifloat8_t);
 OPSNN_KT_BYTE_TYPE(fp4x2_e2m1_t);
 OPSNN_KT_BYTE_TYPE(fp4x2_e1m2_t);
+OPSNN_KT_BYTE_TYPE(int4x2_t);  // Ascend950's pair of int4 values in a byte (an element is the pair)
 #undef OPSNN_KT_BYTE_TYPE
 using float8_e4m3_t = fp8_e4m3fn_t;  // the names template_argument.h's type table uses
 using float8_e5m2_t = fp8_e5m2_t;
@@ -250,6 +251,7 @@ using AscendC::fp8_e8m0_t;
 using AscendC::hifloat8_t;
 using AscendC::fp4x2_e2m1_t;
 using AscendC::fp4x2_e1m2_t;
+using AscendC::int4x2_t;
 
 namespace opsnn_kt {
 template <> struct DType<AscendC::fp8_e4m3fn_t> { static constexpr const char *name = "float8_e4m3fn"; };
@@ -258,6 +260,7 @@ template <> struct DType<AscendC::fp8_e8m0_t> { static constexpr const char *nam
 template <> struct DType<AscendC::hifloat8_t> { static constexpr const char *name = "hifloat8"; };
 template <> struct DType<AscendC::fp4x2_e2m1_t> { static constexpr const char *name = "float4_e2m1x2"; };
 template <> struct DType<AscendC::fp4x2_e1m2_t> { static constexpr const char *name = "float4_e1m2x2"; };
+template <> struct DType<AscendC::int4x2_t> { static constexpr const char *name = "int4x2"; };
 }  // namespace opsnn_kt
 
 namespace opsnn_kt {
