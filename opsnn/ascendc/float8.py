@@ -60,4 +60,5 @@ def convert(values: np.ndarray, dst: np.dtype, saturate: bool) -> np.ndarray:
         return values.astype(dst)
 
 
-__all__ = ["MICRO_CASTS", "convert", "is_float8", "INT4X2", "FLOAT4_E1M2X2", "FLOAT4_E2M1X2", "FLOAT8_TYPES", "HIFLOAT8"]
+__all__ = ["FLOAT4_E1M2X2", "FLOAT4_E2M1X2", "FLOAT8_TYPES", "HIFLOAT8", "INT4X2", "MICRO_CASTS", "convert",
+           "is_float8"]
