@@ -57,7 +57,7 @@ from .datacopy_params import _check_ub_aligned
 from .errors import EmulatorError
 from .ieee import F16, F32, settle_nans, sign_bits
 from .local_tensor import LocalTensor, _span, register_read
-from .rounding import RoundMode
+from .rounding import RoundMode, round_integral
 from .scalar_ops import to_scalar
 from .unary import abs_values, exp_values, ln_values, relu_values, sqrt_values
 
@@ -400,6 +400,28 @@ def _negate(x: np.ndarray) -> np.ndarray:
 
 
 Neg = _unary("Neg", _negate, ARITH)
+
+
+def Truncate(dst: RegTensor, src: RegTensor, mask: MaskReg, round_mode: RoundMode = RoundMode.CAST_NONE,  # noqa: N802
+             mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
+    """MicroAPI::Truncate<T, roundMode>: each active lane rounded to an integral value of its own type
+    (half, bfloat16, float) in RINT / ROUND / FLOOR / CEIL / TRUNC, the sign of a zero kept, NaN and
+    inf passed with their bits (AscendC's Reg Truncate; MERGING is not supported there)."""
+    if round_mode not in _TRUNCATE_MODES:
+        raise EmulatorError(f"MicroAPI::Truncate takes RINT, ROUND, FLOOR, CEIL or TRUNC, not {round_mode.name}")
+    if _merge_mode("Truncate", mode) is not MaskMergeMode.ZEROING:
+        raise EmulatorError("MicroAPI::Truncate: MaskMergeMode::MERGING is not supported (AscendC)")
+
+    def integral(x):
+        out = round_integral(x.astype(np.float64), round_mode).astype(x.dtype)  # exact: integral values fit
+        keep = ~np.isfinite(x)
+        out[keep] = x[keep]
+        return out
+    _elementwise("Truncate", integral, (F16, F32, bfloat16), dst, [src], mask, mode)
+
+
+_TRUNCATE_MODES = (RoundMode.CAST_RINT, RoundMode.CAST_ROUND, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL,
+                   RoundMode.CAST_TRUNC)
 
 
 def _multiply_add(product: np.ndarray, acc: np.ndarray) -> np.ndarray:
@@ -847,7 +869,7 @@ __all__ = [
     "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Axpy", "Cast", "CastTrait", "Compare", "CompareScalar", "Compares",
     "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "LoadAlign", "LoadDist", "Ln", "Log", "MaskMergeMode",
     "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg", "RegLayout",
-    "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "UpdateMask",
+    "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate", "UpdateMask",
     "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "Move", "MulAddDst", "Mula", "fused_multiply_add",
     "high_low_part",
 ]

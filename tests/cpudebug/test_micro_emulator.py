@@ -206,6 +206,30 @@ def test_cast_float_to_fp8_and_back_by_byte_of_the_lane():
         M.Cast(q, f, m, M.CastTrait(M.RegLayout.ZERO, M.SatMode.SAT, roundMode=RoundMode.CAST_ROUND))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_truncate_rounds_to_integral_values_of_the_type(dtype):
+    import ml_dtypes
+    t = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    core = _core()
+    n = 256 // t.itemsize
+    x = np.zeros(n, dtype=t)
+    x[:10] = np.array([2.5, -2.5, 1.5, -0.4, 0.5, np.inf, -np.inf, np.nan, 3.75, -0.0], dtype=np.float32).astype(t)
+    src = _buffer(core, t, n, x)
+    v, r, m = M.RegTensor(core, t), M.RegTensor(core, t), M.MaskReg(core)
+    M.CreateMask(m, t)
+    M.DataCopy(v, src)
+    wide = x.astype(np.float64)
+    for mode, fn in ((RoundMode.CAST_RINT, np.rint), (RoundMode.CAST_FLOOR, np.floor), (RoundMode.CAST_CEIL, np.ceil),
+                     (RoundMode.CAST_TRUNC, np.trunc),
+                     (RoundMode.CAST_ROUND, lambda a: np.copysign(np.floor(np.abs(a) + 0.5), a))):
+        M.Truncate(r, v, m, mode)
+        with np.errstate(invalid="ignore"):
+            want = fn(wide).astype(t)
+        assert np.array_equal(r.lanes().view(f"u{t.itemsize}"), want.view(f"u{t.itemsize}")), mode
+    with pytest.raises(EmulatorError, match="not CAST_NONE"):
+        M.Truncate(r, v, m)
+
+
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():
     """SetCtrlSpr / GetCtrlSpr / ResetCtrlSpr<start, end> on the core's CTRL (reset value 0 in the
     model): the kernels' pattern -- read bit 60, clear it, Cast, restore it -- runs; with bit 60 set

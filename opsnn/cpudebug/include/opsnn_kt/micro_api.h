@@ -421,6 +421,14 @@ OPSNN_KT_MICRO_UNARY(Relu, MaskMergeMode)
 OPSNN_KT_MICRO_UNARY(Log, auto)
 OPSNN_KT_MICRO_UNARY(Neg, MaskMergeMode)
 #undef OPSNN_KT_MICRO_UNARY
+/* each lane rounded to an integral value of its own type (half, bfloat16, float) */
+template <typename T = DefaultType, RoundMode roundMode = RoundMode::CAST_NONE, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          typename S>
+__aicore__ inline void Truncate(S &dstReg, S &srcReg, MaskReg &mask, OPSNN_KT_WHERE) {
+    detail::CheckType<T, S>();
+    dstReg.handle_ = opsnn_kt::Call("MicroAPI.Truncate", OPSNN_KT_AT, detail::Out(dstReg), detail::In(srcReg),
+                                    detail::In(mask), roundMode, detail::MergeModeOf<mode>());
+}
 
 template <typename T = DefaultType, typename U, typename S>
 __aicore__ inline void Duplicate(S &dstReg, U scalarValue, OPSNN_KT_WHERE) {
