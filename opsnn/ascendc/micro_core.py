@@ -65,6 +65,11 @@ VECTOR_REG_WIDTH = 256  # bytes of one vector register
 I16, I32 = np.dtype(np.int16), np.dtype(np.int32)
 FLOATS = (F16, F32)
 ARITH = (F16, F32, I16, I32)
+# Reg Add / Sub / Max / Min take every 8- to 32-bit type, Mul every 16- and 32-bit one (AscendC's
+# Reg documentation; the 64-bit lanes are not modelled)
+_B8 = (np.dtype(np.int8), np.dtype(np.uint8))
+ARITH_ALL = (F16, F32, bfloat16, *_B8, I16, np.dtype(np.uint16), I32, np.dtype(np.uint32))
+ARITH_MUL = tuple(t for t in ARITH_ALL if t not in _B8)
 REG_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int8, np.uint8, np.int16, np.uint16, np.int32,
                                         np.uint32)) + (bfloat16,)
 
@@ -372,12 +377,12 @@ def _unary(name, fn, allowed):
     return op
 
 
-Add = _binary("Add", add_values, ARITH)
-Sub = _binary("Sub", sub_values, ARITH)
-Mul = _binary("Mul", mul_values, ARITH)
+Add = _binary("Add", add_values, ARITH_ALL)
+Sub = _binary("Sub", sub_values, ARITH_ALL)
+Mul = _binary("Mul", mul_values, ARITH_MUL)
 Div = _binary("Div", div_values, FLOATS)
-Max = _binary("Max", max_values, ARITH)
-Min = _binary("Min", min_values, ARITH)
+Max = _binary("Max", max_values, ARITH_ALL)
+Min = _binary("Min", min_values, ARITH_ALL)
 Adds = _with_scalar("Adds", add_values, ARITH)
 Muls = _with_scalar("Muls", mul_values, ARITH)
 Maxs = _with_scalar("Maxs", max_values, ARITH)
@@ -842,13 +847,89 @@ def _store(dst: LocalTensor, src: RegTensor, mask: MaskReg, dist: StoreDist) -> 
         ctx.undefined_inputs[:] = [e for e in ctx.undefined_inputs if e[0] != _NAME]
 
 
+_LOAD_DINTLV = {LoadDist.DIST_DINTLV_B8: 1, LoadDist.DIST_DINTLV_B16: 2, LoadDist.DIST_DINTLV_B32: 4}
+_STORE_INTLV = {StoreDist.DIST_INTLV_B8: 1, StoreDist.DIST_INTLV_B16: 2, StoreDist.DIST_INTLV_B32: 4}
+
+
+def _load_dual(dst0: RegTensor, dst1: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
+    """The de-interleaving load: 2 x VL bytes from src, the even elements into dst0, the odd into dst1."""
+    t = src.dtype
+    if dist not in _LOAD_DINTLV:
+        raise EmulatorError(f"{_NAME} into two registers with LoadDist::{getattr(dist, 'name', dist)} is not "
+                            "modelled (DIST_DINTLV_B8/B16/B32)")
+    _element_size(dist, _LOAD_DINTLV[dist], t)
+    if dst0.dtype.itemsize != t.itemsize or dst1.dtype.itemsize != t.itemsize:
+        raise EmulatorError(f"{_NAME}: registers of another width loaded from a {dtype_name(t)} address")
+    src.ctx.counters.issue(_NAME)
+    size, n = t.itemsize, VECTOR_REG_WIDTH // t.itemsize
+    _check_ub_aligned(src, _NAME, 2 * n * size, UB_ALIGN)
+    values, undefined, origin = register_read(src, 2 * n, _NAME)
+    for k, dst in enumerate((dst0, dst1)):
+        dst.data.view(t)[:] = values[k::2]
+        dst.undef.reshape(-1, size)[:] = undefined[k::2, None]
+        dst.origin = origin if dst.undef.any() else None
+
+
+def LoadDualSecond(dst1: RegTensor, src: LocalTensor, dist: LoadDist) -> None:  # noqa: N802
+    """The C++ bridge's form of the de-interleaving load (one result register per call): this call
+    loads both, fills dst1 and keeps the even elements for LoadDualFirst's register."""
+    first = RegTensor(dst1.ctx, dst1.dtype)
+    _load_dual(first, dst1, src, dist)
+    dst1.ctx.spr["MICRO_LOAD_DUAL_FIRST"] = first
+
+
+def LoadDualFirst(dst0: RegTensor) -> None:  # noqa: N802
+    first = dst0.ctx.spr.pop("MICRO_LOAD_DUAL_FIRST", None)
+    if first is None:
+        raise EmulatorError(f"{_NAME}: the first register of a de-interleaving load without the load")
+    dst0.data[:], dst0.undef[:], dst0.origin = first.data, first.undef, first.origin
+
+
+def _store_dual(dst: LocalTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg, dist: StoreDist) -> None:
+    """The interleaving store: src0[0], src1[0], src0[1], ... -- 2 x VL bytes. The mask is not applied:
+    AscendC documents the interleaving store as ignoring it (asc_storealign_intlv)."""
+    t = dst.dtype
+    if dist not in _STORE_INTLV:
+        raise EmulatorError(f"{_NAME} from two registers with StoreDist::{getattr(dist, 'name', dist)} is not "
+                            "modelled (DIST_INTLV_B8/B16/B32)")
+    _element_size(dist, _STORE_INTLV[dist], t)
+    if src0.dtype.itemsize != t.itemsize or src1.dtype.itemsize != t.itemsize:
+        raise EmulatorError(f"{_NAME}: registers of another width stored to a {dtype_name(t)} address")
+    ctx = dst.ctx
+    ctx.counters.issue(_NAME)
+    size, n = t.itemsize, VECTOR_REG_WIDTH // t.itemsize
+    _check_ub_aligned(dst, _NAME, 2 * n * size, UB_ALIGN)
+    raw = np.empty((2 * n, size), dtype=np.uint8)
+    raw[0::2], raw[1::2] = src0.data.reshape(n, size), src1.data.reshape(n, size)
+    undef = np.empty(2 * n, dtype=bool)
+    undef[0::2], undef[1::2] = src0.lane_undef(size), src1.lane_undef(size)
+    if undef.any() and ctx.sanitize:
+        origin = src0.origin or src1.origin or f"{_NAME}{_where(ctx)} stored lanes of a register nothing wrote"
+        bad = np.flatnonzero(undef)
+        for p in np.split(bad, np.flatnonzero(np.diff(bad) != 1) + 1):
+            ctx.undefined_inputs.append((_NAME, int(p[0]), int(p[-1]) + 1, origin))
+    start, stop, head = _span(dst, raw.size, _NAME, True, True)
+    dst.buffer.storage[start:stop] = raw.reshape(-1)[head:head + stop - start]
+    ctx.undefined_inputs[:] = [e for e in ctx.undefined_inputs if e[0] != _NAME]
+
+
 def DataCopy(dst, src, *rest) -> None:  # noqa: N802 - AscendC name
     """MicroAPI::DataCopy, both directions:
 
     - ``DataCopy(reg, local, dist=LoadDist.DIST_NORM)``: a load from the LocalTensor's address
       (``__local_mem__ T*``), every lane (no mask);
-    - ``DataCopy(local, reg, mask, dist=StoreDist.DIST_NORM)``: a store of the active lanes.
+    - ``DataCopy(local, reg, mask, dist=StoreDist.DIST_NORM)``: a store of the active lanes;
+    - ``DataCopy(reg0, reg1, local, dist)``: a de-interleaving load (DIST_DINTLV_B*) of 2 x VL bytes;
+    - ``DataCopy(local, reg0, reg1, mask, dist)``: an interleaving store (DIST_INTLV_B*), 2 x VL bytes.
     """
+    if isinstance(dst, RegTensor) and isinstance(src, RegTensor) and rest and isinstance(rest[0], LocalTensor):
+        _load_dual(dst, src, rest[0], rest[1] if len(rest) > 1 else None)
+        return
+    if isinstance(dst, LocalTensor) and isinstance(src, RegTensor) and rest and isinstance(rest[0], RegTensor):
+        if len(rest) != 3:
+            raise EmulatorError(f"{_NAME}(local, reg0, reg1, mask, dist): an interleaving store")
+        _store_dual(dst, src, rest[0], rest[1], rest[2])
+        return
     if isinstance(dst, RegTensor) and isinstance(src, LocalTensor):
         if len(rest) > 1:
             raise EmulatorError(f"{_NAME}(reg, local[, dist]): a load takes no mask")
@@ -870,6 +951,7 @@ __all__ = [
     "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "LoadAlign", "LoadDist", "Ln", "Log", "MaskMergeMode",
     "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg", "RegLayout",
     "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate", "UpdateMask",
-    "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "Move", "MulAddDst", "Mula", "fused_multiply_add",
+    "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "LoadDualFirst", "LoadDualSecond", "Move", "MulAddDst",
+    "Mula", "fused_multiply_add",
     "high_low_part",
 ]

@@ -230,6 +230,83 @@ def test_truncate_rounds_to_integral_values_of_the_type(dtype):
         M.Truncate(r, v, m)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.float16, np.float32])
+def test_dual_loads_deinterleave_and_dual_stores_interleave(dtype):
+    t = np.dtype(dtype)
+    core = _core()
+    n = 256 // t.itemsize
+    x = (np.arange(2 * n) % 97).astype(t)
+    src, dst = _buffer(core, t, 2 * n, x), _buffer(core, t, 2 * n)
+    a, b, m = M.RegTensor(core, t), M.RegTensor(core, t), M.MaskReg(core)
+    M.CreateMask(m, t)
+    dist = {1: "B8", 2: "B16", 4: "B32"}[t.itemsize]
+    M.LoadDualSecond(b, src, getattr(M.LoadDist, f"DIST_DINTLV_{dist}"))
+    M.LoadDualFirst(a)
+    assert np.array_equal(a.lanes(), x[0::2]) and np.array_equal(b.lanes(), x[1::2])
+    M.DataCopy(dst, b, a, m, getattr(M.StoreDist, f"DIST_INTLV_{dist}"))  # b's elements first: swapped pairs
+    want = np.empty_like(x)
+    want[0::2], want[1::2] = x[1::2], x[0::2]
+    assert np.array_equal(dst.numpy(2 * n), want) and core.log.items == []
+    with pytest.raises(EmulatorError, match="DIST_DINTLV"):
+        M.LoadDualSecond(b, src, M.LoadDist.DIST_NORM)
+
+
+def test_mask_register_logic_under_a_predicate():
+    core = _core()
+    a, b, p, d = (M.MaskReg(core) for _ in range(4))
+    M.CreateMask(a, F32)  # 64 lanes: every 4th bit
+    M.UpdateMask(b, F16, 40)  # the first 40 half lanes: bits 0, 2, ... 78
+    M.UpdateMask(p, np.dtype(np.uint8), 128)  # bits 0..127
+    want_a, want_b, want_p = a.bits.copy(), b.bits.copy(), p.bits.copy()
+    for fn, op in ((M.MaskAnd, np.logical_and), (M.MaskOr, np.logical_or), (M.MaskXor, np.logical_xor)):
+        fn(d, a, b, p)
+        assert np.array_equal(d.bits, op(want_a, want_b) & want_p) and not d.undef.any()
+    M.MaskNot(d, a, p)
+    assert np.array_equal(d.bits, ~want_a & want_p)
+    M.MaskSel(d, a, b, p)
+    assert np.array_equal(d.bits, np.where(want_p, want_a, want_b))
+    fresh = M.MaskReg(core)  # undefined bits make undefined results under the predicate
+    M.MaskAnd(d, fresh, b, p)
+    assert d.undef[:128].all() and not d.undef[128:].any()
+    with pytest.raises(EmulatorError, match="takes MaskRegs"):
+        M.MaskAnd(d, a, M.RegTensor(core, F32), p)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "uint16", "uint32", "bfloat16"])
+def test_add_sub_max_min_mul_on_the_other_lane_types(dtype):
+    """integers wrap; bfloat16 is computed in float and rounded to bfloat16 (AscendC's rule)"""
+    import ml_dtypes
+    t = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+    floating = dtype == "bfloat16"
+    core = _core()
+    n = 256 // t.itemsize
+    rng = np.random.default_rng(5)
+    if floating:
+        a, b = (rng.standard_normal(n).astype(np.float32).astype(t) for _ in range(2))
+    else:
+        info = np.iinfo(t)
+        a, b = (rng.integers(info.min, info.max, n, endpoint=True).astype(t) for _ in range(2))
+    ra, rb, out, m = M.RegTensor(core, t), M.RegTensor(core, t), M.RegTensor(core, t), M.MaskReg(core)
+    M.CreateMask(m, t)
+    M.DataCopy(ra, _buffer(core, t, n, a))
+    M.DataCopy(rb, _buffer(core, t, n, b))
+
+    def exact(op):
+        if floating:
+            return op(a.astype(np.float32), b.astype(np.float32)).astype(t)
+        with np.errstate(over="ignore"):
+            return op(a, b)
+    wants = {M.Add: exact(np.add), M.Sub: exact(np.subtract), M.Max: exact(np.maximum), M.Min: exact(np.minimum)}
+    if t.itemsize >= 2:
+        wants[M.Mul] = exact(np.multiply)
+    else:
+        with pytest.raises(EmulatorError, match="takes"):
+            M.Mul(out, ra, rb, m)
+    for op, want in wants.items():
+        op(out, ra, rb, m)
+        assert np.array_equal(out.lanes().view(f"u{t.itemsize}"), want.view(f"u{t.itemsize}")), op.__name__
+
+
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():
     """SetCtrlSpr / GetCtrlSpr / ResetCtrlSpr<start, end> on the core's CTRL (reset value 0 in the
     model): the kernels' pattern -- read bit 60, clear it, Cast, restore it -- runs; with bit 60 set

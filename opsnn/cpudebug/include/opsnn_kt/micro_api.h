@@ -358,6 +358,34 @@ template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typen
 __aicore__ inline void StoreAlign(__local_mem__ T *dstAddr, U &srcReg, MaskReg &mask, OPSNN_KT_WHERE) {
     DataCopy<T, dist, U>(dstAddr, srcReg, mask, OPSNN_KT_AT);
 }
+/* the dual forms: a de-interleaving load of 2 x VL bytes into two registers (the even elements
+ * into dstReg0), an interleaving store of two registers (2 x VL bytes); two emulator calls for the
+ * load, one result register each (micro_core.LoadDualSecond / LoadDualFirst) */
+template <typename T = DefaultType, LoadDist dist, typename U>
+__aicore__ inline void LoadAlign(U &dstReg0, U &dstReg1, __local_mem__ T *srcAddr, OPSNN_KT_WHERE) {
+    dstReg1.handle_ = opsnn_kt::Call("MicroAPI.LoadDualSecond", OPSNN_KT_AT, detail::Out(dstReg1),
+                                     opsnn_kt::micro::UbPtr{srcAddr, opsnn_kt::DTypeOf<T>()}, dist);
+    dstReg0.handle_ = opsnn_kt::Call("MicroAPI.LoadDualFirst", OPSNN_KT_AT, detail::Out(dstReg0));
+}
+template <typename T = DefaultType, PostLiteral postMode, LoadDist dist, typename U>
+__aicore__ inline void LoadAlign(U &dstReg0, U &dstReg1, __local_mem__ T *&srcAddr, int32_t postUpdateStride,
+                                 OPSNN_KT_WHERE) {
+    LoadAlign<T, dist, U>(dstReg0, dstReg1, srcAddr, OPSNN_KT_AT);
+    if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) srcAddr += postUpdateStride;
+}
+template <typename T = DefaultType, StoreDist dist, typename U>
+__aicore__ inline void StoreAlign(__local_mem__ T *dstAddr, U &srcReg0, U &srcReg1, MaskReg &mask, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("MicroAPI.DataCopy", OPSNN_KT_AT, opsnn_kt::micro::UbPtr{dstAddr, opsnn_kt::DTypeOf<T>()},
+                   detail::In(srcReg0), detail::In(srcReg1), detail::In(mask), dist);
+}
+template <typename T = DefaultType, LoadDist dist, typename U>
+__aicore__ inline void DataCopy(U &dstReg0, U &dstReg1, __local_mem__ T *srcAddr, OPSNN_KT_WHERE) {
+    LoadAlign<T, dist, U>(dstReg0, dstReg1, srcAddr, OPSNN_KT_AT);
+}
+template <typename T = DefaultType, StoreDist dist, typename U>
+__aicore__ inline void DataCopy(__local_mem__ T *dstAddr, U &srcReg0, U &srcReg1, MaskReg &mask, OPSNN_KT_WHERE) {
+    StoreAlign<T, dist, U>(dstAddr, srcReg0, srcReg1, mask, OPSNN_KT_AT);
+}
 template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U>
 __aicore__ inline void LoadAlign(U &dstReg, __local_mem__ T *&srcAddr, int32_t postUpdateStride, OPSNN_KT_WHERE) {
     DataCopy<T, postMode, dist, U>(dstReg, srcAddr, postUpdateStride, OPSNN_KT_AT);
@@ -512,6 +540,7 @@ namespace Reg = MicroAPI;
 #include "opsnn_kt/micro_reduce.h"  // Reduce, ReduceDataBlock (in-register reductions)
 #include "opsnn_kt/micro_bitwise.h"  // And, Or, Xor, Not, ShiftLefts, ShiftRights
 #include "opsnn_kt/micro_pack.h"  // Pack, UnPack
+#include "opsnn_kt/micro_mask.h"  // Not, And, Or, Xor, Select on MaskRegs
 #include "opsnn_kt/micro_addrreg.h"  // AddrReg, CreateAddrReg, the loads / stores taking one
 #include "opsnn_kt/cce_predicates.h"  // plt_b8/16/32(count, POST_UPDATE)
 #include "opsnn_kt/micro_unaligned.h"  // UnalignReg, LoadUnAlign(Pre), StoreUnAlign(Post)
