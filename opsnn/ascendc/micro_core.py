@@ -608,7 +608,7 @@ def UpdateMask(dst: MaskReg, dtype: DTypeLike, size: int) -> int:  # noqa: N802 
 def _compare(name: str, dst: MaskReg, src: RegTensor, other, mask: MaskReg, mode: CMPMODE, regs) -> None:
     if not isinstance(mode, CMPMODE):
         raise EmulatorError(f"MicroAPI::{name} mode must be a CMPMODE, got {mode!r}")
-    t = _lane_type(name, ARITH, *regs)
+    t = _lane_type(name, ARITH_ALL, *regs)  # every 8- to 32-bit type (AscendC's Reg Compare list)
     ctx = src.ctx
     _issue(name, ctx)
     size = t.itemsize

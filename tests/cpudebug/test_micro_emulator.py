@@ -305,6 +305,9 @@ def test_add_sub_max_min_mul_on_the_other_lane_types(dtype):
     for op, want in wants.items():
         op(out, ra, rb, m)
         assert np.array_equal(out.lanes().view(f"u{t.itemsize}"), want.view(f"u{t.itemsize}")), op.__name__
+    gt = M.MaskReg(core)  # Compare takes the same types
+    M.Compare(gt, ra, rb, m, CMPMODE.GT)
+    assert np.array_equal(gt.active(t.itemsize), a.astype(np.float64) > b.astype(np.float64))
 
 
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():
