@@ -57,7 +57,7 @@ from .datacopy_params import _check_ub_aligned
 from .errors import EmulatorError
 from .ieee import F16, F32, settle_nans, sign_bits
 from .local_tensor import LocalTensor, _span, register_read
-from .rounding import RoundMode, round_integral
+from .rounding import RoundMode, round_integral, to_float
 from .scalar_ops import to_scalar
 from .unary import abs_values, exp_values, ln_values, relu_values, sqrt_values
 
@@ -682,7 +682,11 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     layout = RegLayout.ZERO if trait.layoutMode is RegLayout.UNKNOWN else trait.layoutMode
     pair = f"{dtype_name(ts)} -> {dtype_name(td)}"
     fp8 = float8.is_float8(ts) or float8.is_float8(td)
-    if fp8:
+    half_bf16 = (ts, td) in _HALF_BF16
+    if half_bf16:
+        if mode not in _DIRECTED:
+            raise EmulatorError(f"MicroAPI::Cast {pair} takes RINT, ROUND, FLOOR, CEIL or TRUNC, not {mode.name}")
+    elif fp8:
         modes = float8.MICRO_CASTS.get((ts, td))
         if modes is None or mode.name not in modes:
             pairs = ", ".join(f"{dtype_name(a)} -> {dtype_name(b)}" for a, b in float8.MICRO_CASTS)
@@ -694,7 +698,7 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
         except EmulatorError as e:
             raise EmulatorError(f"MicroAPI::Cast {pair} with {mode.name}: not modelled ({e})") from None
     to_int = td.kind in "iu" and ts.kind not in "iu"
-    if not fp8 and not to_int and trait.satMode is SatMode.SAT and td.itemsize < ts.itemsize:
+    if not (fp8 or half_bf16) and not to_int and trait.satMode is SatMode.SAT and td.itemsize < ts.itemsize:
         raise EmulatorError(f"MicroAPI::Cast {pair} with SatMode::{trait.satMode.name} is not modelled")
     wide, narrow = max(ts.itemsize, td.itemsize), min(ts.itemsize, td.itemsize)
     ratio = wide // narrow
@@ -713,7 +717,9 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     if part is not None and td.itemsize > ts.itemsize:  # widening: one part of each wider lane
         values, src_undef = values[part::ratio], src_undef[part::ratio]
     values = np.ascontiguousarray(values)
-    if fp8:
+    if half_bf16:
+        converted = _half_bf16(values, td, mode, saturate=trait.satMode is SatMode.SAT)
+    elif fp8:
         converted = float8.convert(values, td, saturate=trait.satMode is SatMode.SAT)
     else:
         converted = cast_values(values, td, mode, saturate=not (to_int and trait.satMode is SatMode.NO_SAT))
@@ -737,6 +743,21 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
 
 
 _LAYOUT_PART = {RegLayout.ZERO: 0, RegLayout.ONE: 1, RegLayout.TWO: 2, RegLayout.THREE: 3}
+# Ascend950's half <-> bfloat16 (AscendC's Reg Cast, "float to float"): each of the directed modes
+_HALF_BF16 = ((F16, bfloat16), (bfloat16, F16))
+_DIRECTED = (RoundMode.CAST_RINT, RoundMode.CAST_ROUND, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL,
+             RoundMode.CAST_TRUNC)
+
+
+def _half_bf16(values: np.ndarray, dst: np.dtype, mode: RoundMode, saturate: bool) -> np.ndarray:
+    """half -> bfloat16 (always in range) or bfloat16 -> half in `mode`: SatMode::SAT clamps to
+    half's largest finite value and turns NaN into 0, otherwise overflow follows the mode (IEEE:
+    inf, or the largest finite value when rounding toward zero) and NaN stays NaN."""
+    wide = values.astype(np.float64)
+    if saturate and dst == F16:
+        top = float(np.finfo(np.float16).max)
+        wide = np.where(np.isnan(wide), 0.0, np.clip(wide, -top, top))
+    return to_float(wide, dst, mode).astype(dst)
 
 
 # ---- UB <-> registers ----

@@ -310,6 +310,30 @@ def test_add_sub_max_min_mul_on_the_other_lane_types(dtype):
     assert np.array_equal(gt.active(t.itemsize), a.astype(np.float64) > b.astype(np.float64))
 
 
+def test_cast_between_half_and_bfloat16_in_each_directed_mode():
+    import ml_dtypes
+    bf = np.dtype(ml_dtypes.bfloat16)
+    core = _core()
+    x = np.zeros(128, dtype=F16)
+    x[:6] = [1.00390625, -1.00390625, 65504, np.nan, -np.inf, 3.0]
+    h, b, back, m = M.RegTensor(core, F16), M.RegTensor(core, bf), M.RegTensor(core, F16), M.MaskReg(core)
+    M.CreateMask(m, F16)
+    M.DataCopy(h, _buffer(core, F16, 128, x))
+    for mode, fn in ((RoundMode.CAST_TRUNC, np.trunc), (RoundMode.CAST_FLOOR, np.floor), (RoundMode.CAST_CEIL, np.ceil)):
+        M.Cast(b, h, m, M.CastTrait(M.RegLayout.UNKNOWN, roundMode=mode))
+        # 1 + 2**-8 lies between the bfloat16 neighbours 1 and 1 + 2**-7
+        got = b.lanes()[:2].astype(np.float64)
+        assert got.tolist() == [float(fn(128.5) / 128), float(fn(-128.5) / 128)], mode
+        assert b.lanes()[2] == 65536.0 if mode is RoundMode.CAST_CEIL else b.lanes()[2] == 65280.0
+        assert np.isnan(b.lanes()[3]) and b.lanes()[4] == -np.inf
+    M.Cast(back, b, m, M.CastTrait(M.RegLayout.UNKNOWN, M.SatMode.SAT, roundMode=RoundMode.CAST_RINT))
+    assert back.lanes()[2] == np.float16(65504) and back.lanes()[3] == 0 and back.lanes()[4] == -np.float16(65504)
+    M.Cast(back, b, m, M.CastTrait(M.RegLayout.UNKNOWN, M.SatMode.NO_SAT, roundMode=RoundMode.CAST_RINT))
+    assert back.lanes()[2] == np.inf and np.isnan(back.lanes()[3])
+    with pytest.raises(EmulatorError, match="not CAST_NONE"):
+        M.Cast(b, h, m, M.CastTrait(M.RegLayout.UNKNOWN))
+
+
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():
     """SetCtrlSpr / GetCtrlSpr / ResetCtrlSpr<start, end> on the core's CTRL (reset value 0 in the
     model): the kernels' pattern -- read bit 60, clear it, Cast, restore it -- runs; with bit 60 set
