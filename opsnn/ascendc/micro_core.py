@@ -828,6 +828,8 @@ def _store(dst: LocalTensor, src: RegTensor, mask: MaskReg, dist: StoreDist) -> 
         lane, first = size, False
     elif dist in _STORE_PACK:
         element, ratio = _STORE_PACK[dist]
+        if size == element * ratio:  # typed as the register's lanes (AscendC's T is the register's type):
+            t, size = np.dtype(f"u{element}"), element  # the narrow elements land as raw bits
         _element_size(dist, element, t)
         lane, first = ratio * size, False
     elif dist in _STORE_FIRST:

@@ -173,6 +173,13 @@ def test_cast_float_to_int32_without_saturation_keeps_the_low_bits():
     assert i.lanes()[:9].tolist() == [257, -1, 2 ** 31 - 1, -2 ** 31, 2 ** 31 - 1, -2 ** 31, 0, 2 ** 31 - 1, 2]
 
 
+def _as_u32(reg):
+    """reg's bits seen as a RegTensor<uint32_t> (a C++ kernel's reinterpret of the register)."""
+    r = M.RegTensor(reg.ctx, np.dtype(np.uint32))
+    r.data[:], r.undef[:], r.origin = reg.data, reg.undef, reg.origin
+    return r
+
+
 def test_cast_float_to_fp8_and_back_by_byte_of_the_lane():
     """float -> fp8 E4M3FN / E5M2 (RINT) into byte `layout` of each 32-bit lane; SAT clamps to the
     largest finite value and turns NaN into 0, NO_SAT overflows to inf (E5M2) or NaN (E4M3FN);
@@ -200,6 +207,9 @@ def test_cast_float_to_fp8_and_back_by_byte_of_the_lane():
             assert np.array_equal(q.lanes()[0::4].view(np.uint8), x.astype(t).view(np.uint8))
         out = _buffer(core, t, 64)
         M.DataCopy(out, q, m, M.StoreDist.DIST_PACK4_B32)  # the low byte of each 32-bit lane: 64 bytes
+        wide = _buffer(core, np.dtype(np.uint32), 16)  # the same store typed as the register's lanes
+        M.DataCopy(wide, _as_u32(q), m, M.StoreDist.DIST_PACK4_B32)
+        assert np.array_equal(wide.numpy(16).view(np.uint8), out.numpy(64).view(np.uint8))
         with np.errstate(over="ignore", invalid="ignore"):
             assert np.array_equal(out.numpy(64).view(np.uint8), x.astype(t).view(np.uint8))
     with pytest.raises(EmulatorError, match="8-bit float pairs"):
