@@ -764,6 +764,8 @@ def _half_bf16(values: np.ndarray, dst: np.dtype, mode: RoundMode, saturate: boo
 
 _LOAD_UNPACK = {LoadDist.DIST_UNPACK_B8: 1, LoadDist.DIST_UNPACK_B16: 2, LoadDist.DIST_UNPACK_B32: 4}
 _LOAD_BRC = {LoadDist.DIST_BRC_B8: 1, LoadDist.DIST_BRC_B16: 2, LoadDist.DIST_BRC_B32: 4}
+# element to data block: VL / 32 elements, each repeated over a 32-byte block (its alignment: the element's)
+_LOAD_E2B = {LoadDist.DIST_E2B_B16: 2, LoadDist.DIST_E2B_B32: 4}
 _STORE_NORM = {StoreDist.DIST_NORM_B8: 1, StoreDist.DIST_NORM_B16: 2, StoreDist.DIST_NORM_B32: 4}
 # a packing store: (element bytes, lanes per element) -- the low element bytes of each lane
 _STORE_PACK = {StoreDist.DIST_PACK_B16: (1, 2), StoreDist.DIST_PACK_B32: (2, 2), StoreDist.DIST_PACK_B64: (4, 2),
@@ -796,6 +798,9 @@ def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
     elif dist in _LOAD_BRC:
         _element_size(dist, _LOAD_BRC[dist], t)
         count, step, unit = 1, 0, size
+    elif dist in _LOAD_E2B:  # VL / 32 elements, each broadcast to a 32-byte block
+        _element_size(dist, _LOAD_E2B[dist], t)
+        count, step, unit = VECTOR_REG_WIDTH // UB_ALIGN, -1, size
     else:
         raise EmulatorError(f"{_NAME} with LoadDist::{dist.name} is not modelled")
     _check_ub_aligned(src, _NAME, count * size, unit)
@@ -807,6 +812,9 @@ def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
     if step == 0:  # broadcast
         lanes[:] = values[0]
         per_lane[:] = undefined[0]
+    elif step == -1:  # element to block
+        lanes[:] = np.repeat(values, UB_ALIGN // size)
+        per_lane[:] = np.repeat(undefined, UB_ALIGN // size)[:, None]
     else:
         lanes[::step] = values
         per_lane[::step] = undefined[:, None]

@@ -329,7 +329,8 @@ def test_cast_between_half_and_bfloat16_in_each_directed_mode():
     h, b, back, m = M.RegTensor(core, F16), M.RegTensor(core, bf), M.RegTensor(core, F16), M.MaskReg(core)
     M.CreateMask(m, F16)
     M.DataCopy(h, _buffer(core, F16, 128, x))
-    for mode, fn in ((RoundMode.CAST_TRUNC, np.trunc), (RoundMode.CAST_FLOOR, np.floor), (RoundMode.CAST_CEIL, np.ceil)):
+    modes = ((RoundMode.CAST_TRUNC, np.trunc), (RoundMode.CAST_FLOOR, np.floor), (RoundMode.CAST_CEIL, np.ceil))
+    for mode, fn in modes:
         M.Cast(b, h, m, M.CastTrait(M.RegLayout.UNKNOWN, roundMode=mode))
         # 1 + 2**-8 lies between the bfloat16 neighbours 1 and 1 + 2**-7
         got = b.lanes()[:2].astype(np.float64)
@@ -342,6 +343,17 @@ def test_cast_between_half_and_bfloat16_in_each_directed_mode():
     assert back.lanes()[2] == np.inf and np.isnan(back.lanes()[3])
     with pytest.raises(EmulatorError, match="not CAST_NONE"):
         M.Cast(b, h, m, M.CastTrait(M.RegLayout.UNKNOWN))
+
+
+@pytest.mark.parametrize("dtype", [F16, F32])
+def test_element_to_block_load_broadcasts_eight_elements(dtype):
+    core = _core()
+    x = np.arange(1, 17, dtype=dtype)
+    src = _buffer(core, dtype, 16, x)
+    r = M.RegTensor(core, dtype)
+    dist = M.LoadDist.DIST_E2B_B16 if dtype == F16 else M.LoadDist.DIST_E2B_B32
+    M.DataCopy(r, src[2], dist)  # from the third element: each of 8 repeated over a 32-byte block
+    assert np.array_equal(r.lanes(), np.repeat(x[2:10], 32 // np.dtype(dtype).itemsize)) and not r.undef.any()
 
 
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():
