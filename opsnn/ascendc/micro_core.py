@@ -54,7 +54,7 @@ from .compare import CMPMODE
 from .compare_tensor import compare_values
 from .core import UB_ALIGN, CoreContext
 from .datacopy_params import _check_ub_aligned
-from .errors import EmulatorError
+from .errors import ApiContractError, EmulatorError
 from .ieee import F16, F32, settle_nans, sign_bits
 from .local_tensor import LocalTensor, _span, register_read
 from .rounding import RoundMode, round_integral, to_float
@@ -681,6 +681,11 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     merge = MaskMergeMode.ZEROING if trait.mrgMode is MaskMergeMode.UNKNOWN else trait.mrgMode
     layout = RegLayout.ZERO if trait.layoutMode is RegLayout.UNKNOWN else trait.layoutMode
     pair = f"{dtype_name(ts)} -> {dtype_name(td)}"
+    names = (dtype_name(ts), dtype_name(td))
+    if names[1] not in _REG_CAST_PAIRS.get(names[0], ()):
+        raise ApiContractError(f"MicroAPI::Cast {pair}: not a conversion AscendC's Reg Cast has (its documented "
+                               f"pairs from {names[0]}: {', '.join(_REG_CAST_PAIRS.get(names[0], ())) or 'none'}); "
+                               "AscendC's own implementation compiles such a Cast to no conversion")
     fp8 = float8.is_float8(ts) or float8.is_float8(td)
     half_bf16 = (ts, td) in _HALF_BF16
     if half_bf16:
@@ -743,6 +748,20 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
 
 
 _LAYOUT_PART = {RegLayout.ZERO: 0, RegLayout.ONE: 1, RegLayout.TWO: 2, RegLayout.THREE: 3}
+# The conversions AscendC's Reg Cast documents (source -> destinations), by opsnn's dtype names;
+# which of them the emulator models is the pair tables' business (cast.py, float8.py, _HALF_BF16).
+_REG_CAST_PAIRS = {
+    "int4x2": ("int16", "float16", "bfloat16"), "int8": ("int16", "float16", "int32"),
+    "uint8": ("uint16", "float16", "uint32"), "float4_e2m1x2": ("bfloat16",), "float4_e1m2x2": ("bfloat16",),
+    "hifloat8": ("float16", "float32"), "float8_e8m0": ("bfloat16",), "float8_e5m2": ("float32",),
+    "float8_e4m3fn": ("float32",), "int16": ("int4x2", "uint8", "float16", "int32", "uint32", "float32"),
+    "uint16": ("uint8", "uint32"),
+    "float16": ("int4x2", "int8", "uint8", "hifloat8", "int16", "bfloat16", "int32", "float32"),
+    "bfloat16": ("float4_e2m1x2", "float4_e1m2x2", "float8_e8m0", "float16", "int32", "float32"),
+    "int32": ("uint8", "int16", "float32", "int64"), "uint32": ("uint8", "int16", "uint16"),
+    "float32": ("hifloat8", "float8_e5m2", "float8_e4m3fn", "int16", "float16", "bfloat16", "int32", "int64"),
+    "int64": ("int32", "float32"),
+}
 # Ascend950's half <-> bfloat16 (AscendC's Reg Cast, "float to float"): each of the directed modes
 _HALF_BF16 = ((F16, bfloat16), (bfloat16, F16))
 _DIRECTED = (RoundMode.CAST_RINT, RoundMode.CAST_ROUND, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL,

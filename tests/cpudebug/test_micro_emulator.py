@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from opsnn.ascendc import CMPMODE, EmulatorError, GlobalMemory, TBuf, TPipe, micro
+from opsnn.ascendc import CMPMODE, ApiContractError, EmulatorError, GlobalMemory, TBuf, TPipe, micro
 from opsnn.ascendc.core import CoreContext
 from opsnn.ascendc.local_tensor import read_local
 from opsnn.ascendc.rounding import RoundMode
@@ -149,8 +149,11 @@ def test_cast_refuses_what_it_does_not_model():
     core = _core()
     f, h, m = M.RegTensor(core, F32), M.RegTensor(core, np.dtype(np.int8)), M.MaskReg(core)
     M.CreateMask(m, F32)
+    with pytest.raises(ApiContractError, match="not a conversion AscendC's Reg Cast has"):
+        M.Cast(h, f, m)  # float -> int8: AscendC's Reg Cast has none (its implementation compiles it to nothing)
+    i16, u8 = M.RegTensor(core, np.dtype(np.int16)), M.RegTensor(core, np.dtype(np.uint8))
     with pytest.raises(EmulatorError, match="not modelled"):
-        M.Cast(h, f, m)  # float -> int8: a quarter-width pair
+        M.Cast(u8, i16, m)  # int16 -> uint8: documented, not modelled
     b = M.RegTensor(core, F16)
     with pytest.raises(EmulatorError, match="SatMode::SAT is not modelled"):
         M.Cast(b, f, m, M.CastTrait(M.RegLayout.ZERO, M.SatMode.SAT))
