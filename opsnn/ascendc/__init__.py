@@ -39,6 +39,7 @@ _MODULES = {
     "gather": ("Gather", "GatherRepeatParams", "Gatherb"),
     "gather_mask": ("GatherMask", "GatherMaskParams", "GetGatherMaskRemainCount"),
     "gm": ("GlobalMemory", "GMError"),
+    "interleave": ("DeInterleave", "Interleave"),
     "kernel_arg": ("KernelArg", "Padding"),
     "kernel_launch": ("LaunchReport", "launch"),
     "local_tensor": ("LocalTensor", "close_local", "mark_undefined", "open_local", "read_local", "write_local"),

@@ -342,6 +342,22 @@ template <typename T> __aicore__ inline void Transpose(const LocalTensor<T> &dst
                                                        OPSNN_KT_WHERE) {
     opsnn_kt::Call("Transpose", OPSNN_KT_AT, dst, src);
 }
+/* Ascend950's count-form (De)Interleave of LocalTensors (opsnn/ascendc/interleave.py) */
+template <typename T>
+__aicore__ inline void Interleave(const LocalTensor<T> &dst0, const LocalTensor<T> &dst1, const LocalTensor<T> &src0,
+                                  const LocalTensor<T> &src1, const int32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Interleave", OPSNN_KT_AT, dst0, dst1, src0, src1, static_cast<int64_t>(count));
+}
+template <typename T>
+__aicore__ inline void DeInterleave(const LocalTensor<T> &dst0, const LocalTensor<T> &dst1, const LocalTensor<T> &src0,
+                                    const LocalTensor<T> &src1, const int32_t count, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DeInterleave", OPSNN_KT_AT, dst0, dst1, src0, src1, static_cast<int64_t>(count));
+}
+template <typename T>
+__aicore__ inline void DeInterleave(const LocalTensor<T> &dst0, const LocalTensor<T> &dst1, const LocalTensor<T> &src,
+                                    const int32_t srcCount, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("DeInterleave", OPSNN_KT_AT, dst0, dst1, src, static_cast<int64_t>(srcCount));
+}
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,
                             OPSNN_KT_WHERE) {
