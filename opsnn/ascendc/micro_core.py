@@ -407,6 +407,28 @@ def _negate(x: np.ndarray) -> np.ndarray:
 Neg = _unary("Neg", _negate, ARITH)
 
 
+def Gather(dst: RegTensor, src, index: RegTensor, *rest) -> None:  # noqa: N802 - AscendC name
+    """MicroAPI::Gather(dstReg, srcReg, indexReg): dst[i] = src[index[i] % n] over all n lanes (an
+    index past the register wraps, as AscendC documents); b8 / b16 / b32 lanes, the index lanes of the
+    same width (uint8 / uint16 / uint32). The form gathering from a UB address is not modelled."""
+    if not isinstance(src, RegTensor) or rest:
+        raise EmulatorError("MicroAPI::Gather from a UB address (vgather2) is not modelled; the register form is")
+    size = dst.dtype.itemsize
+    if src.dtype.itemsize != size or index.dtype.itemsize != size or size not in (1, 2, 4):
+        raise EmulatorError(f"MicroAPI::Gather: source, destination and index lanes of one width (8, 16 or 32 bits), "
+                            f"got {dtype_name(src.dtype)}, {dtype_name(dst.dtype)}, {dtype_name(index.dtype)}")
+    ctx = dst.ctx
+    _issue("Gather", ctx)
+    n = VECTOR_REG_WIDTH // size
+    pick = index.data.view(f"u{size}").astype(np.int64) % n
+    idx_undef = index.lane_undef(size)
+    values = src.data.reshape(n, size)[pick]
+    undef = src.lane_undef(size)[pick] | idx_undef
+    dst.data[:] = values.reshape(-1)
+    dst.undef[:] = np.repeat(undef, size)
+    dst.origin = (index.origin or src.origin) if undef.any() else None
+
+
 def Truncate(dst: RegTensor, src: RegTensor, mask: MaskReg, round_mode: RoundMode = RoundMode.CAST_NONE,  # noqa: N802
              mode: MaskMergeMode = MaskMergeMode.ZEROING) -> None:
     """MicroAPI::Truncate<T, roundMode>: each active lane rounded to an integral value of its own type
@@ -817,6 +839,8 @@ def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
     elif dist in _LOAD_BRC:
         _element_size(dist, _LOAD_BRC[dist], t)
         count, step, unit = 1, 0, size
+    elif dist is LoadDist.DIST_BLK:  # one 32-byte block, repeated over the register
+        count, step, unit = UB_ALIGN // size, -2, UB_ALIGN
     elif dist in _LOAD_E2B:  # VL / 32 elements, each broadcast to a 32-byte block
         _element_size(dist, _LOAD_E2B[dist], t)
         count, step, unit = VECTOR_REG_WIDTH // UB_ALIGN, -1, size
@@ -831,6 +855,9 @@ def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
     if step == 0:  # broadcast
         lanes[:] = values[0]
         per_lane[:] = undefined[0]
+    elif step == -2:  # block broadcast
+        lanes[:] = np.tile(values, VECTOR_REG_WIDTH // UB_ALIGN)
+        per_lane[:] = np.tile(undefined, VECTOR_REG_WIDTH // UB_ALIGN)[:, None]
     elif step == -1:  # element to block
         lanes[:] = np.repeat(values, UB_ALIGN // size)
         per_lane[:] = np.repeat(undefined, UB_ALIGN // size)[:, None]
@@ -998,8 +1025,8 @@ StoreAlign = DataCopy
 
 __all__ = [
     "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Axpy", "Cast", "CastTrait", "Compare", "CompareScalar", "Compares",
-    "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "LoadAlign", "LoadDist", "Ln", "Log", "MaskMergeMode",
-    "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg", "RegLayout",
+    "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "Gather", "LoadAlign", "LoadDist", "Ln", "Log",
+    "MaskMergeMode", "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg", "RegLayout",
     "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate", "UpdateMask",
     "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "LoadDualFirst", "LoadDualSecond", "Move", "MulAddDst",
     "Mula", "fused_multiply_add",

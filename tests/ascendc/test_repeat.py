@@ -95,11 +95,20 @@ def test_counter_mode_len_and_reset_keep_the_mode():
 
 
 @pytest.mark.parametrize("dtype,mask,repeat", [
-    (F32, 0, 1), (F32, 65, 1), (F16, 129, 1), (F16, [0, 0], 1), (F32, [0, 5], 1), (F16, 8, 256),
+    (F32, 65, 1), (F16, 129, 1), (F16, [0, 0], 1), (F32, [0, 5], 1), (F16, 8, 256),
     (F16, 8, -1), (F16, [1 << 64, 0], 1), (F16, [1, 2, 3], 1), (F16, 2.5, 1)])
 def test_bad_masks_and_repeat_times_are_refused(dtype, mask, repeat):
     with pytest.raises(EmulatorError):
         active_elements(dtype, mask, repeat, make_core())
+
+
+def test_a_continuous_mask_of_0_is_a_nop_and_past_the_repeat_the_kernels_defect():
+    """AscendC's CheckMaskValue takes 0..elements of a repeat (0 warns of a NOP); beyond that the
+    CPU debug asserts: an api_contract_violation (ApiContractError), not an emulator gap."""
+    from opsnn.ascendc import ApiContractError
+    assert active_elements(F32, 0, 3, make_core())[0].size == 0
+    with pytest.raises(ApiContractError, match="continuous mask 65 for float32"):
+        active_elements(F32, 65, 1, make_core())
 
 
 def test_bad_set_vector_mask_calls_are_refused():

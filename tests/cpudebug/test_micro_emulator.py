@@ -351,12 +351,28 @@ def test_cast_between_half_and_bfloat16_in_each_directed_mode():
 @pytest.mark.parametrize("dtype", [F16, F32])
 def test_element_to_block_load_broadcasts_eight_elements(dtype):
     core = _core()
-    x = np.arange(1, 17, dtype=dtype)
-    src = _buffer(core, dtype, 16, x)
+    x = np.arange(1, 33, dtype=dtype)
+    src = _buffer(core, dtype, 32, x)
     r = M.RegTensor(core, dtype)
     dist = M.LoadDist.DIST_E2B_B16 if dtype == F16 else M.LoadDist.DIST_E2B_B32
     M.DataCopy(r, src[2], dist)  # from the third element: each of 8 repeated over a 32-byte block
     assert np.array_equal(r.lanes(), np.repeat(x[2:10], 32 // np.dtype(dtype).itemsize)) and not r.undef.any()
+    per_block = 32 // np.dtype(dtype).itemsize
+    M.DataCopy(r, src[per_block], M.LoadDist.DIST_BLK)  # the second block, over all eight
+    assert np.array_equal(r.lanes(), np.tile(x[per_block:2 * per_block], 8))
+
+
+def test_register_gather_wraps_the_index():
+    core = _core()
+    x = np.arange(128, dtype=F16)
+    idx = ((np.arange(128) * 7 + 168) % 65536).astype(np.uint16)  # 168 and up: past the 128 lanes
+    src, ix, out = M.RegTensor(core, F16), M.RegTensor(core, np.dtype(np.uint16)), M.RegTensor(core, F16)
+    M.DataCopy(src, _buffer(core, F16, 128, x))
+    M.DataCopy(ix, _buffer(core, np.dtype(np.uint16), 128, idx))
+    M.Gather(out, src, ix)
+    assert np.array_equal(out.lanes(), x[idx.astype(np.int64) % 128]) and not out.undef.any()
+    with pytest.raises(EmulatorError, match="one width"):
+        M.Gather(out, src, M.RegTensor(core, np.dtype(np.uint32)))
 
 
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():

@@ -449,6 +449,13 @@ OPSNN_KT_MICRO_UNARY(Relu, MaskMergeMode)
 OPSNN_KT_MICRO_UNARY(Log, auto)
 OPSNN_KT_MICRO_UNARY(Neg, MaskMergeMode)
 #undef OPSNN_KT_MICRO_UNARY
+/* dstReg[i] = srcReg[indexReg[i] % lanes] */
+template <typename T = DefaultType, typename U = DefaultType, typename S, typename V>
+__aicore__ inline void Gather(S &dstReg, S &srcReg, V &indexReg, OPSNN_KT_WHERE) {
+    detail::CheckType<T, S>();
+    dstReg.handle_ = opsnn_kt::Call("MicroAPI.Gather", OPSNN_KT_AT, detail::Out(dstReg), detail::In(srcReg),
+                                    detail::In(indexReg));
+}
 /* each lane rounded to an integral value of its own type (half, bfloat16, float) */
 template <typename T = DefaultType, RoundMode roundMode = RoundMode::CAST_NONE, MaskMergeMode mode = MaskMergeMode::ZEROING,
           typename S>
