@@ -1026,8 +1026,8 @@ StoreAlign = DataCopy
 __all__ = [
     "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Axpy", "Cast", "CastTrait", "Compare", "CompareScalar", "Compares",
     "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "Gather", "LoadAlign", "LoadDist", "Ln", "Log",
-    "MaskMergeMode", "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg", "RegLayout",
-    "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate", "UpdateMask",
+    "MaskMergeMode", "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg",
+    "RegLayout", "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate", "UpdateMask",
     "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "LoadDualFirst", "LoadDualSecond", "Move", "MulAddDst",
     "Mula", "fused_multiply_add",
     "high_low_part",
