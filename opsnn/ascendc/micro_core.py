@@ -211,6 +211,14 @@ class RegTensor:
         self.undef = np.ones(VECTOR_REG_WIDTH, dtype=bool)  # per byte: holds an undefined value
         self.origin: str | None = None  # where its undefined bytes were first read (None: never written)
 
+    def view_as(self, dtype: DTypeLike) -> RegTensor:
+        """The same register seen as RegTensor<dtype>: its bytes shared (a write through either is
+        the register's)."""
+        view = RegTensor.__new__(RegTensor)
+        view.ctx, view.dtype, view.data, view.undef, view.origin = self.ctx, np.dtype(dtype), self.data, self.undef, \
+            self.origin
+        return view
+
     def lanes(self, dtype: DTypeLike | None = None) -> np.ndarray:
         """The register's lanes as `dtype` (its own by default): a view, not a copy."""
         return self.data.view(self.dtype if dtype is None else np.dtype(dtype))
@@ -1027,7 +1035,8 @@ __all__ = [
     "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Axpy", "Cast", "CastTrait", "Compare", "CompareScalar", "Compares",
     "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "Gather", "LoadAlign", "LoadDist", "Ln", "Log",
     "MaskMergeMode", "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg",
-    "RegLayout", "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate", "UpdateMask",
+    "RegLayout", "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate",
+    "UpdateMask",
     "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "LoadDualFirst", "LoadDualSecond", "Move", "MulAddDst",
     "Mula", "fused_multiply_add",
     "high_low_part",

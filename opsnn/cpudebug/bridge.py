@@ -175,8 +175,10 @@ class CoreState:
             if flags & _WRITTEN:
                 self.registers.append(reg)
                 handle = self.handle(len(self.registers) - 1)
-        if kind == REG:
-            reg.dtype = np.dtype(dtype)  # the C++ type of this operand (a register may be seen as another)
+        if kind == REG and reg.dtype != np.dtype(dtype):
+            # the C++ type of this operand: a register reinterpreted ((RegTensor<U>&)r), maybe as another
+            # operand of the same call -- a view sharing its bytes, so each operand keeps its own type
+            reg = reg.view_as(dtype)
         if flags & _WRITTEN:
             self.written = handle
         return reg
