@@ -718,7 +718,10 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
                                "AscendC's own implementation compiles such a Cast to no conversion")
     fp8 = float8.is_float8(ts) or float8.is_float8(td)
     half_bf16 = (ts, td) in _HALF_BF16
-    if half_bf16:
+    int_int = ts.kind in "iu" and td.kind in "iu"
+    if int_int:
+        pass  # every documented integer pair: _int_to_int
+    elif half_bf16:
         if mode not in _DIRECTED:
             raise EmulatorError(f"MicroAPI::Cast {pair} takes RINT, ROUND, FLOOR, CEIL or TRUNC, not {mode.name}")
     elif fp8:
@@ -733,7 +736,7 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
         except EmulatorError as e:
             raise EmulatorError(f"MicroAPI::Cast {pair} with {mode.name}: not modelled ({e})") from None
     to_int = td.kind in "iu" and ts.kind not in "iu"
-    if not (fp8 or half_bf16) and not to_int and trait.satMode is SatMode.SAT and td.itemsize < ts.itemsize:
+    if not (fp8 or half_bf16 or int_int) and not to_int and trait.satMode is SatMode.SAT and td.itemsize < ts.itemsize:
         raise EmulatorError(f"MicroAPI::Cast {pair} with SatMode::{trait.satMode.name} is not modelled")
     wide, narrow = max(ts.itemsize, td.itemsize), min(ts.itemsize, td.itemsize)
     ratio = wide // narrow
@@ -752,7 +755,9 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     if part is not None and td.itemsize > ts.itemsize:  # widening: one part of each wider lane
         values, src_undef = values[part::ratio], src_undef[part::ratio]
     values = np.ascontiguousarray(values)
-    if half_bf16:
+    if int_int:
+        converted = _int_to_int(values, td, saturate=trait.satMode is not SatMode.NO_SAT)
+    elif half_bf16:
         converted = _half_bf16(values, td, mode, saturate=trait.satMode is SatMode.SAT)
     elif fp8:
         converted = float8.convert(values, td, saturate=trait.satMode is SatMode.SAT)
@@ -796,6 +801,17 @@ _REG_CAST_PAIRS = {
 _HALF_BF16 = ((F16, bfloat16), (bfloat16, F16))
 _DIRECTED = (RoundMode.CAST_RINT, RoundMode.CAST_ROUND, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL,
              RoundMode.CAST_TRUNC)
+
+
+def _int_to_int(values: np.ndarray, dst: np.dtype, saturate: bool) -> np.ndarray:
+    """Integer -> integer (AscendC's Reg Cast): saturating, the value clipped to dst's range (a
+    negative value into an unsigned type becomes 0; a widening into a signed-enough type is exact);
+    SatMode::NO_SAT keeps dst's width of low bits."""
+    wide = values.astype(np.int64)
+    if saturate:
+        info = np.iinfo(dst)
+        wide = np.clip(wide, info.min, info.max)
+    return wide.astype(dst)  # numpy's integer astype keeps the low bits
 
 
 def _half_bf16(values: np.ndarray, dst: np.dtype, mode: RoundMode, saturate: bool) -> np.ndarray:

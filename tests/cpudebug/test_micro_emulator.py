@@ -151,9 +151,9 @@ def test_cast_refuses_what_it_does_not_model():
     M.CreateMask(m, F32)
     with pytest.raises(ApiContractError, match="not a conversion AscendC's Reg Cast has"):
         M.Cast(h, f, m)  # float -> int8: AscendC's Reg Cast has none (its implementation compiles it to nothing)
-    i16, u8 = M.RegTensor(core, np.dtype(np.int16)), M.RegTensor(core, np.dtype(np.uint8))
+    from opsnn.ascendc.float8 import HIFLOAT8
     with pytest.raises(EmulatorError, match="not modelled"):
-        M.Cast(u8, i16, m)  # int16 -> uint8: documented, not modelled
+        M.Cast(M.RegTensor(core, HIFLOAT8), f, m)  # float -> hifloat8: documented, not modelled
     b = M.RegTensor(core, F16)
     with pytest.raises(EmulatorError, match="SatMode::SAT is not modelled"):
         M.Cast(b, f, m, M.CastTrait(M.RegLayout.ZERO, M.SatMode.SAT))
@@ -373,6 +373,22 @@ def test_register_gather_wraps_the_index():
     assert np.array_equal(out.lanes(), x[idx.astype(np.int64) % 128]) and not out.undef.any()
     with pytest.raises(EmulatorError, match="one width"):
         M.Gather(out, src, M.RegTensor(core, np.dtype(np.uint32)))
+
+
+def test_integer_casts_widen_exactly_and_narrow_by_sat_mode():
+    core = _core()
+    x = np.array(list(range(-3, 253)), dtype=np.int16)[:128]
+    x[:4] = [-300, 300, -1, 255]
+    src, u8, m16 = M.RegTensor(core, np.dtype(np.int16)), M.RegTensor(core, np.dtype(np.uint8)), M.MaskReg(core)
+    M.CreateMask(m16, np.dtype(np.int16))
+    M.DataCopy(src, _buffer(core, np.dtype(np.int16), 128, x))
+    M.Cast(u8, src, m16, M.CastTrait(M.RegLayout.ZERO, M.SatMode.SAT))
+    assert np.array_equal(u8.lanes()[0::2], np.clip(x, 0, 255).astype(np.uint8))
+    M.Cast(u8, src, m16, M.CastTrait(M.RegLayout.ZERO, M.SatMode.NO_SAT))
+    assert np.array_equal(u8.lanes()[0::2], x.astype(np.uint8))  # the low 8 bits
+    wide = M.RegTensor(core, np.dtype(np.uint16))
+    M.Cast(wide, u8, m16, M.CastTrait(M.RegLayout.ZERO))  # uint8 -> uint16: exact
+    assert np.array_equal(wide.lanes(), x.astype(np.uint8).astype(np.uint16))
 
 
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():
