@@ -827,7 +827,9 @@ def _half_bf16(values: np.ndarray, dst: np.dtype, mode: RoundMode, saturate: boo
 
 # ---- UB <-> registers ----
 
-_LOAD_UNPACK = {LoadDist.DIST_UNPACK_B8: 1, LoadDist.DIST_UNPACK_B16: 2, LoadDist.DIST_UNPACK_B32: 4}
+# an unpacking load: (element bytes, lanes per element) -- each element into the low bytes of a wider lane
+_LOAD_UNPACK = {LoadDist.DIST_UNPACK_B8: (1, 2), LoadDist.DIST_UNPACK_B16: (2, 2), LoadDist.DIST_UNPACK_B32: (4, 2),
+                LoadDist.DIST_UNPACK4_B8: (1, 4)}
 _LOAD_BRC = {LoadDist.DIST_BRC_B8: 1, LoadDist.DIST_BRC_B16: 2, LoadDist.DIST_BRC_B32: 4}
 # element to data block: VL / 32 elements, each repeated over a 32-byte block (its alignment: the element's)
 _LOAD_E2B = {LoadDist.DIST_E2B_B16: 2, LoadDist.DIST_E2B_B32: 4}
@@ -858,8 +860,9 @@ def _load(dst: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
     if dist is LoadDist.DIST_NORM:
         count, step, unit = VECTOR_REG_WIDTH // size, 1, UB_ALIGN
     elif dist in _LOAD_UNPACK:
-        _element_size(dist, _LOAD_UNPACK[dist], t)
-        count, step, unit = VECTOR_REG_WIDTH // (2 * size), 2, UB_ALIGN
+        element, ratio = _LOAD_UNPACK[dist]
+        _element_size(dist, element, t)
+        count, step, unit = VECTOR_REG_WIDTH // (ratio * size), ratio, UB_ALIGN
     elif dist in _LOAD_BRC:
         _element_size(dist, _LOAD_BRC[dist], t)
         count, step, unit = 1, 0, size

@@ -391,6 +391,14 @@ def test_integer_casts_widen_exactly_and_narrow_by_sat_mode():
     assert np.array_equal(wide.lanes(), x.astype(np.uint8).astype(np.uint16))
 
 
+def test_unpack4_load_puts_each_byte_in_a_32_bit_lane():
+    core = _core()
+    x = np.arange(64, dtype=np.uint8) + 1
+    r = M.RegTensor(core, np.dtype(np.uint8))
+    M.DataCopy(r, _buffer(core, np.dtype(np.uint8), 64, x), M.LoadDist.DIST_UNPACK4_B8)
+    assert np.array_equal(r.lanes()[0::4], x) and not r.lanes().reshape(64, 4)[:, 1:].any()
+
+
 def test_ctrl_bits_round_trip_and_the_global_saturation_mode_is_refused():
     """SetCtrlSpr / GetCtrlSpr / ResetCtrlSpr<start, end> on the core's CTRL (reset value 0 in the
     model): the kernels' pattern -- read bit 60, clear it, Cast, restore it -- runs; with bit 60 set
