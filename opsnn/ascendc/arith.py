@@ -21,6 +21,9 @@ from .repeat import active_elements, element_offsets, scatter
 
 _DUPLICATE_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32, np.uint16, np.uint32)) + (
     bfloat16,)  # AscendC's A2 list: half, bfloat16_t, int16/uint16, int32/uint32, float
+# Ascend950 takes these in the count form only (AscendC's Duplicate list; its 8-bit floats are not among
+# the emulator's scalars)
+_DUPLICATE_950_COUNT_TYPES = tuple(np.dtype(t) for t in (np.bool_, np.int8, np.uint8, np.int64, np.uint64))
 ARITH_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.int16, np.int32))
 
 
@@ -50,8 +53,12 @@ def Duplicate(dst: LocalTensor, scalar: float | np.generic, *rest) -> None:  # n
     *rest : int
         count; or mask, repeatTime, dstBlockStride, dstRepeatStride.
     """
-    if dst.dtype not in _DUPLICATE_TYPES:
-        raise EmulatorError(f"Duplicate on {dst.dtype}: half, bfloat16, float, int16/32 or uint16/32 only")
+    count_only = dst.ctx.platform.family == "ascend950" and dst.dtype in _DUPLICATE_950_COUNT_TYPES
+    if dst.dtype not in _DUPLICATE_TYPES and not count_only:
+        raise EmulatorError(f"Duplicate on {dst.dtype}: half, bfloat16, float, int16/32 or uint16/32 only"
+                            " (Ascend950: int8, uint8, bool and int64/uint64 too, in the count form)")
+    if count_only and len(rest) != 1:
+        raise EmulatorError(f"Duplicate on {dst.dtype}: the count form only (AscendC, Ascend950)")
     if len(rest) == 4:
         mask, repeat_times, blk, rep = rest
         r, j = active_elements(dst.dtype, mask, repeat_times, dst.ctx)

@@ -77,3 +77,17 @@ def test_mul_past_the_buffer_is_reported():
     x = ub.buffer(F32, 64, np.ones(64, F32))
     Mul(x, x, x, 72)
     assert "local_tensor_overflow" in kinds(core)
+
+
+def test_ascend950_duplicates_bytes_and_64_bit_integers_in_the_count_form():
+    from opsnn.platform import SOCS
+    core = make_core(platform=next(p for p in SOCS.values() if p.family == "ascend950"))
+    ub = Ub(core)
+    b, q = ub.buffer(np.uint8, 64), ub.buffer(np.int64, 4)
+    Duplicate(b, 200, 40)
+    Duplicate(q, -5, 4)
+    assert b.numpy(40).tolist() == [200] * 40 and q.numpy(4).tolist() == [-5] * 4
+    with pytest.raises(EmulatorError, match="count form only"):
+        Duplicate(b, 1, 64, 1, 1, 8)
+    with pytest.raises(EmulatorError, match="int16/32"):
+        Duplicate(Ub(make_core()).buffer(np.uint8, 32), 1, 32)  # Atlas A2: not at all
