@@ -251,3 +251,12 @@ def test_a_call_into_the_op_host_helpers_of_tests_ut_common_is_a_ut_defect(tmp_p
                                                           "tests/ut/common/tiling_case_executor.cpp defines")
     linked = "/t/test_op.cpp:200: undefined reference to `CubeHelper(int)'"
     assert build_verdict(linked, "linking", TEST, "", [], tmp_path).klass == "opsnn-lacks"
+
+
+def test_copying_a_host_tiling_object_as_the_kernels_struct_is_a_ut_defect():
+    err = ("t.cpp:46:25: error: use of deleted function \u2018optiling::GluGradTilingData& "
+           "optiling::GluGradTilingData::operator=(const optiling::GluGradTilingData&)\u2019")
+    v = build_verdict(err, "compiling", TEST, "", [], None)
+    assert v.klass == "ut-defect" and v.reason.startswith("the test copy-assigns a host GluGradTilingData")
+    other = err.replace("GluGradTilingData", "Widget")
+    assert build_verdict(other, "compiling", TEST, "", [], None).klass != "ut-defect"
