@@ -124,9 +124,9 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     m = re.search(rf"use of deleted function {_Q}(?:\w+::)*(\w+TilingData)& (?:\w+::)*operator=", first)
     if m:
         return Verdict("ut-defect", f"the test copy-assigns a host {m.group(1)} (a BEGIN_TILING_DATA_DEF class: a "
-                       "field table and a pointer to its data) as if it were the kernel's plain tiling struct; the bytes it "
-                       "would leave are the host object's, not the tiling data the kernel reads (opsnn's host twin "
-                       f"deletes that copy) ({located})")
+                       "field table and a pointer to its data) as if it were the kernel's plain tiling struct; the "
+                       "bytes it would leave are the host object's, not the tiling data the kernel reads (opsnn's "
+                       f"host twin deletes that copy) ({located})")
     entry = _entry_in_another_unit(first, test, test_text)
     if entry:
         return Verdict("ut-defect", f"{entry} ({located})")
