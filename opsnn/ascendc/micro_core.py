@@ -955,18 +955,24 @@ _LOAD_DINTLV = {LoadDist.DIST_DINTLV_B8: 1, LoadDist.DIST_DINTLV_B16: 2, LoadDis
 _STORE_INTLV = {StoreDist.DIST_INTLV_B8: 1, StoreDist.DIST_INTLV_B16: 2, StoreDist.DIST_INTLV_B32: 4}
 
 
+def _dual_move(local: LocalTensor, regs, dist, table: dict, way: str, family: str) -> tuple[np.dtype, int, int]:
+    """The checks and the count of a two-register move of 2 x VL bytes at `local`: (type, size, lanes)."""
+    t = local.dtype
+    if dist not in table:
+        raise EmulatorError(f"{_NAME} {way} two registers with {type(dist).__name__}::{getattr(dist, 'name', dist)} "
+                            f"is not modelled ({family}_B8/B16/B32)")
+    _element_size(dist, table[dist], t)
+    if any(r.dtype.itemsize != t.itemsize for r in regs):
+        raise EmulatorError(f"{_NAME}: registers of another width than the {dtype_name(t)} address")
+    local.ctx.counters.issue(_NAME)
+    size, n = t.itemsize, VECTOR_REG_WIDTH // t.itemsize
+    _check_ub_aligned(local, _NAME, 2 * n * size, UB_ALIGN)
+    return t, size, n
+
+
 def _load_dual(dst0: RegTensor, dst1: RegTensor, src: LocalTensor, dist: LoadDist) -> None:
     """The de-interleaving load: 2 x VL bytes from src, the even elements into dst0, the odd into dst1."""
-    t = src.dtype
-    if dist not in _LOAD_DINTLV:
-        raise EmulatorError(f"{_NAME} into two registers with LoadDist::{getattr(dist, 'name', dist)} is not "
-                            "modelled (DIST_DINTLV_B8/B16/B32)")
-    _element_size(dist, _LOAD_DINTLV[dist], t)
-    if dst0.dtype.itemsize != t.itemsize or dst1.dtype.itemsize != t.itemsize:
-        raise EmulatorError(f"{_NAME}: registers of another width loaded from a {dtype_name(t)} address")
-    src.ctx.counters.issue(_NAME)
-    size, n = t.itemsize, VECTOR_REG_WIDTH // t.itemsize
-    _check_ub_aligned(src, _NAME, 2 * n * size, UB_ALIGN)
+    t, size, n = _dual_move(src, (dst0, dst1), dist, _LOAD_DINTLV, "into", "DIST_DINTLV")
     values, undefined, origin = register_read(src, 2 * n, _NAME)
     for k, dst in enumerate((dst0, dst1)):
         dst.data.view(t)[:] = values[k::2]
@@ -992,17 +998,8 @@ def LoadDualFirst(dst0: RegTensor) -> None:  # noqa: N802
 def _store_dual(dst: LocalTensor, src0: RegTensor, src1: RegTensor, mask: MaskReg, dist: StoreDist) -> None:
     """The interleaving store: src0[0], src1[0], src0[1], ... -- 2 x VL bytes. The mask is not applied:
     AscendC documents the interleaving store as ignoring it (asc_storealign_intlv)."""
-    t = dst.dtype
-    if dist not in _STORE_INTLV:
-        raise EmulatorError(f"{_NAME} from two registers with StoreDist::{getattr(dist, 'name', dist)} is not "
-                            "modelled (DIST_INTLV_B8/B16/B32)")
-    _element_size(dist, _STORE_INTLV[dist], t)
-    if src0.dtype.itemsize != t.itemsize or src1.dtype.itemsize != t.itemsize:
-        raise EmulatorError(f"{_NAME}: registers of another width stored to a {dtype_name(t)} address")
+    t, size, n = _dual_move(dst, (src0, src1), dist, _STORE_INTLV, "from", "DIST_INTLV")
     ctx = dst.ctx
-    ctx.counters.issue(_NAME)
-    size, n = t.itemsize, VECTOR_REG_WIDTH // t.itemsize
-    _check_ub_aligned(dst, _NAME, 2 * n * size, UB_ALIGN)
     raw = np.empty((2 * n, size), dtype=np.uint8)
     raw[0::2], raw[1::2] = src0.data.reshape(n, size), src1.data.reshape(n, size)
     undef = np.empty(2 * n, dtype=bool)
