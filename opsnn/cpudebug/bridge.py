@@ -521,7 +521,7 @@ def _runner(name: str):
 
     def instruction(session, core, raw):
         args = [session._decode(a, core) for a in raw]
-        if any(getattr(a, "dtype", None) == INT4 for a in args):
+        if any(getattr(a, "dtype", None) is INT4 for a in args):  # identity: cheap on every call
             args = _int4_operands(name, args)
         result = fn(*session._mask_flag(core, args))
         return result if isinstance(result, int) else None  # an instruction's count (GatherMask's rsvdCnt)
@@ -536,7 +536,7 @@ def _int4_operands(name: str, args: list) -> list:
         return args
     if name not in ("DataCopy", "DataCopyPad"):
         raise EmulatorError(f"{name} on int4 tensors (int4b_t) is not modelled by opsnn's emulator")
-    out = [_as_bytes(a) if getattr(a, "dtype", None) == INT4 else a for a in args]
+    out = [_as_bytes(a) if getattr(a, "dtype", None) is INT4 else a for a in args]
     if name == "DataCopy" and len(out) == 3 and isinstance(out[2], (int, np.integer)):
         if out[2] % 2:
             raise EmulatorError(f"DataCopy of {out[2]} int4 elements splits a byte of two")

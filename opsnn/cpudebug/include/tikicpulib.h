@@ -13,10 +13,9 @@
 #include "securec.h"  // UT programs call memset_s / memcpy_s with only this header and data_utils.h  // ge::DataType, which UTs name dtypes by
 
 #include <ios>
-// CANN's CPU-debug headers leave the std stream manipulators global: a UT writes `::dec` after
-// including only this header (experimental lp_loss).
+// CANN's CPU-debug headers leave std::dec global: a UT writes `::dec` after including only this
+// header (experimental lp_loss).
 using std::dec;
-using std::hex;
 
 enum class KernelMode : int32_t { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1, MIX_AIC_1_2 };
 
