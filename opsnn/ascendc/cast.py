@@ -116,20 +116,23 @@ def _saturate(values: np.ndarray, dst: np.dtype, out: np.ndarray) -> None:
     np.copyto(out, np.clip(values, info.min, info.max), casting="unsafe")
 
 
-def _round_integral_float32(values: np.ndarray, mode: RoundMode, out: np.ndarray) -> None:
-    """float -> float in a round mode: an integral float; NaN and inf keep their bits."""
+def round_integral_float(values: np.ndarray, mode: RoundMode, out: np.ndarray) -> None:
+    """float -> the same float type in a round mode: an integral value (exact in the type: every
+    integral value a half, bfloat16 or float32 rounds to is one of its own); NaN and inf keep their
+    bits."""
     with np.errstate(invalid="ignore"):
         wide = values.astype(np.float64)
-    np.copyto(out, round_integral(wide, mode), casting="unsafe")  # exact: an integral float32 is a float32
+    np.copyto(out, round_integral(wide, mode), casting="unsafe")
     nan = values != values
     if nan.any():
-        out.view(np.uint32)[nan] = values.view(np.uint32)[nan]
+        bits = f"u{values.dtype.itemsize}"
+        out.view(bits)[nan] = values.view(bits)[nan]
 
 
 def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndarray | None = None,
                 saturate: bool = True) -> np.ndarray:
     """The conversion itself on a numpy array (the pair is assumed allowed); into `out` if given.
-    saturate=False is Ascend950's non-saturating mode for float -> integer (low bits kept)."""
+    saturate=False is Ascend950's non-saturating mode for float or integer -> integer (low bits kept)."""
     src, dst = values.dtype, np.dtype(dst)
     if out is None:
         out = np.empty(values.shape, dtype=dst)
@@ -144,9 +147,12 @@ def cast_values(values: np.ndarray, dst: np.dtype, mode: RoundMode, out: np.ndar
         # bfloat16 is the top half of a float32: widening is a 16-bit shift of the pattern.
         np.left_shift(values.view(np.uint16), 16, out=out.view(np.uint32), dtype=np.uint32)
     elif src.kind in "iu" and dst.kind in "iu":
-        _saturate(values, dst, out)  # widening: exact; narrowing: saturated (CTRL[59] = 0)
+        if saturate:
+            _saturate(values, dst, out)  # widening: exact; narrowing: saturated (CTRL[59] = 0)
+        else:
+            np.copyto(out, values, casting="unsafe")  # numpy's integer narrowing keeps the low bits
     elif src == F32 and dst == F32:
-        _round_integral_float32(values, mode, out)
+        round_integral_float(values, mode, out)
     elif dst.kind in "iu":
         np.copyto(out, (to_int if saturate else to_int_wrapping)(values, dst, mode), casting="unsafe")
     elif ALLOWED_CASTS.get((src, dst)) is _NONE_ONLY:

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from opsnn.dtypes import BY_NAME, finfo
+from opsnn.dtypes import BY_NAME
+
+from .rounding import saturated_float
 
 HIFLOAT8 = np.dtype([("hifloat8", np.uint8)])
 FLOAT4_E2M1X2 = np.dtype([("float4_e2m1x2", np.uint8)])
@@ -53,9 +55,7 @@ def convert(values: np.ndarray, dst: np.dtype, saturate: bool) -> np.ndarray:
     if dst == np.float32:
         return values.astype(np.float32)  # fp8 -> float: exact
     if saturate:
-        top = np.float32(float(finfo(dst).max))
-        with np.errstate(invalid="ignore"):
-            values = np.where(np.isnan(values), np.float32(0), np.clip(values, -top, top)).astype(np.float32)
+        values = saturated_float(values, dst)
     with np.errstate(over="ignore", invalid="ignore"):
         return values.astype(dst)
 

@@ -49,7 +49,7 @@ from opsnn.dtypes import bfloat16, dtype_name
 
 from . import float8, spr
 from .binary import add_values, div_values, max_values, min_values, mul_values, sub_values
-from .cast import cast_values, check_cast
+from .cast import cast_values, check_cast, round_integral_float
 from .compare import CMPMODE
 from .compare_tensor import compare_values
 from .core import UB_ALIGN, CoreContext
@@ -57,7 +57,7 @@ from .datacopy_params import _check_ub_aligned
 from .errors import ApiContractError, EmulatorError
 from .ieee import F16, F32, settle_nans, sign_bits
 from .local_tensor import LocalTensor, _span, register_read
-from .rounding import RoundMode, round_integral, to_float
+from .rounding import RoundMode, saturated_float, to_float
 from .scalar_ops import to_scalar
 from .unary import abs_values, exp_values, ln_values, relu_values, sqrt_values
 
@@ -448,9 +448,8 @@ def Truncate(dst: RegTensor, src: RegTensor, mask: MaskReg, round_mode: RoundMod
         raise EmulatorError("MicroAPI::Truncate: MaskMergeMode::MERGING is not supported (AscendC)")
 
     def integral(x):
-        out = round_integral(x.astype(np.float64), round_mode).astype(x.dtype)  # exact: integral values fit
-        keep = ~np.isfinite(x)
-        out[keep] = x[keep]
+        out = np.empty_like(x)
+        round_integral_float(x, round_mode, out)
         return out
     _elementwise("Truncate", integral, (F16, F32, bfloat16), dst, [src], mask, mode)
 
@@ -710,27 +709,24 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     mode = trait.roundMode or RoundMode.CAST_NONE
     merge = MaskMergeMode.ZEROING if trait.mrgMode is MaskMergeMode.UNKNOWN else trait.mrgMode
     layout = RegLayout.ZERO if trait.layoutMode is RegLayout.UNKNOWN else trait.layoutMode
-    pair = f"{dtype_name(ts)} -> {dtype_name(td)}"
     names = (dtype_name(ts), dtype_name(td))
+    pair = f"{names[0]} -> {names[1]}"
     if names[1] not in _REG_CAST_PAIRS.get(names[0], ()):
         raise ApiContractError(f"MicroAPI::Cast {pair}: not a conversion AscendC's Reg Cast has (its documented "
                                f"pairs from {names[0]}: {', '.join(_REG_CAST_PAIRS.get(names[0], ())) or 'none'}); "
                                "AscendC's own implementation compiles such a Cast to no conversion")
     fp8 = float8.is_float8(ts) or float8.is_float8(td)
     half_bf16 = (ts, td) in _HALF_BF16
-    int_int = ts.kind in "iu" and td.kind in "iu"
-    if int_int:
-        pass  # every documented integer pair: _int_to_int
-    elif half_bf16:
-        if mode not in _DIRECTED:
-            raise EmulatorError(f"MicroAPI::Cast {pair} takes RINT, ROUND, FLOOR, CEIL or TRUNC, not {mode.name}")
-    elif fp8:
+    int_int = ts.kind in "iu" and td.kind in "iu"  # every documented integer pair: cast_values' integer branch
+    if half_bf16 and mode not in _DIRECTED:
+        raise EmulatorError(f"MicroAPI::Cast {pair} takes RINT, ROUND, FLOOR, CEIL or TRUNC, not {mode.name}")
+    if fp8:
         modes = float8.MICRO_CASTS.get((ts, td))
         if modes is None or mode.name not in modes:
             pairs = ", ".join(f"{dtype_name(a)} -> {dtype_name(b)}" for a, b in float8.MICRO_CASTS)
             raise EmulatorError(f"MicroAPI::Cast {pair} with {mode.name}: not modelled (the 8-bit float pairs "
                                 f"modelled: {pairs})")
-    else:
+    elif not (int_int or half_bf16):
         try:
             check_cast(ts, td, mode)
         except EmulatorError as e:
@@ -755,14 +751,13 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     if part is not None and td.itemsize > ts.itemsize:  # widening: one part of each wider lane
         values, src_undef = values[part::ratio], src_undef[part::ratio]
     values = np.ascontiguousarray(values)
-    if int_int:
-        converted = _int_to_int(values, td, saturate=trait.satMode is not SatMode.NO_SAT)
-    elif half_bf16:
+    if half_bf16:
         converted = _half_bf16(values, td, mode, saturate=trait.satMode is SatMode.SAT)
     elif fp8:
         converted = float8.convert(values, td, saturate=trait.satMode is SatMode.SAT)
     else:
-        converted = cast_values(values, td, mode, saturate=not (to_int and trait.satMode is SatMode.NO_SAT))
+        wrap = (to_int or int_int) and trait.satMode is SatMode.NO_SAT  # NO_SAT into an integer: the low bits
+        converted = cast_values(values, td, mode, saturate=not wrap)
     used = src_undef & active
     undef = used | m_undef
     origin = _source_origin(name, ctx, [src], [used]) or m_origin
@@ -803,25 +798,13 @@ _DIRECTED = (RoundMode.CAST_RINT, RoundMode.CAST_ROUND, RoundMode.CAST_FLOOR, Ro
              RoundMode.CAST_TRUNC)
 
 
-def _int_to_int(values: np.ndarray, dst: np.dtype, saturate: bool) -> np.ndarray:
-    """Integer -> integer (AscendC's Reg Cast): saturating, the value clipped to dst's range (a
-    negative value into an unsigned type becomes 0; a widening into a signed-enough type is exact);
-    SatMode::NO_SAT keeps dst's width of low bits."""
-    wide = values.astype(np.int64)
-    if saturate:
-        info = np.iinfo(dst)
-        wide = np.clip(wide, info.min, info.max)
-    return wide.astype(dst)  # numpy's integer astype keeps the low bits
-
-
 def _half_bf16(values: np.ndarray, dst: np.dtype, mode: RoundMode, saturate: bool) -> np.ndarray:
     """half -> bfloat16 (always in range) or bfloat16 -> half in `mode`: SatMode::SAT clamps to
     half's largest finite value and turns NaN into 0, otherwise overflow follows the mode (IEEE:
     inf, or the largest finite value when rounding toward zero) and NaN stays NaN."""
     wide = values.astype(np.float64)
-    if saturate and dst == F16:
-        top = float(np.finfo(np.float16).max)
-        wide = np.where(np.isnan(wide), 0.0, np.clip(wide, -top, top))
+    if saturate and dst == F16:  # half -> bfloat16 never overflows; SAT does not touch its NaN either
+        wide = saturated_float(wide, dst)
     return to_float(wide, dst, mode).astype(dst)
 
 

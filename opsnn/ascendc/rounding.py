@@ -116,6 +116,14 @@ def to_int(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
     return out
 
 
+def saturated_float(values: np.ndarray, dst: np.dtype) -> np.ndarray:
+    """SatMode::SAT ahead of a float narrowing to `dst`: magnitudes past dst's largest finite value
+    (inf included) clamp to it, NaN becomes 0 (AscendC's Reg Cast, float to float)."""
+    top = float(finfo(dst).max)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isnan(values), 0, np.clip(values, -top, top)).astype(values.dtype)
+
+
 def to_int_wrapping(values: np.ndarray, dst: np.dtype, mode: RoundMode) -> np.ndarray:
     """Ascend950's non-saturating float -> integer conversion (SatMode::NO_SAT, AscendC's Reg Cast
     documentation): the rounded value keeps only dst's width of low bits (half 257 -> uint8 1);
