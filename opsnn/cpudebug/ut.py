@@ -35,6 +35,7 @@ from .tpl_entry import tiling_key_entry
 from .ut_cases import (
     HELPERS,
     LAYERS,
+    NO_TEST,
     CMakeError,
     KernelUtCase,
     UtError,
@@ -104,7 +105,7 @@ def check_source(test: Path) -> str:
     if not text.strip():
         raise UtError(f"{test} is empty")
     if not re.search(r"\b(TEST|TEST_F|TEST_P|TYPED_TEST)\s*\(|\bmain\s*\(", text):
-        raise UtError(f"{test} defines no test: no TEST/TEST_F/TEST_P (gtest) and no main()")
+        raise UtError(f"{test} {NO_TEST}")
     return text
 
 

@@ -29,6 +29,9 @@ HELPERS = ("kernel_ut_data_helper", "kernel_ut_data_executor")  # upstream's sha
 LAYERS = ("op_kernel", "op_host", "op_api")  # the tests/ut/<layer> folders a unit test is in
 
 
+NO_TEST = "defines no test: no TEST/TEST_F/TEST_P (gtest) and no main()"  # UtError's words for such a file
+
+
 class UtError(Exception):
     """A problem with the command or the test that is not the test's result (exit status 2)."""
 

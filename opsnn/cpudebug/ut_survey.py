@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
 
-from .ut_cases import LAYERS, UtError, layer_of, repo_root_of
+from .ut_cases import LAYERS, NO_TEST, UtError, layer_of, repo_root_of
 from .ut_verdict import Verdict, build_verdict, run_verdict
 
 LABELS = {"passed": "PASS", "ut-defect": "UT-DEFECT", "opsnn-lacks": "LACKS", "finding": "FINDING",
@@ -43,7 +43,7 @@ def judge(doc: dict, test: Path, checkout: Path | None) -> Verdict:
     except OSError:
         text = ""
     if "error" in doc:
-        if doc["error"].endswith("defines no test: no TEST/TEST_F/TEST_P (gtest) and no main()"):
+        if doc["error"].endswith(NO_TEST):
             return Verdict("ut-defect", f"{test.name} defines no test (no TEST, TEST_F or TEST_P): upstream's "
                            "build compiles it into the UT program, where it adds nothing to run")
         return Verdict("unexplained", doc["error"])

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .ut_cases import op_dir_of
+
 CLASSES = ("passed", "ut-defect", "opsnn-lacks", "finding", "environment", "unexplained")
 
 _Q = "['\u2018\u2019`]"  # g++ quotes names with ' or with typographic quotes
@@ -151,6 +153,12 @@ def build_verdict(compiler: str, step: str, test: Path, test_text: str, options:
     return Verdict("unexplained", f"{step} fails: {located}")
 
 
+def _operator_dir(test: Path) -> Path:
+    """The operator's folder of a test in upstream's layout (ut_cases.op_dir_of: nested folders such
+    as op_kernel/arch35 too), else the test's own folder."""
+    return op_dir_of(test) or test.parent
+
+
 def _unlinked_ut_common(name: str, checkout: Path | None) -> str | None:
     """The tests/ut/common source (other than test_cube_util.cpp, the one upstream's op_kernel UT
     program compiles) that defines function `name`, or None."""
@@ -174,7 +182,7 @@ def _entry_in_another_unit(first: str, test: Path, test_text: str) -> str | None
     if not m or not first.startswith(str(test)) and Path(first.split(":")[0]).name != test.name:
         return None
     name = m.group(1)
-    operator = test.parents[3] if len(test.parents) > 3 else test.parent
+    operator = _operator_dir(test)
     for kernel in sorted(operator.glob("op_kernel/**/*.cpp")):
         text = kernel.read_text(errors="replace")
         if re.search(rf"__global__[^;{{]*\bvoid\s+{re.escape(name)}\s*\(", text) and \
@@ -196,7 +204,7 @@ def _undeclared_in_tiling_key(first: str, test: Path) -> str | None:
         text = header.read_text(errors="replace").splitlines()[line - 1]
     except (OSError, IndexError):
         return None
-    operator = test.parents[3] if len(test.parents) > 3 else test.parent
+    operator = _operator_dir(test)
     if "ASCENDC_TPL_" not in text or operator not in header.resolve().parents:
         return None
     for host in sorted(operator.glob("op_host/**/*.cpp")):
@@ -214,7 +222,7 @@ def _stale_ut_tiling_header(struct: str, member: str, test: Path) -> str | None:
         text = header.read_text(errors="replace")
         if not re.search(rf"\bstruct\s+{re.escape(struct)}\b", text) or re.search(rf"\b{re.escape(member)}\b", text):
             continue
-        operator = test.parents[3] if len(test.parents) > 3 else test.parent
+        operator = _operator_dir(test)
         for host in sorted(operator.glob("op_host/**/*.h")) + sorted(operator.glob("op_kernel/**/*.h")):
             if re.search(rf"\b{re.escape(member)}\b", host.read_text(errors="replace")):
                 return (f"the UT folder's {header.name} defines {struct} without {member}, which the operator's "
@@ -325,7 +333,7 @@ def _undefined_dtype_branch(source: str, defines: list[str], test: Path | None, 
     if not m or test is None:
         return None
     name, line = m.group(1), int(m.group(2))
-    operator = test.parents[3] if len(test.parents) > 3 else test.parent
+    operator = _operator_dir(test)
     files = [p for p in operator.rglob(name)] or \
         ([checkout / p for p in _files_named(checkout).get(name, ())] if checkout else [])
     if len(files) != 1:
@@ -361,9 +369,9 @@ def _barrier_compiled_out(kind: str, test: Path | None) -> str | None:
     """Evidence that a cross-core race exists only in the UT build: a SyncAll of the operator's
     kernel sources lies inside `#ifndef __CCE_KT_TEST__`, so the build that defines it (upstream's UT
     build, as CANN's CPU debug does) runs the cores with no barrier where the device has one."""
-    if test is None or len(test.parents) <= 3:
+    operator = op_dir_of(test) if test is not None else None
+    if operator is None:
         return None
-    operator = test.parents[3]
     for source in sorted(operator.rglob("op_kernel/**/*")):
         if source.suffix not in (".h", ".hpp", ".cpp") or not source.is_file():
             continue
