@@ -741,11 +741,11 @@ def _clobber_select_scratch(ctx, dtype: np.dtype, scalar) -> None:
     lo, hi = _SELECT_TMP_UB, _SELECT_TMP_UB + _SELECT_TMP_ELEMENTS * dtype.itemsize
     origin = (f"Select (tensor-scalar mode) at {ctx.log.source or '?'} overwrote UB [{lo}, {hi}) with its "
               f"scalar: Atlas A2's scratch for that mode")
+    fill = np.full(_SELECT_TMP_ELEMENTS, scalar, dtype=dtype).view(np.uint8)
     for b in ctx.buffers:
         a, z = max(lo, b.ub_addr), min(hi, b.ub_addr + b.nbytes)
         if a >= z or b.storage is not ctx.ub:
             continue
-        fill = np.full(_SELECT_TMP_ELEMENTS, scalar, dtype=dtype).view(np.uint8)
         b.storage[b.base + a - b.ub_addr:b.base + z - b.ub_addr] = fill[a - lo:z - lo]
         mark_undefined(LocalTensor(b, np.uint8, a - b.ub_addr), range(z - a), origin)
 

@@ -50,9 +50,7 @@ template <typename T> constexpr int64_t ElementBytes(uint64_t n) {
     if constexpr (std::is_same_v<T, AscendC::int4b_t>) return static_cast<int64_t>(n / 2);
     else return static_cast<int64_t>(n) * static_cast<int64_t>(sizeof(T));
 }
-}  // namespace opsnn_kt
 
-namespace opsnn_kt {
 /* tensor(i) of a LocalTensor or GlobalTensor: a proxy that reads the element on conversion and
  * writes it on assignment, through the tensor's GetValue / SetValue (device code gets a reference). */
 template <typename Tensor, typename T, typename Index>
@@ -145,7 +143,7 @@ public:
     /* AscendC's tensor over UB the kernel lays out itself: tileSize elements from byte address addr
      * (no TPipe placed them; the emulator gives the span a buffer of its own, pipe.local_tensor_at) */
     __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, OPSNN_KT_WHERE)
-        : buffer_(opsnn_kt::Call("LocalTensor.At", OPSNN_KT_AT, pos, addr, static_cast<uint64_t>(tileSize) * sizeof(T))),
+        : buffer_(opsnn_kt::Call("LocalTensor.At", OPSNN_KT_AT, pos, addr, opsnn_kt::ElementBytes<T>(tileSize))),
           offset_(0), size_(static_cast<int64_t>(tileSize)) {}
     __aicore__ inline LocalTensor operator[](uint32_t offset) const {
         return LocalTensor(buffer_, offset_ + opsnn_kt::ElementBytes<T>(offset));
@@ -181,7 +179,7 @@ public:
     /* any integer offset (a template, so `GetPhyAddr(0)` is not taken for the source-location form) */
     template <typename I, typename = std::enable_if_t<std::is_integral_v<I>>>
     __aicore__ inline uint64_t GetPhyAddr(I offset, OPSNN_KT_WHERE) const {
-        return GetPhyAddr(OPSNN_KT_AT) + static_cast<uint64_t>(offset) * sizeof(T);
+        return GetPhyAddr(OPSNN_KT_AT) + static_cast<uint64_t>(opsnn_kt::ElementBytes<T>(offset));
     }
 
     int64_t buffer_ = -1;  // the emulator's handle of the UB buffer; -1: an empty tensor

@@ -16,9 +16,10 @@ namespace AscendC {
 template <typename T, typename U> struct IsSameType { static constexpr bool value = false; };
 template <typename T> struct IsSameType<T, T> { static constexpr bool value = true; };
 
-/* A 4-bit integer (two per byte in GM and UB). A distinct type, so IsSameType<T, int4b_t> tells it
- * apart. The emulator models no instruction on it: a kernel that has int4 branches compiles, and
- * an instruction on an int4b_t tensor that runs is refused by name (the core stops, naming it). */
+/* A 4-bit integer (two per byte in GM and UB, the even element in the low nibble). A distinct type,
+ * so IsSameType<T, int4b_t> tells it apart. The emulator runs Cast half <-> int4 and the moves on
+ * it (opsnn/ascendc/int4.py); any other instruction on an int4b_t tensor that runs is refused by
+ * name (the core stops, naming it). */
 struct int4b_t {
     uint8_t storage;
 };
@@ -261,9 +262,6 @@ template <> struct DType<AscendC::hifloat8_t> { static constexpr const char *nam
 template <> struct DType<AscendC::fp4x2_e2m1_t> { static constexpr const char *name = "float4_e2m1x2"; };
 template <> struct DType<AscendC::fp4x2_e1m2_t> { static constexpr const char *name = "float4_e1m2x2"; };
 template <> struct DType<AscendC::int4x2_t> { static constexpr const char *name = "int4x2"; };
-}  // namespace opsnn_kt
-
-namespace opsnn_kt {
 template <> struct DType<AscendC::int4b_t> { static constexpr const char *name = "int4"; };
 }  // namespace opsnn_kt
 
