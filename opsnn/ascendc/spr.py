@@ -44,7 +44,7 @@ def read(ctx: CoreContext, register: str, reader: str):
     """The value of `register`; ApiContractError naming `reader` when nothing set it."""
     if register not in ctx.spr:
         raise ApiContractError(f"{reader} reads {register}, which no instruction of this core has set yet "
-                            f"({_SETTERS[register]} sets it)")
+                               f"({_SETTERS[register]} sets it)")
     return ctx.spr[register]
 
 
