@@ -527,6 +527,12 @@ def write_local(lt: LocalTensor, values: np.ndarray, instruction: str, check: bo
     lt.buffer.storage[start:stop] = raw[head:head + stop - start]
 
 
+def mark_written(lt: LocalTensor, nbytes: int, instruction: str) -> None:
+    """Record `nbytes` at lt as written by something the emulator did not see byte by byte (a
+    SIMT vector function's threads): they count as defined values from here on."""
+    _span(lt, nbytes, instruction, True, True)
+
+
 def open_local(lt: LocalTensor, count: int, instruction: str) -> tuple[np.ndarray, bool]:
     """(array, direct) for an instruction to write `count` elements of lt into.
 

@@ -28,7 +28,7 @@ from opsnn.ascendc.errors import ApiContractError, CoreAborted, CoreFailed, Emul
 from opsnn.ascendc.float8 import FLOAT8_TYPES
 from opsnn.ascendc.global_tensor import GmPtr, gm_read, gm_write
 from opsnn.ascendc.int4 import INT4
-from opsnn.ascendc.local_tensor import mark_undefined, read_local, write_local
+from opsnn.ascendc.local_tensor import mark_undefined, mark_written, read_local, write_local
 from opsnn.ascendc.pipe import local_tensor_at
 from opsnn.dtypes import bfloat16
 from opsnn.platform import Platform
@@ -760,6 +760,40 @@ def _with_ctx(fn):
     return lambda session, core, *args: fn(core.ctx, *args)
 
 
+# SIMT (opsnn_kt/simt.h): the threads run in C++; the emulator checks the launch and lends them UB
+_SIMT_MAX_THREADS = 2048  # __launch_bounds__'s ceiling: a VF runs at most 2048 threads
+
+
+def _simt_launch(session, core, x, y, z):
+    ctx = core.ctx
+    if ctx.platform.family != "ascend950":
+        raise ApiContractError(f"asc_vf_call(dim3(...)): SIMT vector functions run on Ascend950 only, not on "
+                               f"{ctx.platform.name}")
+    if not 1 <= x * y * z <= _SIMT_MAX_THREADS or 0 in (x, y, z):
+        raise ApiContractError(f"asc_vf_call(dim3({x}, {y}, {z})): a SIMT launch runs 1 to {_SIMT_MAX_THREADS} "
+                               f"threads, not {x * y * z}")
+    ctx.counters.issue("asc_vf_call(SIMT)")
+
+
+def _simt_ub_host(session, core, pointer):
+    """The host address of the UB bytes a `__ubuf__` pointer names, for SIMT threads to dereference."""
+    lt = core.tensor_at(pointer, np.uint8, "asc_vf_call(SIMT)")
+    if not 0 <= lt.offset < lt.buffer.nbytes:
+        raise EmulatorError(f"asc_vf_call(SIMT): a __ubuf__ argument {lt.offset} bytes into the "
+                            f"{lt.buffer.nbytes}-byte buffer {lt.buffer.name} points outside it")
+    return int(lt.buffer.storage.ctypes.data) + lt.buffer.base + lt.offset
+
+
+def _simt_ub_written(session, core, pointer):
+    lt = core.tensor_at(pointer, np.uint8, "asc_vf_call(SIMT)")
+    mark_written(lt, lt.buffer.nbytes - lt.offset, "asc_vf_call(SIMT)")
+
+
+def _simt_unmodelled(session, core, _):
+    raise EmulatorError("asc_syncthreads: not modelled: opsnn runs a SIMT launch's threads one after another, "
+                        "so no thread can wait for the others")
+
+
 def _mrg_sort(session, core, dst, params, *lists):
     ascendc.MrgSort(dst, ascendc.MrgSortSrcList(*lists), params)
 
@@ -797,6 +831,8 @@ _SPECIAL = {
     "GetReduceRepeatMaxMinSpr": _with_ctx(ascendc.GetReduceRepeatMaxMinSpr),
     "GetGatherMaskRemainCount": _with_ctx(ascendc.GetGatherMaskRemainCount),
     "SetDeqScale": _with_ctx(ascendc.SetDeqScale), "MrgSort": _mrg_sort, "GetMrgSortResult": _mrg_sort_result,
+    "Simt.Launch": _simt_launch, "Simt.UbHost": _simt_ub_host, "Simt.UbWritten": _simt_ub_written,
+    "Simt.Unmodelled": _simt_unmodelled,
 }
 
 __all__ = ["CoreAborted", "CoreState", "Session"]

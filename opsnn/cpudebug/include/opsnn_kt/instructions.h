@@ -175,6 +175,9 @@ enum CoreType : int32_t { AIC = 0, AIV = 1 };
 
 /* The emulator runs one instruction after another on each core: every barrier already holds. */
 template <pipe_t pipe> __aicore__ inline void PipeBarrier() {}
+/* the memory a DataSyncBarrier waits on (GM and UB, GM, UB, SEQ): every access is already done */
+enum class MemDsbT : uint8_t { ALL, DDR, UB, SEQ };
+template <MemDsbT arg0> __aicore__ inline void DataSyncBarrier() {}
 
 template <HardEvent evt> __aicore__ inline void SetFlag(int32_t id, OPSNN_KT_WHERE) {
     opsnn_kt::Call("SetFlag", OPSNN_KT_AT, evt, id);

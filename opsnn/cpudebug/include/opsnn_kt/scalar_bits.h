@@ -9,6 +9,7 @@
 #define OPSNN_KT_SCALAR_BITS_H_
 
 #include <cstdint>
+#include <type_traits>
 
 namespace AscendC {
 
@@ -37,6 +38,25 @@ __aicore__ inline int64_t GetSFFValue(uint64_t valueIn) {
 template <int countValue>
 __aicore__ inline int64_t ScalarGetSFFValue(uint64_t valueIn) {
     return GetSFFValue<countValue>(valueIn);
+}
+
+/* The magic number and shift that turn a division by `divisor` into a multiply-high, an add and a
+ * shift (Simt::UintDiv(n, magic, shift) == n / divisor): shift = ceil(log2(divisor)), magic =
+ * floor(2^W * (2^shift - divisor) / divisor) + 1 for W = 32 or 64, as AscendC documents them.
+ * AscendC's CPU debug asserts 0 < divisor <= INT32_MAX (INT64_MAX for uint64_t). */
+template <typename T>
+__aicore__ inline void GetUintDivMagicAndShift(T &magic, T &shift, T divisor, const char *file = __builtin_FILE(),
+                                               int line = __builtin_LINE()) {
+    static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>,
+                  "GetUintDivMagicAndShift: T is uint32_t or uint64_t");
+    constexpr uint64_t limit = std::is_same_v<T, uint32_t> ? 0x7FFFFFFFull : 0x7FFFFFFFFFFFFFFFull;
+    KtAssert(divisor > 0 && static_cast<uint64_t>(divisor) <= limit,
+             "GetUintDivMagicAndShift: the divisor must be in (0, INT_MAX] of its width", file, line);
+    const int64_t top = 64 - CountLeadingZero(divisor);  // the highest set bit's position, from 1
+    shift = static_cast<T>(GetBitCount<1>(divisor) == 1 ? top - 1 : top);
+    constexpr int width = 8 * sizeof(T);
+    const unsigned __int128 over = (static_cast<unsigned __int128>(1) << shift) - divisor;  // < divisor
+    magic = static_cast<T>((over << width) / divisor + 1);
 }
 
 }  // namespace AscendC

@@ -187,6 +187,36 @@ public:
     int64_t size_ = -1;    // SetSize's length in elements; -1: to the end of the buffer
 };
 
+/* Where a LocalMemAllocator places its tensors. Only UB is emulated. */
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+/* Static-tensor programming's allocator: tensors one after another from UB 0 (no static arrays
+ * are modelled, so the dynamic area starts there), unaligned, as AscendC places them; each is a
+ * LocalTensor(pos, address, tileSize), judged by the sanitizer as any. */
+template <Hardware hard = Hardware::UB> class LocalMemAllocator {
+    static_assert(hard == Hardware::UB, "LocalMemAllocator: only UB is emulated (cube buffers are not)");
+
+public:
+    __aicore__ inline uint32_t GetCurAddr() const { return head_; }
+    template <class DataType, uint32_t tileSize> __aicore__ inline LocalTensor<DataType> Alloc() {
+        return Alloc<TPosition::VECCALC, DataType>(tileSize);
+    }
+    template <TPosition pos, class DataType, uint32_t tileSize> __aicore__ inline LocalTensor<DataType> Alloc() {
+        return Alloc<pos, DataType>(tileSize);
+    }
+    template <class DataType> __aicore__ inline LocalTensor<DataType> Alloc(uint32_t tileSize) {
+        return Alloc<TPosition::VECCALC, DataType>(tileSize);
+    }
+    template <TPosition pos, class DataType> __aicore__ inline LocalTensor<DataType> Alloc(uint32_t tileSize) {
+        LocalTensor<DataType> made(pos, head_, tileSize);
+        head_ += static_cast<uint32_t>(opsnn_kt::ElementBytes<DataType>(tileSize));
+        return made;
+    }
+
+private:
+    uint32_t head_ = 0;
+};
+
 }  // namespace AscendC
 
 namespace opsnn_kt {
