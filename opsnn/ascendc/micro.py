@@ -7,7 +7,7 @@ built on it. Kept apart so that each of those imports the core, never this modul
 from __future__ import annotations
 
 from . import micro_core
-from .micro_bitwise import And, Not, Or, ShiftLefts, ShiftRights, Xor
+from .micro_bitwise import And, Not, Or, ShiftLeft, ShiftLefts, ShiftRight, ShiftRights, Xor
 from .micro_core import *  # noqa: F403 - the core's names are MicroAPI's
 from .micro_mask import MaskAnd, MaskMov, MaskNot, MaskOr, MaskSel, MaskXor
 from .micro_pack import (
@@ -47,7 +47,7 @@ from .micro_unaligned import (
 __all__ = [*micro_core.__all__,
            "Reduce", "ReduceDataBlock", "ReduceMax", "ReduceMaxWithDataBlock", "ReduceMin", "ReduceMinWithDataBlock",
            "ReduceSum", "ReduceSumWithDataBlock", "ReduceType",
-           "And", "Not", "Or", "ShiftLefts", "ShiftRights", "Xor", "Pack", "UnPack",
+           "And", "Not", "Or", "ShiftLeft", "ShiftLefts", "ShiftRight", "ShiftRights", "Xor", "Pack", "UnPack",
            "MaskAnd", "MaskMov", "MaskNot", "MaskOr", "MaskSel", "MaskXor",
            "DeInterleave", "DeInterleaveFirst", "DeInterleaveSecond", "Interleave", "InterleaveFirst",
            "InterleaveSecond",

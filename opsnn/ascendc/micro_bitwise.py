@@ -1,6 +1,6 @@
-"""AscendC::MicroAPI's bit operations on integer lanes (Ascend950): And, Or, Xor, Not and the shifts
-by a scalar, ShiftLefts and ShiftRights. micro.py re-exports them (Python kernels call
-``micro.And(...)``, the bridge ``MicroAPI.And``).
+"""AscendC::MicroAPI's bit operations on integer lanes (Ascend950): And, Or, Xor, Not, the shifts
+by a scalar, ShiftLefts and ShiftRights, and by a register, ShiftLeft and ShiftRight. micro.py
+re-exports them (Python kernels call ``micro.And(...)``, the bridge ``MicroAPI.And``).
 
 Lanes are 8-, 16- or 32-bit integers, signed or not; a kernel often sees a float register as
 uint32 lanes (C++'s ``(RegTensor<uint32_t>&)reg``) to clear or move bits. Masks and merge modes
@@ -88,4 +88,43 @@ def ShiftRights(dst: RegTensor, src: RegTensor, scalar, mask: MaskReg,  # noqa: 
     _run("ShiftRights", lambda x: np.right_shift(x, x.dtype.type(n)), dst, [src], mask, mode)
 
 
-__all__ = ["And", "Not", "Or", "ShiftLefts", "ShiftRights", "Xor"]
+def _by_register(name: str, dst: RegTensor, src: RegTensor, shifts: RegTensor, mask: MaskReg, mode,
+                 left: bool) -> None:
+    t = src.dtype
+    signed = np.dtype(f"i{t.itemsize}")
+    if shifts.dtype != signed:
+        raise EmulatorError(f"MicroAPI::{name} on {dtype_name(t)} lanes: the shifts are {dtype_name(signed)}, "
+                            f"not {dtype_name(shifts.dtype)}")
+    amounts = shifts.lanes(signed)
+    active = _micro()._mask_lanes(name, mask, t.itemsize)[0]
+    if (amounts[active] < 0).any():
+        raise EmulatorError(f"MicroAPI::{name}: a negative shift ({int(amounts[active].min())}) is undefined")
+    bits = 8 * t.itemsize
+
+    def shift(x, by):
+        by = by.view(signed).astype(np.int64)
+        inside = np.minimum(by, bits - 1).astype(t)
+        out = np.left_shift(x, inside) if left else np.right_shift(x, inside)
+        past = by >= bits
+        if left or t.kind == "u":
+            return np.where(past, t.type(0), out)
+        return np.where(past, np.where(x < 0, t.type(-1), t.type(0)), out)
+
+    m = _micro()
+    m._elementwise(name, shift, INT_LANES, dst, [src, shifts.view_as(t)], mask,
+                   m.MaskMergeMode.ZEROING if mode is None else mode)
+
+
+def ShiftLeft(dst: RegTensor, src: RegTensor, shifts: RegTensor, mask: MaskReg,  # noqa: N802 - AscendC name
+              mode: MaskMergeMode | None = None) -> None:
+    """MicroAPI::ShiftLeft: dst = src << shifts, lane by lane (zeros in; 0 past the width)."""
+    _by_register("ShiftLeft", dst, src, shifts, mask, mode, left=True)
+
+
+def ShiftRight(dst: RegTensor, src: RegTensor, shifts: RegTensor, mask: MaskReg,  # noqa: N802 - AscendC name
+               mode: MaskMergeMode | None = None) -> None:
+    """MicroAPI::ShiftRight: dst = src >> shifts, lane by lane (arithmetic on signed lanes)."""
+    _by_register("ShiftRight", dst, src, shifts, mask, mode, left=False)
+
+
+__all__ = ["And", "Not", "Or", "ShiftLeft", "ShiftLefts", "ShiftRight", "ShiftRights", "Xor"]

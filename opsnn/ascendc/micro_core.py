@@ -391,10 +391,11 @@ Mul = _binary("Mul", mul_values, ARITH_MUL)
 Div = _binary("Div", div_values, FLOATS)
 Max = _binary("Max", max_values, ARITH_ALL)
 Min = _binary("Min", min_values, ARITH_ALL)
-Adds = _with_scalar("Adds", add_values, ARITH)
-Muls = _with_scalar("Muls", mul_values, ARITH)
-Maxs = _with_scalar("Maxs", max_values, ARITH)
-Mins = _with_scalar("Mins", min_values, ARITH)
+# the scalar forms take AscendC's 8- to 32-bit lists (Muls: no b8, no bfloat16)
+Adds = _with_scalar("Adds", add_values, ARITH_ALL)
+Muls = _with_scalar("Muls", mul_values, tuple(t for t in ARITH_MUL if t != bfloat16))
+Maxs = _with_scalar("Maxs", max_values, ARITH_ALL)
+Mins = _with_scalar("Mins", min_values, ARITH_ALL)
 Exp = _unary("Exp", exp_values, FLOATS)
 Ln = _unary("Ln", ln_values, FLOATS)
 Sqrt = _unary("Sqrt", sqrt_values, FLOATS)
@@ -415,12 +416,50 @@ def _negate(x: np.ndarray) -> np.ndarray:
 Neg = _unary("Neg", _negate, ARITH)
 
 
+# Gather from UB: (destination, source) lane types AscendC lists (64-bit lanes are not modelled)
+_UB_GATHER = {(I16, np.dtype(np.int8)), (I16, I16), (np.dtype(np.uint16), np.dtype(np.uint8)),
+              (np.dtype(np.uint16), np.dtype(np.uint16)), (F16, F16), (bfloat16, bfloat16), (I32, I32),
+              (np.dtype(np.uint32), np.dtype(np.uint32)), (F32, F32)}
+
+
+def _gather_from_ub(dst: RegTensor, src: LocalTensor, index: RegTensor, mask: MaskReg) -> None:
+    """MicroAPI::Gather(dstReg, baseAddr, index, mask): dst[i] = baseAddr[index[i]] on the active lanes
+    (0 on the others); baseAddr 32-byte aligned; index lanes unsigned, of the destination's width."""
+    t = dst.dtype
+    if (t, src.dtype) not in _UB_GATHER or index.dtype.itemsize != t.itemsize:
+        raise EmulatorError(f"MicroAPI::Gather from UB: {dtype_name(src.dtype)} into {dtype_name(t)} lanes with "
+                            f"{dtype_name(index.dtype)} indices is not one of AscendC's pairs")
+    if src.ub_addr % UB_ALIGN:
+        raise ApiContractError(f"MicroAPI::Gather: baseAddr UB {src.ub_addr:#x} is not {UB_ALIGN}-byte aligned")
+    ctx = dst.ctx
+    _issue("Gather", ctx)
+    size = t.itemsize
+    active, m_undef, m_origin = _mask_lanes("Gather", mask, size)
+    picks = index.data.view(f"u{size}").astype(np.int64)
+    values = np.zeros(picks.size, dtype=t)
+    undef = m_undef | (index.lane_undef(size) & active)
+    origin = index.origin if undef.any() else m_origin
+    step = src.dtype.itemsize
+    for lane in np.flatnonzero(active):
+        one = LocalTensor(src.buffer, src.dtype, src.offset + int(picks[lane]) * step)
+        got, bad, where = register_read(one, 1, "Gather")
+        values[lane] = got.view(f"u{step}")[0] if step != size else got.view(t)[0]
+        if bad[0]:
+            undef[lane], origin = True, origin or where
+    _write_lanes(dst, t, values, active | m_undef, undef, MaskMergeMode.ZEROING, origin)
+
+
 def Gather(dst: RegTensor, src, index: RegTensor, *rest) -> None:  # noqa: N802 - AscendC name
     """MicroAPI::Gather(dstReg, srcReg, indexReg): dst[i] = src[index[i] % n] over all n lanes (an
     index past the register wraps, as AscendC documents); b8 / b16 / b32 lanes, the index lanes of the
-    same width (uint8 / uint16 / uint32). The form gathering from a UB address is not modelled."""
+    same width (uint8 / uint16 / uint32). With a UB address for src and a mask: _gather_from_ub."""
+    if isinstance(src, LocalTensor):
+        if len(rest) != 1:
+            raise EmulatorError("MicroAPI::Gather(dstReg, baseAddr, index, mask): the UB form takes a mask")
+        _gather_from_ub(dst, src, index, rest[0])
+        return
     if not isinstance(src, RegTensor) or rest:
-        raise EmulatorError("MicroAPI::Gather from a UB address (vgather2) is not modelled; the register form is")
+        raise EmulatorError("MicroAPI::Gather: the register form is Gather(dstReg, srcReg, indexReg)")
     size = dst.dtype.itemsize
     if src.dtype.itemsize != size or index.dtype.itemsize != size or size not in (1, 2, 4):
         raise EmulatorError(f"MicroAPI::Gather: source, destination and index lanes of one width (8, 16 or 32 bits), "
@@ -560,6 +599,31 @@ def Duplicate(dst: RegTensor, scalar, mask: MaskReg | None = None,  # noqa: N802
         return
     s = to_scalar(scalar, t)
     _elementwise("Duplicate", lambda: np.full(n, s, dtype=t), REG_TYPES, dst, [], mask, mode)
+
+
+class IndexOrder(Enum):
+    INCREASE_ORDER = 0
+    DECREASE_ORDER = 1
+
+
+ARANGE_TYPES = (np.dtype(np.int8), I16, I32, F16, F32)
+
+
+def Arange(dst: RegTensor, scalar, order: IndexOrder = IndexOrder.INCREASE_ORDER) -> None:  # noqa: N802
+    """MicroAPI::Arange: lane i = scalar + i (INCREASE_ORDER); DECREASE_ORDER ends at the scalar,
+    lane i = scalar + (lanes - 1 - i). Integer lanes wrap past their range, as AscendC says."""
+    t = _lane_type("Arange", ARANGE_TYPES, dst)
+    if not isinstance(order, IndexOrder):
+        order = IndexOrder(int(order))
+    n = VECTOR_REG_WIDTH // t.itemsize
+    steps = np.arange(n, dtype=np.int64)
+    if order is IndexOrder.DECREASE_ORDER:
+        steps = steps[::-1]
+    if t.kind == "i":
+        values = ((int(scalar) + steps) & ((1 << 8 * t.itemsize) - 1)).astype(np.dtype(f"u{t.itemsize}")).view(t)
+    else:
+        values = (np.float64(to_scalar(scalar, t)) + steps).astype(t)
+    _elementwise("Arange", lambda: values, ARANGE_TYPES, dst, [], None, MaskMergeMode.ZEROING)
 
 
 def Copy(dst: RegTensor | MaskReg, src: RegTensor | MaskReg) -> None:  # noqa: N802 - AscendC name
@@ -1031,12 +1095,13 @@ LoadAlign = DataCopy  # the newer names of the same moves
 StoreAlign = DataCopy
 
 __all__ = [
-    "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Axpy", "Cast", "CastTrait", "Compare", "CompareScalar", "Compares",
+    "VECTOR_REG_WIDTH", "Abs", "Add", "Adds", "Arange", "Axpy", "Cast", "CastTrait", "Compare", "CompareScalar",
+    "Compares",
     "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "Gather", "LoadAlign", "LoadDist", "Ln", "Log",
     "MaskMergeMode", "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg",
     "RegLayout", "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate",
     "UpdateMask",
     "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "LoadDualFirst", "LoadDualSecond", "Move", "MulAddDst",
     "Mula", "fused_multiply_add",
-    "high_low_part",
+    "high_low_part", "IndexOrder",
 ]

@@ -506,3 +506,91 @@ def test_deinterleave_and_interleave_registers():
     assert list(np.flatnonzero(d1.lane_undef(4))) == [63]
     with pytest.raises(EmulatorError, match="different registers"):
         M.DeInterleave(d0, d0, a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32])
+def test_shift_by_a_register_lane_by_lane_and_past_the_width(dtype):
+    core = _core()
+    t = np.dtype(dtype)
+    bits, n = 8 * t.itemsize, 256 // t.itemsize
+    signed = np.dtype(f"i{t.itemsize}")
+    rng = np.random.default_rng(bits)
+    x = rng.integers(np.iinfo(t).min, np.iinfo(t).max, n, endpoint=True).astype(t)
+    by = rng.integers(0, bits + 3, n).astype(signed)  # some at or past the width
+    src, sh, out, mask = M.RegTensor(core, t), M.RegTensor(core, signed), M.RegTensor(core, t), M.MaskReg(core)
+    M.CreateMask(mask, t)
+    M.DataCopy(src, _buffer(core, t, n, x))
+    M.DataCopy(sh, _buffer(core, signed, n, by))
+    wide, k = x.astype(object), by.astype(np.int64)
+    M.ShiftRight(out, src, sh, mask)
+    want = [v >> int(s) if s < bits else (-1 if v < 0 else 0) for v, s in zip(wide, k, strict=True)]
+    assert np.array_equal(out.lanes(), np.array(want, dtype=object).astype(np.int64).astype(t))
+    M.ShiftLeft(out, src, sh, mask)
+    want = [(int(v) << int(s)) & ((1 << bits) - 1) if s < bits else 0 for v, s in zip(wide, k, strict=True)]
+    assert np.array_equal(out.lanes().view(f"u{t.itemsize}"), np.array(want, dtype=np.uint64).astype(f"u{t.itemsize}"))
+    with pytest.raises(EmulatorError, match="shifts are"):
+        M.ShiftRight(out, src, src if t.kind == "u" else M.RegTensor(core, np.dtype(f"u{t.itemsize}")), mask)
+    M.DataCopy(sh, _buffer(core, signed, n, np.full(n, -1, signed)))
+    with pytest.raises(EmulatorError, match="negative shift"):
+        M.ShiftRight(out, src, sh, mask)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.float16, np.float32])
+def test_arange_counts_up_from_the_scalar_or_down_to_it(dtype):
+    core = _core()
+    t = np.dtype(dtype)
+    n = 256 // t.itemsize
+    out = M.RegTensor(core, t)
+    M.Arange(out, 5)
+    up = (5 + np.arange(n)).astype(np.int64)
+    want = up.astype(np.uint64).astype(f"u{t.itemsize}").view(t) if t.kind == "i" else up.astype(t)
+    assert np.array_equal(out.lanes(), want)  # int8: 127 then -128, as AscendC says
+    M.Arange(out, 5, M.IndexOrder.DECREASE_ORDER)
+    assert np.array_equal(out.lanes(), want[::-1])
+    assert out.lanes()[-1] == 5
+
+
+def test_gather_from_ub_by_element_index_under_a_mask():
+    core = _core()
+    table = np.arange(200, dtype=np.float32) * 1.5
+    src = _buffer(core, F32, 200, table)
+    idx = ((np.arange(64) * 37) % 200).astype(np.uint32)
+    ix, out, mask = M.RegTensor(core, np.dtype(np.uint32)), M.RegTensor(core, F32), M.MaskReg(core)
+    M.DataCopy(ix, _buffer(core, np.dtype(np.uint32), 64, idx))
+    left = M.UpdateMask(mask, F32, 40)  # lanes 40..63 inactive: zeros (ZEROING)
+    assert left == 0
+    M.Gather(out, src, ix, mask)
+    assert np.array_equal(out.lanes()[:40], table[idx[:40]]) and not out.lanes()[40:].any()
+    assert not out.undef.any()
+    # int8 into int16 lanes: the byte, zeros above (-40 reads as 216)
+    b8 = _buffer(core, np.dtype(np.int8), 64, np.array([-40, 40] * 32, np.int8))
+    i16, w = M.RegTensor(core, np.dtype(np.uint16)), M.RegTensor(core, np.dtype(np.int16))
+    M.DataCopy(i16, _buffer(core, np.dtype(np.uint16), 128, np.arange(128) % 2))
+    m16 = M.MaskReg(core)
+    M.CreateMask(m16, np.dtype(np.int16))
+    M.Gather(w, b8, i16, m16)
+    assert list(w.lanes()[:4]) == [216, 40, 216, 40]
+    # an index into bytes nothing wrote: an undefined lane, not a value
+    partial = _buffer(core, F32, 64, np.ones(64, np.float32), written=32 * 4)
+    M.CreateMask(mask, F32)
+    M.Gather(out, partial, ix, mask)
+    assert out.lane_undef(4)[np.flatnonzero(idx % 200 >= 32)].all()
+    with pytest.raises(EmulatorError, match="not one of AscendC's pairs"):
+        M.Gather(M.RegTensor(core, np.dtype(np.int32)), src, ix, mask)
+    with pytest.raises(ApiContractError, match="32-byte aligned"):
+        M.Gather(out, src[1], ix, mask)
+
+
+def test_scalar_forms_take_unsigned_and_byte_lanes():
+    core = _core()
+    u32 = np.dtype(np.uint32)
+    x = np.array([0, 1, 2**32 - 1] + [7] * 61, dtype=u32)
+    src, out, mask = M.RegTensor(core, u32), M.RegTensor(core, u32), M.MaskReg(core)
+    M.CreateMask(mask, u32)
+    M.DataCopy(src, _buffer(core, u32, 64, x))
+    M.Adds(out, src, 1, mask)
+    assert list(out.lanes()[:3]) == [1, 2, 0]  # wraps
+    M.Maxs(out, src, 5, mask)
+    assert list(out.lanes()[:4]) == [5, 5, 2**32 - 1, 7]
+    with pytest.raises(EmulatorError, match="takes"):
+        M.Muls(M.RegTensor(core, np.dtype(np.int8)), M.RegTensor(core, np.dtype(np.int8)), 2, mask)

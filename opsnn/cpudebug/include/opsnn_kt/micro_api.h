@@ -456,6 +456,15 @@ __aicore__ inline void Gather(S &dstReg, S &srcReg, V &indexReg, OPSNN_KT_WHERE)
     dstReg.handle_ = opsnn_kt::Call("MicroAPI.Gather", OPSNN_KT_AT, detail::Out(dstReg), detail::In(srcReg),
                                     detail::In(indexReg));
 }
+/* dstReg[i] = baseAddr[index[i]] on the active lanes (UB, in elements; a b8 source widened to b16
+ * with zeros above) */
+template <typename T0 = DefaultType, typename T1, typename T2 = DefaultType, typename S, typename V>
+__aicore__ inline void Gather(S &dstReg, __local_mem__ T1 *baseAddr, V &index, MaskReg &mask, OPSNN_KT_WHERE) {
+    detail::CheckType<T0, S>();
+    dstReg.handle_ = opsnn_kt::Call("MicroAPI.Gather", OPSNN_KT_AT, detail::Out(dstReg),
+                                    opsnn_kt::micro::UbPtr{baseAddr, opsnn_kt::DTypeOf<T1>()}, detail::In(index),
+                                    detail::In(mask));
+}
 /* each lane rounded to an integral value of its own type (half, bfloat16, float) */
 template <typename T = DefaultType, RoundMode roundMode = RoundMode::CAST_NONE, MaskMergeMode mode = MaskMergeMode::ZEROING,
           typename S>
@@ -476,6 +485,15 @@ __aicore__ inline void Duplicate(S &dstReg, U scalarValue, MaskReg &mask, OPSNN_
     detail::CheckType<T, S>();
     dstReg.handle_ = opsnn_kt::Call("MicroAPI.Duplicate", OPSNN_KT_AT, detail::Out(dstReg),
                                     static_cast<typename S::ActualT>(scalarValue), detail::In(mask), mode);
+}
+
+/* lane i = scalarValue + i (INCREASE_ORDER), or ending at scalarValue (DECREASE_ORDER) */
+enum class IndexOrder : int32_t { INCREASE_ORDER, DECREASE_ORDER };
+template <typename T = DefaultType, IndexOrder order = IndexOrder::INCREASE_ORDER, typename U, typename S>
+__aicore__ inline void Arange(S &dstReg, U scalarValue, OPSNN_KT_WHERE) {
+    detail::CheckType<T, S>();
+    dstReg.handle_ = opsnn_kt::Call("MicroAPI.Arange", OPSNN_KT_AT, detail::Out(dstReg),
+                                    static_cast<typename S::ActualT>(scalarValue), static_cast<int32_t>(order));
 }
 
 /* srcReg's lowest lane (pos LOWEST: where a Reduce leaves its result) or highest one in every

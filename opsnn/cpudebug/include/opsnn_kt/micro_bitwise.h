@@ -1,5 +1,5 @@
 /* opsnn CPU-debug runtime: AscendC::MicroAPI's bit operations on integer lanes -- And, Or, Xor,
- * Not, ShiftLefts, ShiftRights -- with AscendC's template parameters; each one emulator call
+ * Not, ShiftLefts, ShiftRights (by a scalar), ShiftLeft, ShiftRight (by a register) -- with AscendC's template parameters; each one emulator call
  * (opsnn/ascendc/micro_bitwise.py: 8/16/32-bit lanes, the shift in 0 .. bits - 1). A kernel may see
  * a float register as integer lanes ((RegTensor<uint32_t>&)reg): the register is a handle, the
  * call names the type it sees. Included by opsnn_kt/micro_api.h. */
@@ -43,6 +43,20 @@ __aicore__ inline void Not(U &dstReg, U &srcReg, MaskReg &mask, OPSNN_KT_WHERE) 
 OPSNN_KT_MICRO_SHIFT(ShiftLefts)
 OPSNN_KT_MICRO_SHIFT(ShiftRights)
 #undef OPSNN_KT_MICRO_SHIFT
+
+/* by a register: each lane by the same lane of srcReg1 (the signed type of the lanes' width) */
+#define OPSNN_KT_MICRO_SHIFT_BY(Name)                                                                          \
+    template <typename T = DefaultType, typename U = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, \
+              typename S, typename V>                                                                          \
+    __aicore__ inline void Name(S &dstReg, S &srcReg0, V &srcReg1, MaskReg &mask, OPSNN_KT_WHERE) {           \
+        detail::CheckType<T, S>();                                                                             \
+        detail::CheckType<U, V>();                                                                             \
+        dstReg.handle_ = opsnn_kt::Call("MicroAPI." #Name, OPSNN_KT_AT, detail::Out(dstReg), detail::In(srcReg0), \
+                                        detail::In(srcReg1), detail::In(mask), mode);                          \
+    }
+OPSNN_KT_MICRO_SHIFT_BY(ShiftLeft)
+OPSNN_KT_MICRO_SHIFT_BY(ShiftRight)
+#undef OPSNN_KT_MICRO_SHIFT_BY
 
 }  // namespace MicroAPI
 }  // namespace AscendC
