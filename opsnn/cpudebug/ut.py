@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -472,11 +473,32 @@ def _run_unit(binary: Path, unit: Unit, opts: Options, log: list[str]) -> dict:
         rc = 1
     out["exit_status"] = rc
     if opts.capture:
+        if out.get("signal") == "SIGFPE" and (fault := _fault_line(done.stderr)):
+            out["fault"] = fault
         full = done.stdout + "\n" + done.stderr
         failure = re.search(r"^.*(?:Failure|\berror\b|Error:).*$", full, re.M)
         out["first_failure"] = failure.group(0).strip()[:300] if failure else None
         out["stdout"], out["stderr"] = done.stdout[-4000:], done.stderr[-4000:]  # the end says why
     return out
+
+
+_FAULT = re.compile(r"^opsnn ut: SIGFPE at (.+)\+(0x[0-9a-f]+)$", re.M)
+
+
+def _fault_line(stderr: str) -> str | None:
+    """'file:line' of the instruction a SIGFPE stopped (the runtime's line, through addr2line over
+    the program's debug information); None where it cannot be said."""
+    m = _FAULT.search(stderr)
+    if m is None or shutil.which("addr2line") is None:
+        return None
+    try:
+        done = subprocess.run(["addr2line", "-e", m.group(1), m.group(2)], capture_output=True, text=True,
+                              timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    where = done.stdout.strip().splitlines()[0] if done.stdout.strip() else ""
+    where = where.split(" (discriminator")[0]
+    return where if where and not where.startswith("??") else None
 
 
 def build_binary(test: Path, socs: list[str], defines: list[str], cache: Path) -> tuple[Path, float, bool]:

@@ -31,10 +31,10 @@ def test_one_line_each_and_a_table(survey):
     rc, text, by_op, doc = survey
     assert rc == 1  # not all pass
     lines = [ln for ln in text.splitlines() if ln.startswith("[")]
-    assert len(lines) == 6 and doc["counts"] == {"passed": 2, "ut-defect": 2, "opsnn-lacks": 1, "finding": 1}
+    assert len(lines) == 7 and doc["counts"] == {"passed": 2, "ut-defect": 3, "opsnn-lacks": 1, "finding": 1}
     assert any(ln.endswith(")") and "PASS  addone/tests/ut/op_kernel/test_addone.cpp (compares values; "
                "ascend310p: skipped" in ln for ln in lines)
-    assert "| passed, compares values | 1 |" in text and "| total | 6 |" in text
+    assert "| passed, compares values | 1 |" in text and "| total | 7 |" in text
     assert "| opsnn-lacks: NoSuchVectorInstruction | 1 | unknown_api |" in text
 
 
@@ -71,6 +71,9 @@ def test_findings_defects_and_lacks_are_told_apart(survey):
     assert by_op["overrun"]["reason"].startswith("gm_write_past_tensor: DataCopy at overrun.cpp:16")
     assert by_op["mistyped"]["class"] == "ut-defect"
     assert by_op["mistyped"]["reason"].startswith("the code reads DTYPE_X, the UT's options define DTYPE_Y")
+    assert by_op["divzero"]["class"] == "ut-defect"  # the SIGFPE's line, found through addr2line
+    assert by_op["divzero"]["reason"].startswith("the program died of SIGFPE (an integer division by zero) at "
+                                                 "divzero.cpp:8 `const uint32_t tail = ")
     assert by_op["unknown_api"]["class"] == "opsnn-lacks"
     assert by_op["unknown_api"]["reason"].startswith("NoSuchVectorInstruction (unknown_api.cpp:5:")
 

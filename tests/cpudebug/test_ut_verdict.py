@@ -260,3 +260,15 @@ def test_copying_a_host_tiling_object_as_the_kernels_struct_is_a_ut_defect():
     assert v.klass == "ut-defect" and v.reason.startswith("the test copy-assigns a host GluGradTilingData")
     other = err.replace("GluGradTilingData", "Widget")
     assert build_verdict(other, "compiling", TEST, "", [], None).klass != "ut-defect"
+
+
+def test_a_division_by_zero_is_the_uts_only_in_its_own_code(tmp_path):
+    kernel = tmp_path / "k.h"
+    kernel.write_text("int a;\nint r = a % zero;\n")
+    v = run_verdict([_run(exit_status=136, signal="SIGFPE", fault=f"{kernel}:2")], [], "")
+    assert v.klass == "ut-defect" and "SIGFPE (an integer division by zero) at k.h:2 `int r = a % zero;`" in v.reason
+    from opsnn.cpudebug import build as kt_build
+    ours = kt_build.INCLUDE_DIR / "opsnn_kt" / "tensors.h"  # opsnn's own header trapping: opsnn's defect
+    for fault in (f"{ours}:20", None, "??:0"):
+        v = run_verdict([_run(exit_status=136, signal="SIGFPE", fault=fault)], [], "")
+        assert v.klass == "unexplained" and v.reason.startswith("the program died of SIGFPE")

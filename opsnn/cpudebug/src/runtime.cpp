@@ -17,6 +17,8 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "opsnn_kt/abi.h"
@@ -50,6 +52,21 @@ thread_local bool t_in_core = false;
 
 void Finish();
 
+/* An integer division by zero (or INT_MIN / -1) in kernel or test code: say where, as a module and
+ * offset `opsnn ut` turns into a source line (addr2line), then die of the signal as before. */
+void OnArithmeticFault(int sig, siginfo_t *info, void *) {
+    Dl_info where;
+    if (info != nullptr && dladdr(info->si_addr, &where) != 0 && where.dli_fname != nullptr) {
+        char line[1024];
+        const unsigned long offset = static_cast<unsigned long>(static_cast<char *>(info->si_addr) -
+                                                                 static_cast<char *>(where.dli_fbase));
+        const int n = snprintf(line, sizeof line, "opsnn ut: SIGFPE at %s+0x%lx\n", where.dli_fname, offset);
+        if (n > 0) (void)!write(2, line, static_cast<size_t>(n) < sizeof line ? n : sizeof line - 1);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 void Start() {
     if (g_session != nullptr) return;
     const bool inside_python = Py_IsInitialized();  // loaded into a running Python (ctypes.PyDLL)
@@ -78,6 +95,10 @@ void Start() {
     if (g_call == nullptr) Die("the session has no call()");
     if (!inside_python) {
         atexit(Finish);
+        struct sigaction action {};
+        action.sa_sigaction = OnArithmeticFault;
+        action.sa_flags = SA_SIGINFO;
+        sigaction(SIGFPE, &action, nullptr);
         return;
     }
     /* Inside a running Python the interpreter is finalized before C's atexit handlers run, and the
