@@ -1,7 +1,7 @@
 // SIMT from C++ (test_simt.py): asc_vf_call<F>(dim3, ...) running F on every thread, the built-in
 // variables, a __ubuf__ argument read and written by the threads, then copied out (clean: what
 // the threads wrote counts as written), LocalMemAllocator's placement, Simt::UintDiv against
-// integer division, erfinvf against erf. -DOPSNN_SIMT_MISUSE=1: asc_syncthreads, =2: 4096 threads.
+// integer division, erfinvf against erf, asc_atomic_add/max. -DOPSNN_SIMT_MISUSE=1: asc_syncthreads, =2: 4096 threads.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -21,6 +21,8 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(THREADS) inline void Fill(__gm__ float *out,
     if (t != Simt::GetThreadIdx<1>() * Simt::GetThreadNum<0>() + Simt::GetThreadIdx<0>()) return;
     out[blockIdx.x * THREADS + t] = table[t] * 10.0f + static_cast<float>(gridDim.x);
     table[t] = table[t] * 2.0f;
+    asc_atomic_add(out + 4 * THREADS + blockIdx.x, 1.0f);  // this core's slot: counts its threads
+    asc_atomic_max(out + 4 * THREADS + 2 + blockIdx.x, static_cast<float>(t));
 #if OPSNN_SIMT_MISUSE == 1
     asc_syncthreads();
 #endif
@@ -45,14 +47,17 @@ extern "C" __global__ __aicore__ void simt_fill(GM_ADDR y) {
 }
 
 TEST(simt, threads_builtins_and_ub) {
-    auto *y = static_cast<float *>(GmAlloc(4 * THREADS * sizeof(float)));
-    std::memset(y, 0, 4 * THREADS * sizeof(float));
+    auto *y = static_cast<float *>(GmAlloc((4 * THREADS + 4) * sizeof(float)));
+    std::memset(y, 0, (4 * THREADS + 4) * sizeof(float));
     ICPU_RUN_KF(simt_fill, 2, (uint8_t *)y);
     for (uint32_t core = 0; core < 2; ++core)
         for (uint32_t t = 0; t < THREADS; ++t) {
             EXPECT_EQ(y[core * THREADS + t], static_cast<float>(t + core) * 10.0f + 2.0f) << core << "," << t;
             EXPECT_EQ(y[(2 + core) * THREADS + t], static_cast<float>(t + core) * 2.0f) << core << "," << t;
         }
+    EXPECT_EQ(y[4 * THREADS], static_cast<float>(THREADS));  // asc_atomic_add: every thread once
+    EXPECT_EQ(y[4 * THREADS + 1], static_cast<float>(THREADS));
+    EXPECT_EQ(y[4 * THREADS + 3], static_cast<float>(THREADS - 1));  // asc_atomic_max
     GmFree(y);
 }
 

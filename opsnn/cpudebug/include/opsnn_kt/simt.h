@@ -102,25 +102,24 @@ __aicore__ inline bfloat16_t __float2bfloat16_rn(float f) { return bfloat16_t(f)
 
 /* ---- atomics (device_atomic_functions.h): the old value; threads run one at a time, so a plain
  * read-modify-write is atomic here ---------------------------------------------------------- */
-template <typename T> __aicore__ inline T asc_atomic_add(T *address, T value) {
+namespace opsnn_kt {
+template <typename T, typename F> inline T AtomicUpdate(T *address, F update) {
     const T old = *address;
-    *address = static_cast<T>(old + value);
+    *address = update(old);
     return old;
+}
+}  // namespace opsnn_kt
+template <typename T> __aicore__ inline T asc_atomic_add(T *address, T value) {
+    return opsnn_kt::AtomicUpdate(address, [=](T old) { return static_cast<T>(old + value); });
 }
 template <typename T> __aicore__ inline T asc_atomic_sub(T *address, T value) {
-    const T old = *address;
-    *address = static_cast<T>(old - value);
-    return old;
+    return opsnn_kt::AtomicUpdate(address, [=](T old) { return static_cast<T>(old - value); });
 }
 template <typename T> __aicore__ inline T asc_atomic_max(T *address, T value) {
-    const T old = *address;
-    *address = value > old ? value : old;
-    return old;
+    return opsnn_kt::AtomicUpdate(address, [=](T old) { return value > old ? value : old; });
 }
 template <typename T> __aicore__ inline T asc_atomic_min(T *address, T value) {
-    const T old = *address;
-    *address = value < old ? value : old;
-    return old;
+    return opsnn_kt::AtomicUpdate(address, [=](T old) { return value < old ? value : old; });
 }
 template <typename T> __aicore__ inline T asc_atomic_cas(T *address, T compare, T value) {
     const T old = *address;
