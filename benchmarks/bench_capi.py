@@ -12,9 +12,13 @@ tests/capi/programs/process.cpp (modes `bench` and `threads`).
 
 Thread scaling is measured in interleaved rounds (min, median and max of the rounds, with the
 load average): each round first runs the same loop in plain C++ (y = f > 1 ? g : 0 over 1 M
-floats, 160 calls, in 1 and in 8 threads with their own buffers, as the C ABI's threads have),
-which says what the machine gives right now, then the C ABI's 1 thread x 160 calls and 8 threads
-x 20. On shared cores the plain C++ figure bounds what any program can show; beside it, the same
+floats, 640 calls, in 1 and in 8 threads with their own buffers, as the C ABI's threads have),
+compiled as a plain build does (-O2: a scalar loop, compute-bound) and vectorised (-O3
+-march=native: memory-bound, as the engine is), which says what the machine gives right now,
+then the C ABI's 1 thread x 640 calls and 8 threads x 80 (each thread's first 3 calls, which teach
+the library, and its final check outside the clock), with its remembered launches (no Python
+in a repeated call) and without them (OPSNN_CAPI_REMEMBER=0). Beside the ratios, the times: a
+ratio compares a program with itself, and a faster single thread makes a smaller one. The same
 threads doing arithmetic only (no memory traffic) say whether the cores themselves scale."""
 from __future__ import annotations
 
@@ -72,67 +76,98 @@ def python_fast_us(n: int) -> float:
     return (time.perf_counter() - start) / iters * 1e6
 
 
+THREAD_CALLS = 640  # calls in all, 80 per thread of 8: long enough that a thread's start and end are not the figure
 PLAIN_CPP = r"""
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
 #include <vector>
 static volatile float sink;
-static void calls(int count) {  // the kernel's loop, on this thread's own buffers
+struct Buffers {  // this thread's own, made before the clock starts (as the C ABI's threads make theirs)
+    std::vector<float> g, f, y;
+    Buffers() : g(1 << 20, 1.5f), f(1 << 20), y(1 << 20) {
+        for (size_t i = 0; i < f.size(); ++i) f[i] = float(i % 4);
+    }
+};
+static void calls(Buffers &b, int count) {  // the kernel's loop
     const int n = 1 << 20;
-    std::vector<float> g(n, 1.5f), f(n), y(n);
-    for (int i = 0; i < n; ++i) f[i] = float(i % 4);
     for (int c = 0; c < count; ++c)
-        for (int i = 0; i < n; ++i) y[i] = f[i] > 1.0f ? g[i] : 0.0f;
-    sink = y[n - 1];
+        for (int i = 0; i < n; ++i) b.y[i] = b.f[i] > 1.0f ? b.g[i] : 0.0f;
+    sink = b.y[n - 1];
 }
 static void spin(int count) {  // arithmetic only, no memory: what the cores give
     volatile double x = 0;
     for (long i = 0; i < count * 1000000L; ++i) x = x + 1.0;
     sink = static_cast<float>(x);
 }
-template <class F> static double seconds(int threads, F work) {
-    auto start = std::chrono::steady_clock::now();
+template <class F> static double seconds(int threads, F work) {  // from the moment every thread is ready
+    std::atomic<int> ready(0);
+    std::atomic<bool> go(false);
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&] {
+            Buffers b;
+            ++ready;
+            while (!go) {}
+            work(b);
+        });
+    while (ready < threads) std::this_thread::yield();
+    auto start = std::chrono::steady_clock::now();
+    go = true;
     for (auto &t : pool) t.join();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 int main(int argc, char **argv) {
     int threads = argc > 1 ? atoi(argv[1]) : 8;
-    double one = seconds(1, [] { calls(160); }), many = seconds(threads, [=] { calls(160 / threads); });
-    double spin1 = seconds(1, [] { spin(400); }), spins = seconds(threads, [=] { spin(400 / threads); });
-    printf("ratio=%.4f\nspin=%.4f\n", one / many, spin1 / spins);
+    const int total = argc > 2 ? atoi(argv[2]) : 640;
+    double one = seconds(1, [=](Buffers &b) { calls(b, total); });
+    double many = seconds(threads, [=](Buffers &b) { calls(b, total / threads); });
+    double spin1 = seconds(1, [](Buffers &) { spin(400); }), spins = seconds(threads, [=](Buffers &) {
+        spin(400 / threads);
+    });
+    printf("one=%.5f\nmany=%.5f\nspin=%.4f\n", one, many, spin1 / spins);
 }
 """
 
 
 def thread_scaling(program: Path, tmp: Path, rounds: int) -> None:
-    """Interleaved rounds: plain C++ 8 threads vs 1, then the C ABI's (fast mode, 1 M)."""
+    """Interleaved rounds: plain C++ 8 threads vs 1 (as compiled by default, and vectorised), then
+    the C ABI's (fast mode, 1 M), with its remembered launches and without them."""
     source = tmp / "plain.cpp"
     source.write_text(PLAIN_CPP)
-    plain = tmp / "plain"
-    subprocess.run(["g++", "-O2", "-pthread", str(source), "-o", str(plain)], check=True)
-    n, calls = 1 << 20, 160
-    loads, plains, spins, capis = [], [], [], []
+    plains = {"-O2": tmp / "plain", "-O3 -march=native": tmp / "plain-vec"}
+    for flags, binary in plains.items():
+        subprocess.run(["g++", *flags.split(), "-pthread", str(source), "-o", str(binary)], check=True)
+    n, calls = 1 << 20, THREAD_CALLS
+    loads, spins = [], []
+    rows: dict[str, list[tuple[float, float]]] = {name: [] for name in (
+        "plain C++ (the same loop, -O2)", "plain C++ vectorised (-O3 -march=native)", "C ABI (fast mode)",
+        "C ABI, OPSNN_CAPI_REMEMBER=0")}
+    names = list(rows)
     for _ in range(rounds):
         loads.append(os.getloadavg()[0])
-        out = subprocess.run([str(plain), "8"], capture_output=True, text=True, check=True).stdout
-        ratios = dict(line.split("=") for line in out.split())
-        plains.append(float(ratios["ratio"]))
-        spins.append(float(ratios["spin"]))
-        one = run(program, ["threads", "1", str(n), str(calls)], "fast", OPSNN_NUM_THREADS="1")["seconds"]
-        eight = run(program, ["threads", "8", str(n), str(calls // 8)], "fast", OPSNN_NUM_THREADS="1")["seconds"]
-        capis.append(one / eight)
+        for name, binary in zip(names, plains.values(), strict=False):
+            out = subprocess.run([str(binary), "8", str(calls)], capture_output=True, text=True, check=True).stdout
+            got = dict(line.split("=") for line in out.split())
+            rows[name].append((float(got["one"]), float(got["many"])))
+            spins.append(float(got["spin"]))
+        for name, remember in zip(names[2:], ("1", "0"), strict=True):
+            env = {"OPSNN_NUM_THREADS": "1", "OPSNN_CAPI_REMEMBER": remember}
+            one = run(program, ["threads", "1", str(n), str(calls)], "fast", **env)["seconds"]
+            eight = run(program, ["threads", "8", str(n), str(calls // 8)], "fast", **env)["seconds"]
+            rows[name].append((one, eight))
 
-    def spread(xs: list[float]) -> str:
-        return f"min {min(xs):.2f}x median {statistics.median(xs):.2f}x max {max(xs):.2f}x"
+    def spread(xs: list[float], unit: str) -> str:
+        return f"{min(xs):.2f}{unit} {statistics.median(xs):.2f}{unit} {max(xs):.2f}{unit}"
     print(f"8 threads vs 1 at 1 M, {rounds} interleaved rounds, load average {min(loads):.1f}-{max(loads):.1f} "
-          f"on {os.cpu_count()} CPUs:")
-    print(f"  plain C++, arithmetic only (what the cores give): {spread(spins)}")
-    print(f"  plain C++ (the same loop): {spread(plains)}")
-    print(f"  C ABI (fast mode):         {spread(capis)}")
+          f"on {os.cpu_count()} CPUs (min, median, max):")
+    print(f"  {'plain C++, arithmetic only (what the cores give)':<44} ratio {spread(spins, 'x')}")
+    for name, pairs in rows.items():
+        print(f"  {name:<44} ratio {spread([a / b for a, b in pairs], 'x')}   "
+              f"8 threads ms {spread([b * 1e3 for _, b in pairs], '')}   "
+              f"1 thread ms {spread([a * 1e3 for a, _ in pairs], '')}")
 
 
 def main() -> int:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from opsnn import acl, aclnn, registry
+from opsnn.acl import context as acl_context
 from opsnn.acl.constants import DATA_TYPES
 from opsnn.aclnn import checks
 from opsnn.aclnn import signature as sig
@@ -96,6 +97,8 @@ _local = threading.local()
 _sanitize = False
 _mode = device_mode.DEFAULT_MODE  # read at aclInit (OPSNN_DEVICE_MODE); the emulator under the sanitizer
 MEMO = device_mode.Memo()
+_MEMO_SIZE = 512  # phase-1 arguments remembered as having no C plan (the C library keeps as many plans)
+_C_PLAN_TRIES = 3  # calls without a C plan before its arguments are not asked again (the first run teaches)
 _DESTROYED: OrderedDict[int, None] = OrderedDict()  # executors aclDestroyAclOpExecutor freed (the last 4096)
 _PENDING: dict = {}  # stream handle (0: default) -> [(lo, hi, writes, api)]: what its queued launches touch
 _memory = [0]  # allocations and frees through the C ABI: the fast mode's device views are kept while unchanged
@@ -519,10 +522,28 @@ def _api_pair(index: int, api: sig.AclnnApi, declared: dict):
     converters = tuple(_converter(p) for p in api.params)
     fast = device_mode.FastApi(api, declared)
 
-    def phase1(args: tuple) -> tuple[int, int, int]:
+    declined: dict = {}  # phase-1 arguments -> how often they had no C plan (asked a few times at most)
+
+    def c_plan(args: tuple, executor, objects: tuple | None):
+        """The C library may remember this call and replay its launch without Python (see
+        device_mode.FastApi.c_plan): asked until a few calls of these arguments had none (the
+        express entry learns on the first run), and again whenever the library forgot its plan."""
+        if declined.get(args, 0) >= _C_PLAN_TRIES:
+            return None
+        if objects is None:
+            objects = tuple(c(a) for c, a in zip(converters, args, strict=True))
+        plan = fast.c_plan(executor, objects)
+        if plan is None:
+            if len(declined) >= _MEMO_SIZE:
+                declined.clear()
+            declined[args] = declined.get(args, 0) + 1
+        return plan
+
+    def phase1(args: tuple) -> tuple:
         quick = _mode == "fast" and fast.usable()
         if quick and (executor := MEMO.get((index, args), args, HANDLES.live)) is not None:
-            return aclnn.ACLNN_SUCCESS, executor.workspace_size, HANDLES.add(executor)  # its plan's capi_touched
+            # its plan's capi_touched
+            return aclnn.ACLNN_SUCCESS, executor.workspace_size, HANDLES.add(executor), c_plan(args, executor, None)
         objects = tuple(c(a) for c, a in zip(converters, args, strict=True))
         size, executor, status = first(*objects)
         if _aclnn(status):
@@ -533,6 +554,7 @@ def _api_pair(index: int, api: sig.AclnnApi, declared: dict):
         elif quick:
             executor.run = fast.launcher(executor, objects, _memory_epoch)
             MEMO.put((index, args), executor, objects)
+            return status, size, HANDLES.add(executor), c_plan(args, executor, objects)
         return status, size, HANDLES.add(executor)
 
     def phase2(workspace: int, size: int, handle: int, stream: int) -> int:
@@ -550,6 +572,29 @@ def _api_pair(index: int, api: sig.AclnnApi, declared: dict):
         return status
 
     return phase1, phase2
+
+
+def with_device(device_id: int, function, *args):
+    """function(*args) on this thread as if `device_id` were its current device (the C library's
+    replay of a remembered phase 1 or launch, on whichever thread settles it), the thread's own
+    context restored after; on its own context where that is the device's already."""
+    saved = acl_context.current()
+    runtime = acl.rt.DEFAULT_RUNTIME
+    if saved is not None and saved.device_id == device_id and runtime.is_current(saved):
+        return function(*args)
+    acl_context.bind(acl_context.Context(runtime, device_id, runtime.epoch))
+    try:
+        return function(*args)
+    finally:
+        acl_context.bind(saved)
+
+
+def ran(handle: int) -> None:
+    """The executor behind `handle` was launched by the C library itself: it has run (a second
+    launch is then refused as any executor's)."""
+    executor = HANDLES.get(handle)
+    if isinstance(executor, Executor) and executor.consume():
+        HANDLES.retire(handle)
 
 
 def _declaration(name: str) -> tuple[sig.AclnnApi | None, dict]:

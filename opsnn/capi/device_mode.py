@@ -26,6 +26,7 @@ from opsnn.acl import context as acl_context
 from opsnn.acl.tensor import AclScalar, AclTensor
 from opsnn.aclnn import signature as sig
 from opsnn.aclnn.executor import Executor
+from opsnn.engine import lanes
 
 MODE_VARIABLE = "OPSNN_DEVICE_MODE"
 MODES = ("fast", "emulator")
@@ -122,6 +123,40 @@ class FastApi:
                 out[...] = result
 
         return run
+
+
+    def c_plan(self, executor: Executor, objects: tuple):
+        """(lane, a, b, out, n): what this launch is, where its numpy API answers it through its express
+        entry with one Lane running flat over device memory (lanes.express: the memo's answer for the
+        call's key; an operator's own entry: its lane_of; Lane.flat: contiguous operands of its dtype
+        and one shape) -- then the C ABI may replay it without Python (Lane's _flat_run on these
+        addresses, bit for bit that call). None otherwise."""
+        spec = getattr(self.function, "spec", None)
+        if self.in_place or spec is None or spec.express is None or len(spec.tensors) != 2:
+            return None
+        module = lanes.compiled()
+        runtime = executor.context.runtime if executor.context is not None else None
+        if module is None or runtime is None:
+            return None
+        args = []
+        for kind, obj in zip(self.kinds, objects, strict=True):
+            if kind != sig.OUT:
+                args.append(device_array(runtime, obj) if isinstance(obj, AclTensor) else
+                            obj.value if isinstance(obj, AclScalar) else obj)
+        a, b, scalars = args[0], args[1], args[2:]
+        if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray) or a.shape != b.shape:
+            return None
+        semantics = executor.platform.family
+        if spec.express == "memo":  # lanes.express's memo, by its key
+            key = lanes.memo_key(semantics, a, b, *scalars)
+            lane = spec.memo.get(key) if key is not None else None
+        else:  # an operator's own express entry says which Lane it answers with (lane_of), if it does
+            lane_of = getattr(spec.express, "lane_of", None)
+            lane = lane_of(a, b, *scalars, semantics) if lane_of is not None else None
+        out = device_array(runtime, objects[self.out_index])
+        if type(lane) is not module.Lane or not lane.flat(a, b, out):
+            return None
+        return lane, a.ctypes.data, b.ctypes.data, out.ctypes.data, a.size
 
 
 class Memo:

@@ -1296,6 +1296,40 @@ static PyObject *lane_select(Lane *lane, PyObject *a_obj, PyObject *b_obj, PyObj
     return (PyObject *)out;
 }
 
+/* Whether lane(a, b, out) takes the flat path for these arrays: three C-contiguous arrays of the
+ * lane's dtype and one shape, out writable and not a shifted alias of a or b, n > 0. Such a call
+ * is then exactly flat_run(lane, a, b, out, n) on their data: what the C ABI's remembered
+ * launches replay without Python (opsnn/capi). */
+static int flat_call(Lane *lane, PyObject *a_obj, PyObject *b_obj, PyObject *out_obj) {
+    if (!usable_input(a_obj, lane) || !usable_input(b_obj, lane) || !usable_input(out_obj, lane)) return 0;
+    PyArrayObject *a = (PyArrayObject *)a_obj, *b = (PyArrayObject *)b_obj, *out = (PyArrayObject *)out_obj;
+    const size_t nbytes = (size_t)PyArray_SIZE(a) * (size_t)lane->width;
+    return PyArray_SIZE(a) > 0 && same_shape(a, b) && same_shape(a, out) && PyArray_ISWRITEABLE(out) &&
+           !clobbers(a, out, nbytes) && !clobbers(b, out, nbytes);
+}
+
+static PyObject *lane_flat(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "lane.flat takes exactly (a, b, out)");
+        return NULL;
+    }
+    return PyBool_FromLong(flat_call((Lane *)self, args[0], args[1], args[2]));
+}
+
+/* lane(a, b, out) on n elements where lane.flat(a, b, out) said so, given their data; called
+ * without the GIL (it touches no Python object but the lane's own fields, fixed at creation). */
+static void flat_run(PyObject *lane_obj, const void *a, const void *b, void *out, size_t n) {
+    const Lane *lane = (const Lane *)lane_obj;
+    const size_t nbytes = n * (size_t)lane->width;
+    const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
+    const int one = a == b && lane->one_plain != NULL;
+    Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
+               (const char *)a, (const char *)b, (char *)out, n, (size_t)lane->width, &lane->p, stream,
+               0, 0, NULL, NULL, NULL, NULL, NULL, {0, 0}, NULL, 0};
+    const int threads = job_threads(lane, nbytes);
+    run_job(&job, job_parts(threads, nbytes), threads);
+}
+
 static PyObject *lane_call(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     if (PyVectorcall_NARGS(nargsf) != 3 || kwnames != NULL) {
         PyErr_SetString(PyExc_TypeError, "a lane takes exactly (a, b, out)");
@@ -1447,6 +1481,8 @@ static PyObject *lane_cast(PyObject *self, PyObject *const *args, Py_ssize_t nar
 static PyMethodDef lane_methods[] = {
     {"cast", (PyCFunction)(void (*)(void))lane_cast, METH_FASTCALL,
      "cast(a, b, out) -> out = select(a, b), a and b cast to the lane's dtype; None where not for the lane"},
+    {"flat", (PyCFunction)(void (*)(void))lane_flat, METH_FASTCALL,
+     "flat(a, b, out) -> whether lane(a, b, out) runs flat (then _flat_run replays it on their data)"},
     {"nan_checked", (PyCFunction)(void (*)(void))lane_nan_checked, METH_FASTCALL,
      "nan_checked(a, b, out, exponent_mask) -> (out, whether out holds a NaN: None where not checked), or None "
      "as the lane's call"},
@@ -1616,6 +1652,13 @@ PyMODINIT_FUNC PyInit__select(void) {
     Py_INCREF(&LaneType);
     if (PyModule_AddObject(m, "Lane", (PyObject *)&LaneType) < 0) {
         Py_DECREF(&LaneType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* flat_run for C callers: void (*)(PyObject *lane, const void *a, const void *b, void *out, size_t n) */
+    PyObject *capsule = PyCapsule_New((void *)flat_run, "opsnn.engine._select._flat_run", NULL);
+    if (capsule == NULL || PyModule_AddObject(m, "_flat_run", capsule) < 0) {
+        Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;
     }

@@ -111,7 +111,7 @@ def _run_both(api_name: str, build):
         try:
             (pair,) = bridge.apis((api_name,))
             handles, out, nbytes, frees = build(bridge)
-            status, size, executor = pair[0](handles)
+            status, size, executor, *_ = pair[0](handles)
             assert status == 0, bridge.take_message()
             ws, _ = acl.rt.malloc(max(size, 1), 0)
             assert pair[1](ws, size, executor, 0) == 0 and bridge.synchronize_stream(0) == 0

@@ -5,6 +5,9 @@
  * written here: this file converts arguments, keeps per-thread error messages and starts the
  * interpreter on the first call (docs/c-abi.md).
  *
+ * The one thing run here: a launch the bridge planned and vouched for (remembered launches, below)
+ * replayed without Python, bit for bit the Python launch's.
+ *
  * Failure rules: Python that cannot start is one line on stderr (once) and an error status from
  * every call; a Python exception inside a call is a status (ACL_ERROR_INTERNAL_ERROR, or
  * ACLNN_ERR_INNER for aclnn/meta calls) and a message for aclGetRecentErrMsg, never a crash. */
@@ -16,14 +19,19 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "capi_internal.h"
 
@@ -47,13 +55,13 @@ enum Fn {
     F_INIT, F_FINALIZE, F_SET_DEVICE, F_RESET_DEVICE, F_DEVICE_COUNT, F_SOC_NAME, F_CREATE_STREAM,
     F_DESTROY_STREAM, F_SYNC_STREAM, F_MALLOC, F_FREE, F_MEMCPY, F_MEMSET, F_CREATE_TENSOR, F_INIT_TENSOR,
     F_CREATE_SCALAR, F_CREATE_ARRAY, F_DESTROY, F_TENSOR_INFO, F_DESTROY_EXECUTOR, F_TAKE_MESSAGE, F_APIS,
-    F_DEVICE_MODE, F_COUNT
+    F_DEVICE_MODE, F_WITH_DEVICE, F_RAN, F_COUNT
 };
 const char *const kFnNames[F_COUNT] = {
     "init", "finalize", "set_device", "reset_device", "device_count", "soc_name", "create_stream",
     "destroy_stream", "synchronize_stream", "malloc", "free", "memcpy", "memset", "create_tensor", "init_tensor",
     "create_scalar", "create_array", "destroy", "tensor_info", "destroy_executor", "take_message", "apis",
-    "device_mode_query"};
+    "device_mode_query", "with_device", "ran"};
 
 const int kAclnnInner = 561000;
 const int kAclnnNullptr = 161001;
@@ -183,10 +191,10 @@ bool LoadBridge(std::string *error) {
     return true;
 }
 
-/* Phase 1's result, (status, workspace size, executor handle), read without PyArg_ParseTuple's
+/* Phase 1's result, (status, workspace size, executor handle[, C plan]), read without PyArg_ParseTuple's
  * format machinery (every call); false (an exception set) when it is not that. */
 bool ParseStatusSizeHandle(PyObject *r, int *status, unsigned long long *size, unsigned long long *handle) {
-    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3) {
+    if (!PyTuple_Check(r) || (PyTuple_GET_SIZE(r) != 3 && PyTuple_GET_SIZE(r) != 4)) {
         PyErr_SetString(PyExc_TypeError, "phase 1 must return (status, workspace_size, executor)");
         return false;
     }
@@ -207,6 +215,565 @@ PyObject *PhaseFunction(int api, int which) {
 }
 
 bool IsFile(const std::string &path) { return access(path.c_str(), R_OK) == 0; }
+
+void TakeBridgeMessage();
+
+/* ---- remembered launches --------------------------------------------------------------------
+ * Why: a C++ program's threads otherwise enter Python four times a call (phase 1, phase 2, the
+ * synchronize, the engine's return), and with more runnable threads than CPUs the GIL's hand-offs
+ * serialise them (docs/c-abi.md "Threads").
+ *
+ * A phase 1 the bridge planned and found to be one engine Lane running flat over device memory
+ * (device_mode.FastApi.c_plan) is remembered by its arguments and this thread's device. The same
+ * call again, nothing changed since, gets a C executor without Python (phase 1 is a pure function of
+ * those: the bridge's own memo answers it so); its phase 2 on a stream this library made queues the
+ * plan there, and that stream's synchronize runs it with the engine's _flat_run, without the GIL.
+ * Anything else reaches Python as before, after what is remembered has been settled there: a
+ * queued launch is handed to its Python stream (its phase 1 replayed, then its phase 2), a C
+ * executor becomes a Python one by the same replay; a call that changes what a plan assumes
+ * (memory, handles, devices, the runtime) forgets every plan. Statuses and messages stay the
+ * bridge's. Only where this library started the interpreter itself (inside a Python process the
+ * caller may hold the GIL, which the settling below must be free to take). Lock order: g_settle,
+ * the GIL, a stream's drain, g_rl. */
+using FlatRun = void (*)(PyObject *, const void *, const void *, void *, size_t);
+FlatRun g_flat_run = nullptr;
+bool g_remember = false;                           // OPSNN_CAPI_REMEMBER=0 turns it off
+std::atomic<unsigned long long> g_remembered{0};  // launches run without Python (opsnnRememberedLaunches)
+
+struct Plan {
+    int api;
+    int device;
+    uint64_t epoch;
+    unsigned long long needed;   // the workspace phase 1 asks for
+    const char *fmt;             // the generated entry's Py_BuildValue format (a string literal)
+    std::vector<uint64_t> args;  // each argument's bits, in fmt's order: phase 1 replayed from them
+    PyObject *lane;
+    const void *a, *b;
+    void *out;
+    size_t n;
+    /* the workspace arguments a phase 2 of this plan was accepted with: the same ones are
+     * accepted again while nothing changes (the bridge's workspace check is a function of them and
+     * of device memory, whose changes forget the plan) */
+    mutable std::mutex m;
+    mutable bool workspace_known = false;
+    mutable unsigned long long workspace = 0, workspace_size = 0;
+
+    bool Accepts(unsigned long long ws, unsigned long long size) const {
+        std::lock_guard<std::mutex> lock(m);
+        return workspace_known && workspace == ws && workspace_size == size;
+    }
+    void Accepted(unsigned long long ws, unsigned long long size) const {
+        std::lock_guard<std::mutex> lock(m);
+        workspace_known = true, workspace = ws, workspace_size = size;
+    }
+};
+using PlanPtr = std::shared_ptr<const Plan>;
+enum ExecState { kPlanned, kLaunched, kDestroyed };
+struct CExec {
+    PlanPtr plan;
+    ExecState state;
+    unsigned long long python;  // the bridge's executor it was made into (0: none yet)
+};
+struct Launch {  // a remembered launch queued on a stream, with its phase 2's workspace arguments
+    PlanPtr plan;
+    unsigned long long workspace, workspace_size;
+};
+struct CStream {
+    int device;                  // -1: the runtime's default stream (every device's)
+    std::mutex drain;            // one synchronizer runs the queue at a time
+    std::mutex m;                // the fields below
+    bool python_pending;         // the Python stream may hold work: remembered launches wait behind it
+    std::deque<Launch> queue;
+    std::atomic<bool> dead{false};  // destroyed, or its runtime's contexts gone: threads' caches drop it
+};
+using StreamPtr = std::shared_ptr<CStream>;
+
+/* C executors, in one shard per thread that made them: a thread planning and launching its own
+ * never waits for another (with more threads than CPUs, a lock's holder may be preempted and every
+ * waiter then sleeps a timeslice). A handle names its shard. */
+struct ExecShard {
+    std::mutex m;
+    std::unordered_map<unsigned long long, CExec> execs;
+    std::deque<unsigned long long> spent;  // launched / destroyed ones, oldest first
+};
+
+const unsigned long long kExecBase = 0x0AC8000000000000ull;  // beside the bridge's 0x0AC1... handles
+const size_t kPlansKept = 512;                               // as the bridge's memo
+const size_t kShards = 4096;                                 // threads that remember (later ones do not)
+const size_t kSpentKept = 1024;                              // launched / destroyed ones remembered per shard
+
+std::mutex g_settle;
+std::mutex g_rl;                             // the registries below
+std::atomic<uint64_t> g_plan_epoch{1};      // a change of memory, handles or runtime: every plan forgotten
+std::atomic<uint64_t> g_ctx_epoch{1};       // aclInit, aclFinalize, aclrtResetDevice: every context too
+std::unordered_map<std::string, PlanPtr> g_plans;
+std::unordered_map<unsigned long long, StreamPtr> g_streams;  // streams this library made; 0: the default
+std::unordered_set<PyObject *> g_lanes;                        // one reference each, kept for good
+std::atomic<ExecShard *> g_shards[kShards];  // made on a thread's first remembered call, kept for good
+std::atomic<size_t> g_shard_count{0};
+thread_local ExecShard *t_shard = nullptr;
+thread_local size_t t_shard_index = 0;
+thread_local unsigned long long t_exec_count = 0;
+std::unordered_map<unsigned long long, PlanPtr> g_taught;  // the bridge's executor a plan was learnt from
+thread_local int t_device = -1;  // set by aclrtSetDevice
+thread_local uint64_t t_ctx_epoch = 0;
+thread_local std::unordered_map<std::string, PlanPtr> t_plans;           // this thread's, checked by epoch
+thread_local std::unordered_map<unsigned long long, StreamPtr> t_streams;  // this thread's, checked by dead
+
+bool IsCExec(const void *h) { return (H(h) >> 48) == (kExecBase >> 48); }
+bool DeviceSet() { return t_device >= 0 && t_ctx_epoch == g_ctx_epoch.load(std::memory_order_acquire); }
+/* The shard a handle names (bits 32-43), or null. */
+ExecShard *ShardOf(unsigned long long handle) {
+    const size_t index = (handle >> 32) & 0xFFF;
+    return index < g_shard_count.load(std::memory_order_acquire) ? g_shards[index].load(std::memory_order_acquire)
+                                                                  : nullptr;
+}
+
+/* This thread's shard, made on first use (g_rl taken then); null past kShards threads. */
+ExecShard *MyShard() {
+    if (t_shard != nullptr) return t_shard;
+    std::lock_guard<std::mutex> lock(g_rl);
+    const size_t index = g_shard_count.load();
+    if (index >= kShards) return nullptr;
+    t_shard = new ExecShard;  /* kept for the process's life: handles may outlive the thread */
+    t_shard_index = index;
+    g_shards[index].store(t_shard, std::memory_order_release);
+    g_shard_count.store(index + 1, std::memory_order_release);
+    return t_shard;
+}
+
+/* Every shard made so far, locked in order (Settle, fork). */
+void LockShards() {
+    for (size_t i = 0, n = g_shard_count.load(); i < n; ++i) g_shards[i].load()->m.lock();
+}
+void UnlockShards() {
+    for (size_t i = 0, n = g_shard_count.load(); i < n; ++i) g_shards[i].load()->m.unlock();
+}
+
+/* The varargs' bits as Py_BuildValue reads them from fmt; false for a code not known here. */
+bool ReadArgs(const char *fmt, va_list va, std::vector<uint64_t> *out) {
+    for (const char *c = fmt; *c; ++c) {
+        double d = 0;
+        uint64_t bits = 0;
+        switch (*c) {
+            case '(': case ')': continue;
+            case 'K': bits = va_arg(va, unsigned long long); break;
+            case 'L': bits = static_cast<uint64_t>(va_arg(va, long long)); break;
+            case 'i': bits = static_cast<uint64_t>(static_cast<int64_t>(va_arg(va, int))); break;
+            case 'd': d = va_arg(va, double); memcpy(&bits, &d, sizeof bits); break;
+            default: return false;
+        }
+        out->push_back(bits);
+    }
+    return true;
+}
+
+std::string PlanKey(int api, int device, const std::vector<uint64_t> &args) {
+    std::string key(reinterpret_cast<const char *>(&api), sizeof api);
+    key.append(reinterpret_cast<const char *>(&device), sizeof device);
+    key.append(reinterpret_cast<const char *>(args.data()), args.size() * sizeof(uint64_t));
+    return key;
+}
+
+/* Phase 1's argument tuple rebuilt from a plan's bits (GIL held): a new reference. */
+PyObject *ArgsTuple(const Plan &p) {
+    PyObject *t = PyTuple_New(static_cast<Py_ssize_t>(p.args.size()));
+    size_t k = 0;
+    for (const char *c = p.fmt; t != nullptr && *c; ++c) {
+        if (*c == '(' || *c == ')') continue;
+        const uint64_t bits = p.args[k];
+        double d = 0;
+        PyObject *v = nullptr;
+        switch (*c) {
+            case 'K': v = PyLong_FromUnsignedLongLong(bits); break;
+            case 'L': v = PyLong_FromLongLong(static_cast<long long>(bits)); break;
+            case 'i': v = PyLong_FromLong(static_cast<long>(static_cast<int64_t>(bits))); break;
+            default: memcpy(&d, &bits, sizeof d); v = PyFloat_FromDouble(d); break;
+        }
+        if (v == nullptr) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(k++), v);
+    }
+    return t;
+}
+
+/* Remember what phase 1 vouched for: (lane, a, b, out, n) (GIL held). */
+void Remember(int api, const char *fmt, std::vector<uint64_t> args, const std::string &key, uint64_t epoch,
+              int device, unsigned long long needed, unsigned long long python, PyObject *c_plan) {
+    PyObject *lane = nullptr;
+    unsigned long long a = 0, b = 0, out = 0, n = 0;
+    if (!PyArg_ParseTuple(c_plan, "OKKKK", &lane, &a, &b, &out, &n)) {
+        PyErr_Clear();
+        return;
+    }
+    if (g_flat_run == nullptr) {
+        g_flat_run = reinterpret_cast<FlatRun>(PyCapsule_Import("opsnn.engine._select._flat_run", 0));
+        if (g_flat_run == nullptr) {
+            PyErr_Clear();
+            return;
+        }
+    }
+    auto plan = std::make_shared<Plan>();
+    plan->api = api, plan->device = device, plan->epoch = epoch, plan->needed = needed, plan->fmt = fmt;
+    plan->args = std::move(args), plan->lane = lane, plan->n = static_cast<size_t>(n);
+    plan->a = reinterpret_cast<const void *>(static_cast<uintptr_t>(a));
+    plan->b = reinterpret_cast<const void *>(static_cast<uintptr_t>(b));
+    plan->out = reinterpret_cast<void *>(static_cast<uintptr_t>(out));
+    std::lock_guard<std::mutex> lock(g_rl);
+    if (epoch != g_plan_epoch.load()) return;  // something changed while Python planned it
+    if (g_lanes.insert(lane).second) Py_INCREF(lane);
+    if (g_plans.size() >= kPlansKept) g_plans.clear();
+    if (g_taught.size() >= kPlansKept) g_taught.clear();
+    g_taught[python] = plan;  /* its phase 2's workspace arguments will do for the plan */
+    g_plans[key] = std::move(plan);
+}
+
+/* After the bridge's phase 2 of `python` succeeded: where a plan was learnt from that executor,
+ * these workspace arguments do for the plan's launches. */
+void AcceptedWorkspaceOf(unsigned long long python, unsigned long long workspace, unsigned long long size) {
+    PlanPtr plan;
+    {
+        std::lock_guard<std::mutex> lock(g_rl);
+        if (g_taught.empty()) return;
+        auto it = g_taught.find(python);
+        if (it == g_taught.end()) return;
+        plan = std::move(it->second);
+        g_taught.erase(it);
+    }
+    plan->Accepted(workspace, size);
+}
+
+/* A C executor of the remembered plan for this call and its workspace size, or 0. */
+unsigned long long Recall(const std::string &key, uint64_t *needed) {
+    if (!DeviceSet()) return 0;
+    const uint64_t epoch = g_plan_epoch.load(std::memory_order_acquire);
+    PlanPtr plan;
+    auto mine = t_plans.find(key);
+    if (mine != t_plans.end() && mine->second->epoch == epoch) {
+        plan = mine->second;
+    } else {
+        {
+            std::lock_guard<std::mutex> lock(g_rl);
+            auto it = g_plans.find(key);
+            if (it != g_plans.end() && it->second->epoch == epoch) plan = it->second;
+        }
+        if (plan == nullptr) return 0;
+        if (t_plans.size() >= kPlansKept) t_plans.clear();
+        t_plans[key] = plan;
+    }
+    ExecShard *own = MyShard();
+    if (own == nullptr) return 0;
+    const unsigned long long handle = kExecBase | static_cast<unsigned long long>(t_shard_index) << 32 |
+                                      (++t_exec_count & 0xFFFFFFFull) << 4;
+    ExecShard &shard = *own;
+    std::lock_guard<std::mutex> lock(shard.m);
+    if (plan->epoch != g_plan_epoch.load()) return 0;  // (Settle bumps it holding every shard)
+    shard.execs.emplace(handle, CExec{plan, kPlanned, 0});
+    *needed = plan->needed;
+    return handle;
+}
+
+void Spend(ExecShard &shard, unsigned long long handle) {  // shard.m held
+    shard.spent.push_back(handle);
+    if (shard.spent.size() > kSpentKept) {
+        shard.execs.erase(shard.spent.front());
+        shard.spent.pop_front();
+    }
+}
+
+/* This library's record of a stream handle (0: the default stream), or null. */
+StreamPtr FindStream(unsigned long long handle) {
+    auto mine = t_streams.find(handle);
+    if (mine != t_streams.end()) {
+        if (!mine->second->dead.load(std::memory_order_acquire)) return mine->second;
+        t_streams.erase(mine);
+    }
+    StreamPtr found;
+    {
+        std::lock_guard<std::mutex> lock(g_rl);
+        auto it = g_streams.find(handle);
+        if (it == g_streams.end()) return nullptr;
+        found = it->second;
+    }
+    if (t_streams.size() >= 256) t_streams.clear();
+    t_streams[handle] = found;
+    return found;
+}
+
+/* Phase 2 of a C executor on a stream of ours (or the runtime's default one, handle 0), without
+ * Python: true where it was queued. */
+bool LaunchRemembered(unsigned long long handle, unsigned long long workspace, unsigned long long size,
+                      aclrtStream stream) {
+    if (!DeviceSet()) return false;
+    StreamPtr cs = FindStream(H(stream));
+    if (cs == nullptr) return false;
+    ExecShard *found = ShardOf(handle);
+    if (found == nullptr) return false;
+    ExecShard &shard = *found;
+    std::lock_guard<std::mutex> lock(shard.m);
+    auto e = shard.execs.find(handle);
+    if (e == shard.execs.end()) return false;
+    CExec &exec = e->second;
+    const Plan &plan = *exec.plan;
+    if (exec.state != kPlanned || exec.python != 0 || plan.epoch != g_plan_epoch.load() ||
+        (cs->device >= 0 && cs->device != plan.device) || !plan.Accepts(workspace, size))
+        return false;
+    {
+        std::lock_guard<std::mutex> queue(cs->m);
+        if (cs->python_pending || cs->dead.load()) return false;
+        cs->queue.push_back(Launch{exec.plan, workspace, size});
+    }
+    exec.state = kLaunched;
+    Spend(shard, handle);
+    return true;
+}
+
+/* Synchronize a stream of ours whose work is all remembered launches, without Python: true where
+ * it did (every launch queued before it has run). */
+bool SynchronizeRemembered(aclrtStream stream) {
+    if (!g_remember || !DeviceSet()) return false;
+    StreamPtr cs = FindStream(H(stream));
+    if (cs == nullptr) return false;
+    std::lock_guard<std::mutex> drain(cs->drain);
+    for (bool first = true;; first = false) {
+        PlanPtr plan;
+        {
+            std::lock_guard<std::mutex> lock(cs->m);
+            if (first && (cs->python_pending || cs->dead.load())) return false;  // Python's to synchronize
+            if (cs->queue.empty()) return true;
+            plan = std::move(cs->queue.front().plan);
+            cs->queue.pop_front();
+        }
+        g_flat_run(plan->lane, plan->a, plan->b, plan->out, plan->n);
+        g_remembered.fetch_add(1, std::memory_order_relaxed);
+    }
+}
+
+void MarkPythonPending(unsigned long long stream, bool pending) {
+    StreamPtr cs;
+    {
+        std::lock_guard<std::mutex> lock(g_rl);
+        auto it = g_streams.find(stream);
+        if (it == g_streams.end()) return;
+        cs = it->second;
+    }
+    std::lock_guard<std::mutex> lock(cs->m);
+    cs->python_pending = pending;
+}
+
+/* Python's phase 2 of `executor` (GIL held): its status, any message noted. With a device, as if it
+ * were this thread's (a launch settled by whichever thread settles it). */
+int PythonPhase2(int api, unsigned long long workspace, unsigned long long size, unsigned long long executor,
+                 unsigned long long stream, int device = -1) {
+    const char *name = kApiNames[api];
+    PyObject *phase2 = PhaseFunction(api, 1);
+    if (phase2 == nullptr) {
+        Note(std::string("opsnn: ") + name + " is declared but no operator provides it");
+        return kAclnnInner;
+    }
+    /* a vectorcall of four ints: no argument tuple, no format string to read (every launch) */
+    PyObject *args[4] = {PyLong_FromUnsignedLongLong(workspace), PyLong_FromUnsignedLongLong(size),
+                         PyLong_FromUnsignedLongLong(executor), PyLong_FromUnsignedLongLong(stream)};
+    PyObject *r = nullptr;
+    if (args[0] && args[1] && args[2] && args[3]) {
+        if (device < 0) {
+            r = PyObject_Vectorcall(phase2, args, 4, nullptr);
+        } else {
+            PyObject *d = PyLong_FromLong(device);
+            if (d != nullptr)
+                r = PyObject_CallFunctionObjArgs(g_fn[F_WITH_DEVICE], d, phase2, args[0], args[1], args[2], args[3],
+                                                 nullptr);
+            Py_XDECREF(d);
+        }
+    }
+    for (PyObject *a : args) Py_XDECREF(a);
+    Py_DECREF(phase2);
+    long status = kAclnnInner;
+    if (r != nullptr) status = PyLong_AsLong(r);
+    if (r == nullptr || PyErr_Occurred()) {
+        Note(std::string("opsnn: ") + name + ": " + TakeException());
+        status = kAclnnInner;
+    } else if (status != 0) {
+        TakeBridgeMessage();
+    }
+    Py_XDECREF(r);
+    if (status == 0 && g_remember) MarkPythonPending(stream, true);
+    return static_cast<int>(status);
+}
+
+/* The bridge's executor for a plan: its phase 1 replayed on the plan's device (GIL held); 0 where
+ * the replay did not plan (its message noted). */
+unsigned long long Replay(const Plan &p) {
+    PyObject *phase1 = PhaseFunction(p.api, 0);
+    PyObject *args = ArgsTuple(p);
+    PyObject *device = PyLong_FromLong(p.device);
+    PyObject *r = phase1 && args && device ? PyObject_CallFunctionObjArgs(g_fn[F_WITH_DEVICE], device, phase1, args,
+                                                                          nullptr)
+                                           : nullptr;
+    Py_XDECREF(phase1);
+    Py_XDECREF(args);
+    Py_XDECREF(device);
+    int status = kAclnnInner;
+    unsigned long long size = 0, handle = 0;
+    const bool parsed = r != nullptr && ParseStatusSizeHandle(r, &status, &size, &handle);
+    Py_XDECREF(r);
+    if (!parsed) {
+        Note(std::string("opsnn: ") + kApiNames[p.api] + "GetWorkspaceSize (replayed): " + TakeException());
+        return 0;
+    }
+    if (status != 0) {
+        TakeBridgeMessage();
+        return 0;
+    }
+    return handle;
+}
+
+/* What the bridge is to see for an executor handle (GIL held): a C executor made a Python one
+ * (once), a launched one marked run there; any other handle as it is. 0 where the replay failed. */
+unsigned long long PythonExecutor(unsigned long long handle) {
+    ExecShard *found = ShardOf(handle);
+    if (found == nullptr) return handle;  // not ours: the bridge judges it
+    ExecShard &shard = *found;
+    PlanPtr plan;
+    ExecState state;
+    {
+        std::lock_guard<std::mutex> lock(shard.m);
+        auto e = shard.execs.find(handle);
+        if (e == shard.execs.end()) return handle;  // not ours, or long spent: the bridge judges it
+        if (e->second.python != 0) return e->second.python;
+        plan = e->second.plan;
+        state = e->second.state;
+    }
+    const unsigned long long python = Replay(*plan);
+    if (python != 0 && state != kPlanned) {
+        PyObject *h = PyLong_FromUnsignedLongLong(python);
+        PyObject *r = h ? PyObject_CallOneArg(g_fn[F_RAN], h) : nullptr;
+        Py_XDECREF(h);
+        Py_XDECREF(r);
+        if (PyErr_Occurred()) PyErr_Clear();
+    }
+    std::lock_guard<std::mutex> lock(shard.m);
+    auto e = shard.execs.find(handle);
+    if (e != shard.execs.end() && python != 0) e->second.python = python;
+    return python;
+}
+
+/* After a Python phase 2 of a C executor succeeded: its workspace arguments do for the plan. */
+void AcceptedWorkspace(unsigned long long handle, unsigned long long workspace, unsigned long long size) {
+    ExecShard *found = ShardOf(handle);
+    if (found == nullptr) return;
+    ExecShard &shard = *found;
+    std::lock_guard<std::mutex> lock(shard.m);
+    auto e = shard.execs.find(handle);
+    if (e != shard.execs.end()) e->second.plan->Accepted(workspace, size);
+}
+
+void DestroyedExecutor(unsigned long long handle) {
+    ExecShard *found = ShardOf(handle);
+    if (found == nullptr) return;
+    ExecShard &shard = *found;
+    std::lock_guard<std::mutex> lock(shard.m);
+    auto e = shard.execs.find(handle);
+    if (e != shard.execs.end() && e->second.state == kPlanned) {
+        e->second.state = kDestroyed;
+        Spend(shard, handle);
+    }
+}
+
+enum Settling { kObserving, kChanging, kContext };
+
+/* Before Python sees memory or streams (kObserving): every queued remembered launch handed to its
+ * Python stream, in order. Before it changes what plans assume (kChanging; kContext: device
+ * contexts too): first every plan forgotten (no call is remembered from here on), then the queued
+ * launches handed over, then every C executor not yet launched made a Python one, while what it
+ * planned still holds. g_settle held by the caller, the GIL not. */
+void Settle(Settling how) {
+    Gil gil;
+    std::vector<unsigned long long> planned;
+    if (how != kObserving) {
+        LockShards();
+        g_plan_epoch.fetch_add(1);
+        if (how == kContext) g_ctx_epoch.fetch_add(1);
+        for (size_t i = 0, n = g_shard_count.load(); i < n; ++i)
+            for (auto &[handle, exec] : g_shards[i].load()->execs)
+                if (exec.state == kPlanned && exec.python == 0) planned.push_back(handle);
+        UnlockShards();
+        std::lock_guard<std::mutex> lock(g_rl);
+        g_plans.clear();
+        g_taught.clear();
+    }
+    std::vector<std::pair<unsigned long long, StreamPtr>> streams;
+    {
+        std::lock_guard<std::mutex> lock(g_rl);
+        streams.assign(g_streams.begin(), g_streams.end());
+    }
+    for (auto &[handle, cs] : streams) {
+        std::deque<Launch> queued;
+        {
+            std::lock_guard<std::mutex> drain(cs->drain);
+            std::lock_guard<std::mutex> lock(cs->m);
+            queued.swap(cs->queue);
+            if (!queued.empty()) cs->python_pending = true;
+        }
+        for (const Launch &launch : queued) {
+            const Plan &plan = *launch.plan;
+            const unsigned long long python = Replay(plan);
+            if (python != 0) PythonPhase2(plan.api, launch.workspace, launch.workspace_size, python, handle, plan.device);
+        }
+    }
+    for (unsigned long long handle : planned) PythonExecutor(handle);
+    if (how == kContext) {
+        std::lock_guard<std::mutex> lock(g_rl);
+        for (auto &entry : g_streams) entry.second->dead.store(true);
+        g_streams.clear();
+    }
+}
+
+/* The stream registry's side of the runtime calls (after Python succeeded). */
+void SetDeviceDone(int device) {
+    t_device = device;
+    t_ctx_epoch = g_ctx_epoch.load();
+    std::lock_guard<std::mutex> lock(g_rl);
+    if (g_remember && g_streams.count(0) == 0) {  /* the runtime's default stream, as NULL names it */
+        auto made = std::make_shared<CStream>();
+        made->device = -1;
+        made->python_pending = true;  /* what Python queued there is not known here */
+        g_streams[0] = std::move(made);
+    }
+}
+
+void StreamCreated(unsigned long long handle) {
+    if (!g_remember || !DeviceSet()) return;  /* made on this thread's device (the runtime's rule) */
+    auto made = std::make_shared<CStream>();
+    made->device = t_device;
+    made->python_pending = false;
+    std::lock_guard<std::mutex> lock(g_rl);
+    g_streams[handle] = std::move(made);
+}
+
+void StreamDestroyed(unsigned long long handle) {
+    std::lock_guard<std::mutex> lock(g_rl);
+    auto it = g_streams.find(handle);
+    if (it == g_streams.end()) return;
+    it->second->dead.store(true);
+    g_streams.erase(it);
+}
+
+/* Settles (above) for the length of one call that goes to Python. */
+class Settled {
+public:
+    explicit Settled(Settling how) {
+        if (!g_remember) return;
+        lock_ = std::unique_lock<std::mutex>(g_settle);
+        Settle(how);
+    }
+
+private:
+    std::unique_lock<std::mutex> lock_;
+};
+
 
 /* The standard library `program` would start with: $PYTHONHOME's, else a venv's base (the `home`
  * of its pyvenv.cfg), else the one beside the (resolved) program, else the building Python's.
@@ -267,23 +834,44 @@ bool g_fork_held = false;
 
 void ForkPrepare() {
     if (!g_started) return;
+    g_settle.lock();  /* the remembered launches' locks too, in their order (g_settle, GIL, g_rl, shards) */
     g_fork_gil = PyGILState_Ensure();
     PyOS_BeforeFork();
+    g_rl.lock();
+    LockShards();
     g_fork_held = true;
 }
 
 void ForkParent() {
     if (!g_fork_held) return;
     g_fork_held = false;
+    UnlockShards();
+    g_rl.unlock();
     PyOS_AfterFork_Parent();
     PyGILState_Release(g_fork_gil);
+    g_settle.unlock();
 }
 
 void ForkChild() {
     if (!g_fork_held) return;
     g_fork_held = false;
+    /* a stream's drain may be held by a thread the child does not have: each stream anew, its
+     * queued launches kept */
+    for (auto &entry : g_streams) {
+        auto fresh = std::make_shared<CStream>();
+        fresh->device = entry.second->device;
+        fresh->python_pending = entry.second->python_pending;
+        fresh->queue = entry.second->queue;
+        entry.second->dead.store(true);  /* (this thread's cache looks again) */
+        static auto *abandoned = new std::vector<StreamPtr>;  /* never destroyed: a held mutex may not be */
+        abandoned->push_back(std::move(entry.second));
+        entry.second = std::move(fresh);
+    }
+    UnlockShards();
+    g_rl.unlock();
     PyOS_AfterFork_Child();  /* runs the bridge's os.register_at_fork hook: its locks made anew */
     PyGILState_Release(g_fork_gil);
+    g_settle.unlock();
 }
 
 void StartOnce() {
@@ -315,6 +903,9 @@ void StartOnce() {
                 error = std::string("Python did not start: ") + (status.err_msg ? status.err_msg : "unknown error");
             } else {
                 g_started = LoadBridge(&error);
+                /* (not inside a Python process: see remembered launches) */
+                const char *remember = getenv("OPSNN_CAPI_REMEMBER");
+                g_remember = g_started && !(remember != nullptr && std::strcmp(remember, "0") == 0);
                 t_pinned = true;  /* the main thread state of the new interpreter is this thread's */
                 PyEval_SaveThread();
                 if (g_started) pthread_atfork(ForkPrepare, ForkParent, ForkChild);
@@ -528,6 +1119,7 @@ void *CreateArray(const char *kind, PyObject *values, const char *where) {
 
 aclnnStatus Destroy(const char *kind, const void *handle, const char *where) {
     if (handle == nullptr) return 0;
+    Settled settled(kChanging);
     return CallStatus(kAclnnInner, F_DESTROY, where, "(sK)", kind, H(handle));
 }
 
@@ -542,14 +1134,30 @@ aclnnStatus Phase1(int api, uint64_t *workspaceSize, aclOpExecutor **executor, c
     *workspaceSize = 0;
     *executor = nullptr;
     if (!Start()) return kAclnnInner;
+    va_list va;
+    va_start(va, fmt);
+    std::vector<uint64_t> bits;
+    std::string key;
+    const int device = t_device;
+    if (g_remember && device >= 0) {
+        va_list copy;
+        va_copy(copy, va);
+        if (ReadArgs(fmt, copy, &bits)) key = PlanKey(api, device, bits);
+        va_end(copy);
+        if (const unsigned long long remembered = key.empty() ? 0 : Recall(key, workspaceSize)) {
+            va_end(va);
+            *executor = reinterpret_cast<aclOpExecutor *>(static_cast<uintptr_t>(remembered));
+            return 0;
+        }
+    }
     Gil gil;
+    const uint64_t epoch = g_plan_epoch.load();  /* before Python plans: a change meanwhile outdates it */
     PyObject *phase1 = PhaseFunction(api, 0);
     if (phase1 == nullptr) {
+        va_end(va);
         Note(std::string("opsnn: ") + name + " is declared but no operator provides it");
         return kAclnnInner;
     }
-    va_list va;
-    va_start(va, fmt);
     PyObject *args = Py_VaBuildValue(fmt, va);
     va_end(va);
     PyObject *r = args ? PyObject_CallOneArg(phase1, args) : nullptr;
@@ -561,6 +1169,8 @@ aclnnStatus Phase1(int api, uint64_t *workspaceSize, aclOpExecutor **executor, c
         if (status == 0) {
             *workspaceSize = size;
             *executor = reinterpret_cast<aclOpExecutor *>(static_cast<uintptr_t>(handle));
+            if (!key.empty() && PyTuple_GET_SIZE(r) == 4 && PyTuple_GET_ITEM(r, 3) != Py_None)
+                Remember(api, fmt, std::move(bits), key, epoch, device, size, handle, PyTuple_GET_ITEM(r, 3));
         } else {
             TakeBridgeMessage();
         }
@@ -573,32 +1183,16 @@ aclnnStatus Phase1(int api, uint64_t *workspaceSize, aclOpExecutor **executor, c
 }
 
 aclnnStatus Phase2(int api, void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    const unsigned long long size = static_cast<unsigned long long>(workspaceSize);
+    if (g_remember && IsCExec(executor) && LaunchRemembered(H(executor), H(workspace), size, stream)) return 0;
     if (!Start()) return kAclnnInner;
+    Settled settled(kObserving);  // remembered launches queued before this one go first
     Gil gil;
-    const char *name = kApiNames[api];
-    PyObject *phase2 = PhaseFunction(api, 1);
-    if (phase2 == nullptr) {
-        Note(std::string("opsnn: ") + name + " is declared but no operator provides it");
-        return kAclnnInner;
-    }
-    /* a vectorcall of four ints: no argument tuple, no format string to read (every launch) */
-    PyObject *args[4] = {PyLong_FromUnsignedLongLong(H(workspace)),
-                         PyLong_FromUnsignedLongLong(static_cast<unsigned long long>(workspaceSize)),
-                         PyLong_FromUnsignedLongLong(H(executor)), PyLong_FromUnsignedLongLong(H(stream))};
-    PyObject *r = nullptr;
-    if (args[0] && args[1] && args[2] && args[3]) r = PyObject_Vectorcall(phase2, args, 4, nullptr);
-    for (PyObject *a : args) Py_XDECREF(a);
-    Py_DECREF(phase2);
-    long status = kAclnnInner;
-    if (r != nullptr) status = PyLong_AsLong(r);
-    if (r == nullptr || PyErr_Occurred()) {
-        Note(std::string("opsnn: ") + name + ": " + TakeException());
-        status = kAclnnInner;
-    } else if (status != 0) {
-        TakeBridgeMessage();
-    }
-    Py_XDECREF(r);
-    return static_cast<int>(status);
+    const unsigned long long handle = IsCExec(executor) ? PythonExecutor(H(executor)) : H(executor);
+    const int status = PythonPhase2(api, H(workspace), size, handle, H(stream));
+    if (status == 0 && IsCExec(executor)) AcceptedWorkspace(H(executor), H(workspace), size);
+    else if (status == 0 && g_remember) AcceptedWorkspaceOf(handle, H(workspace), size);
+    return status;
 }
 
 }  // namespace opsnn_capi
@@ -609,10 +1203,14 @@ using namespace opsnn_capi;
 
 EXPORT aclError aclInit(const char *configPath) {
     (void)configPath;  /* a JSON of dump/profiling options on a device: nothing to configure here */
+    Settled settled(kContext);
     return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_INIT, "aclInit", "()");
 }
 
-EXPORT aclError aclFinalize(void) { return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_FINALIZE, "aclFinalize", "()"); }
+EXPORT aclError aclFinalize(void) {
+    Settled settled(kContext);
+    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_FINALIZE, "aclFinalize", "()");
+}
 
 EXPORT aclnnStatus aclnnInit(const char *configPath) {
     (void)configPath;
@@ -629,10 +1227,13 @@ EXPORT const char *aclGetRecentErrMsg(void) {
 }
 
 EXPORT aclError aclrtSetDevice(int32_t deviceId) {
-    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_SET_DEVICE, "aclrtSetDevice", "(i)", deviceId);
+    const int status = CallStatus(ACL_ERROR_INTERNAL_ERROR, F_SET_DEVICE, "aclrtSetDevice", "(i)", deviceId);
+    if (status == ACL_SUCCESS) SetDeviceDone(deviceId);
+    return status;
 }
 
 EXPORT aclError aclrtResetDevice(int32_t deviceId) {
+    Settled settled(kContext);
     return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_RESET_DEVICE, "aclrtResetDevice", "(i)", deviceId);
 }
 
@@ -649,6 +1250,9 @@ EXPORT aclError aclrtGetDeviceCount(uint32_t *count) {
     if (status == 0) *count = static_cast<uint32_t>(n);
     return status;
 }
+
+/* opsnn_capi.h: how many aclnn launches ran without Python (remembered launches). */
+EXPORT uint64_t opsnnRememberedLaunches(void) { return g_remembered.load(std::memory_order_relaxed); }
 
 /* opsnn_capi.h: "fast" or "emulator" (static strings), NULL before aclInit. */
 EXPORT const char *opsnnGetDeviceMode(void) {
@@ -696,7 +1300,10 @@ EXPORT aclError aclrtCreateStream(aclrtStream *stream) {
     unsigned long long h = 0;
     int status = StatusAndULL(Call(F_CREATE_STREAM, "aclrtCreateStream", "()"), ACL_ERROR_INTERNAL_ERROR,
                               "aclrtCreateStream", &h);
-    if (status == 0) *stream = reinterpret_cast<aclrtStream>(static_cast<uintptr_t>(h));
+    if (status == 0) {
+        *stream = reinterpret_cast<aclrtStream>(static_cast<uintptr_t>(h));
+        StreamCreated(h);
+    }
     return status;
 }
 
@@ -705,11 +1312,20 @@ EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
         Note("aclrtDestroyStream: stream is NULL");
         return ACL_ERROR_INVALID_PARAM;
     }
-    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_DESTROY_STREAM, "aclrtDestroyStream", "(K)", H(stream));
+    Settled settled(kChanging);
+    const int status =
+        CallStatus(ACL_ERROR_INTERNAL_ERROR, F_DESTROY_STREAM, "aclrtDestroyStream", "(K)", H(stream));
+    if (status == ACL_SUCCESS) StreamDestroyed(H(stream));
+    return status;
 }
 
 EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
-    return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_SYNC_STREAM, "aclrtSynchronizeStream", "(K)", H(stream));
+    if (SynchronizeRemembered(stream)) return ACL_SUCCESS;
+    Settled settled(kObserving);
+    const int status =
+        CallStatus(ACL_ERROR_INTERNAL_ERROR, F_SYNC_STREAM, "aclrtSynchronizeStream", "(K)", H(stream));
+    if (g_remember) MarkPythonPending(H(stream), false);  /* drained, or dropped on a fault */
+    return status;
 }
 
 EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -718,6 +1334,7 @@ EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
         return ACL_ERROR_INVALID_PARAM;
     }
     if (!Start()) return ACL_ERROR_FAILURE;
+    Settled settled(kChanging);
     Gil gil;
     unsigned long long p = 0;
     int status = StatusAndULL(Call(F_MALLOC, "aclrtMalloc", "(Ki)", static_cast<unsigned long long>(size),
@@ -732,6 +1349,7 @@ EXPORT aclError aclrtFree(void *devPtr) {
         Note("aclrtFree: devPtr is NULL");
         return ACL_ERROR_INVALID_PARAM;
     }
+    Settled settled(kChanging);
     return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_FREE, "aclrtFree", "(K)", H(devPtr));
 }
 
@@ -761,6 +1379,7 @@ EXPORT aclError aclrtFreeHost(void *hostPtr) {
 
 EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
     if (!Start()) return ACL_ERROR_FAILURE;
+    Settled settled(kObserving);
     Gil gil;
     /* The sides the kind says may be host memory go as memoryviews; the runtime decides. */
     bool src_host = kind == ACL_MEMCPY_HOST_TO_HOST || kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEFAULT;
@@ -790,6 +1409,7 @@ EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t c
 }
 
 EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+    Settled settled(kObserving);
     return CallStatus(ACL_ERROR_INTERNAL_ERROR, F_MEMSET, "aclrtMemset", "(KKiK)", H(devPtr),
                       static_cast<unsigned long long>(maxCount), value, static_cast<unsigned long long>(count));
 }
@@ -860,6 +1480,7 @@ EXPORT aclnnStatus aclInitTensor(aclTensor *tensor, const int64_t *viewDims, uin
         return kAclnnNullptr;
     }
     if (!Start()) return kAclnnInner;
+    Settled settled(kChanging);
     Gil gil;
     PyObject *desc = TensorArgs(viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
                                 tensorData);
@@ -961,7 +1582,14 @@ EXPORT aclnnStatus aclDestroyScalarList(const aclScalarList *array) {
 
 EXPORT aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
     if (executor == nullptr) return 0;
-    return CallStatus(kAclnnInner, F_DESTROY_EXECUTOR, "aclDestroyAclOpExecutor", "(K)", H(executor));
+    unsigned long long handle = H(executor);
+    if (g_remember && IsCExec(executor)) {  /* the bridge's rules for it: made a Python executor first */
+        Settled settled(kObserving);
+        Gil gil;
+        handle = PythonExecutor(handle);
+        DestroyedExecutor(H(executor));
+    }
+    return CallStatus(kAclnnInner, F_DESTROY_EXECUTOR, "aclDestroyAclOpExecutor", "(K)", handle);
 }
 
 EXPORT aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum) {

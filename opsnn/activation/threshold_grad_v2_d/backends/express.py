@@ -70,6 +70,18 @@ def threshold_backward(grad: np.ndarray, feature: np.ndarray, threshold, semanti
     return lane(grad, feature, out) if lane else None
 
 
+def _backward_lane(grad: np.ndarray, feature: np.ndarray, threshold, semantics: str):
+    """The Lane threshold_backward's express entry answers this call with, where it has learnt one
+    (the C ABI replays such a launch without Python: device_mode.FastApi.c_plan), else None."""
+    try:
+        return _BACKWARD.get((semantics, grad.dtype, type(threshold), threshold)) or None
+    except TypeError:
+        return None
+
+
+threshold_backward.lane_of = _backward_lane
+
+
 def _forward_key(semantics: str, x: np.ndarray, threshold, value):
     """The forward's memo key, or None: an array `value` fails in the sign test (ValueError), a
     complex one in copysign (TypeError)."""

@@ -1,0 +1,220 @@
+// The C library's remembered launches (test_remembered.py): a repeated aclnn call runs without
+// Python once the bridge has vouched for it, and everything a program can see stays as the
+// bridge has it. One mode per run:
+//   loop        40 launches on a stream of its own, then 40 on the default one, new inputs each time
+//   race        a remembered launch read back before its synchronize: the bridge's race warning
+//   twice       a remembered executor launched twice, and one destroyed then launched
+//   changed     the output tensor, the threshold and the workspace changed between launches
+//   threads     4 threads x 30 launches, each on its own stream
+// Prints key=value lines, among them remembered=<launches run without Python>.
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_threshold_backward.h"
+#include "opsnn/opsnn_capi.h"
+
+namespace {
+
+const char *Msg() {
+    const char *m = aclGetRecentErrMsg();
+    return m ? m : "";
+}
+
+struct Op {  // out = grad where feature > threshold, else 0, over n float32
+    int n;
+    float threshold = 1.0f;
+    void *dg = nullptr, *df = nullptr, *dout = nullptr, *work = nullptr;
+    uint64_t work_size = 0;
+    aclTensor *g = nullptr, *f = nullptr, *o = nullptr;
+    aclScalar *t = nullptr;
+    std::vector<float> grad, feature;
+
+    explicit Op(int count) : n(count), grad(count), feature(count) {
+        size_t bytes = n * sizeof(float);
+        aclrtMalloc(&dg, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+        aclrtMalloc(&df, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+        aclrtMalloc(&dout, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+        int64_t shape[1] = {n};
+        g = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, dg);
+        f = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, df);
+        o = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, dout);
+        t = aclCreateScalar(&threshold, ACL_FLOAT);
+        Fill(0);
+    }
+    void Fill(int round) {  // new inputs, copied to the device
+        for (int i = 0; i < n; ++i) {
+            grad[i] = static_cast<float>(i + round) + 0.5f;
+            feature[i] = static_cast<float>((i + round) % 4);
+        }
+        aclrtMemcpy(dg, n * sizeof(float), grad.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE);
+        aclrtMemcpy(df, n * sizeof(float), feature.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE);
+    }
+    int Plan(aclOpExecutor **ex, uint64_t *ws) {
+        int s = aclnnThresholdBackwardGetWorkspaceSize(g, f, t, o, ws, ex);
+        if (s == 0 && *ws > work_size) {
+            if (work != nullptr) aclrtFree(work);
+            s = aclrtMalloc(&work, *ws, ACL_MEM_MALLOC_HUGE_FIRST);
+            work_size = *ws;
+        }
+        return s;
+    }
+    int Launch(aclrtStream stream) {
+        uint64_t ws = 0;
+        aclOpExecutor *ex = nullptr;
+        int s = Plan(&ex, &ws);
+        return s ? s : aclnnThresholdBackward(work, ws, ex, stream);
+    }
+    bool Right() {  // the device's output, bit for bit
+        std::vector<float> out(n);
+        aclrtMemcpy(out.data(), n * sizeof(float), dout, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
+        for (int i = 0; i < n; ++i)
+            if (out[i] != (feature[i] > threshold ? grad[i] : 0.0f)) return false;
+        return true;
+    }
+};
+
+int Loop() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    Op op(1000);
+    int bad = 0, wrong = 0;
+    for (aclrtStream s : {stream, static_cast<aclrtStream>(nullptr)}) {
+        for (int round = 0; round < 40; ++round) {
+            op.Fill(round);
+            bad += op.Launch(s) != 0 || aclrtSynchronizeStream(s) != 0;
+            wrong += !op.Right();
+        }
+        printf("remembered_%s=%llu\n", s ? "stream" : "default",
+               static_cast<unsigned long long>(opsnnRememberedLaunches()));
+    }
+    printf("bad=%d\nwrong=%d\n", bad, wrong);
+    return 0;
+}
+
+int Race() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    Op op(16);
+    for (int round = 0; round < 5; ++round) op.Launch(nullptr), aclrtSynchronizeStream(nullptr);
+    op.Fill(7);
+    const unsigned long long before = opsnnRememberedLaunches();
+    printf("launch=%d\n", op.Launch(nullptr));
+    std::vector<float> out(16);
+    int s = aclrtMemcpy(out.data(), sizeof(float) * 16, op.dout, sizeof(float) * 16, ACL_MEMCPY_DEVICE_TO_HOST);
+    printf("racing_copy=%d\n", s);
+    printf("racing_copy_msg=%s\n", std::strstr(Msg(), "races work still queued") ? "race" : "none");
+    bool copied_result = true;  // the bridge runs the queued work before such a copy
+    for (int i = 0; i < 16; ++i) copied_result &= out[i] == (op.feature[i] > op.threshold ? op.grad[i] : 0.0f);
+    printf("racing_copy_result=%d\n", copied_result);
+    printf("sync=%d\n", aclrtSynchronizeStream(nullptr));
+    printf("right=%d\nwarmed=%d\n", op.Right(), before > 0);
+    return 0;
+}
+
+int Twice() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    Op op(64);
+    for (int round = 0; round < 5; ++round) op.Launch(stream), aclrtSynchronizeStream(stream);
+    uint64_t ws = 0;
+    aclOpExecutor *ex = nullptr;
+    op.Plan(&ex, &ws);
+    printf("first=%d\n", aclnnThresholdBackward(op.work, ws, ex, stream));
+    printf("second=%d\n", aclnnThresholdBackward(op.work, ws, ex, stream));
+    printf("second_msg=%s\n", std::strstr(Msg(), "already been run") ? "already_run" : Msg());
+    printf("sync=%d\n", aclrtSynchronizeStream(stream));
+    op.Plan(&ex, &ws);
+    printf("destroy=%d\n", aclDestroyAclOpExecutor(ex));
+    printf("destroyed_launch=%d\n", aclnnThresholdBackward(op.work, ws, ex, stream));
+    printf("destroyed_msg=%s\n", std::strstr(Msg(), "destroyed") ? "destroyed" : Msg());
+    op.Plan(&ex, &ws);
+    printf("small_workspace=%d\n", aclnnThresholdBackward(op.work, ws - 1, ex, stream));
+    printf("small_workspace_msg=%s\n", std::strstr(Msg(), "smaller than") ? "smaller" : Msg());
+    printf("retried=%d\n", aclnnThresholdBackward(op.work, ws, ex, stream));  // a refused call left it usable
+    printf("sync2=%d\n", aclrtSynchronizeStream(stream));
+    printf("right=%d\n", op.Right());
+    printf("remembered=%llu\n", static_cast<unsigned long long>(opsnnRememberedLaunches()));
+    return 0;
+}
+
+int Changed() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    Op op(256);
+    int bad = 0, wrong = 0;
+    auto rounds = [&](int count) {
+        for (int round = 0; round < count; ++round) {
+            op.Fill(round);
+            bad += op.Launch(stream) != 0 || aclrtSynchronizeStream(stream) != 0;
+            wrong += !op.Right();
+        }
+    };
+    rounds(5);
+    // the output moved to new memory: the old plan must not write the old buffer
+    void *old = op.dout;
+    aclrtMalloc(&op.dout, 256 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST);
+    aclDestroyTensor(op.o);
+    int64_t shape[1] = {256};
+    op.o = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, op.dout);
+    aclrtFree(old);
+    rounds(5);
+    // another threshold: another plan
+    op.threshold = 2.0f;
+    op.t = aclCreateScalar(&op.threshold, ACL_FLOAT);
+    rounds(5);
+    // another workspace of the same size: the bridge checks it first
+    void *work2 = nullptr;
+    aclrtMalloc(&work2, op.work_size, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::swap(op.work, work2);
+    rounds(5);
+    printf("bad=%d\nwrong=%d\nremembered=%llu\n", bad, wrong,
+           static_cast<unsigned long long>(opsnnRememberedLaunches()));
+    return 0;
+}
+
+int Threads() {
+    aclInit(nullptr);
+    std::atomic<int> bad(0), wrong(0);
+    std::vector<std::thread> threads;
+    for (int k = 0; k < 4; ++k)
+        threads.emplace_back([&, k] {
+            aclrtSetDevice(0);
+            aclrtStream stream = nullptr;
+            aclrtCreateStream(&stream);
+            Op op(5000 + k);
+            for (int round = 0; round < 30; ++round) {
+                op.Fill(round + k);
+                bad += op.Launch(stream) != 0 || aclrtSynchronizeStream(stream) != 0;
+                wrong += !op.Right();
+            }
+        });
+    for (auto &t : threads) t.join();
+    printf("bad=%d\nwrong=%d\nremembered=%llu\n", bad.load(), wrong.load(),
+           static_cast<unsigned long long>(opsnnRememberedLaunches()));
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    int code = 2;
+    if (mode == "loop") code = Loop();
+    if (mode == "race") code = Race();
+    if (mode == "twice") code = Twice();
+    if (mode == "changed") code = Changed();
+    if (mode == "threads") code = Threads();
+    fflush(stdout);
+    return code;
+}
