@@ -282,7 +282,10 @@ struct CStream {
     int device;                  // -1: the runtime's default stream (every device's)
     std::mutex drain;            // one synchronizer runs the queue at a time
     std::mutex m;                // the fields below
-    bool python_pending;         // the Python stream may hold work: remembered launches wait behind it
+    /* launches Python queued there, and how many of them a Python synchronize has seen run: while
+     * they differ, the Python stream may hold work and remembered launches wait behind it */
+    uint64_t python_launched = 0, python_synced = 0;
+    bool PythonPending() const { return python_launched != python_synced; }
     std::deque<Launch> queue;
     std::atomic<bool> dead{false};  // destroyed, or its runtime's contexts gone: threads' caches drop it
 };
@@ -522,7 +525,7 @@ bool LaunchRemembered(unsigned long long handle, unsigned long long workspace, u
         return false;
     {
         std::lock_guard<std::mutex> queue(cs->m);
-        if (cs->python_pending || cs->dead.load()) return false;
+        if (cs->PythonPending() || cs->dead.load()) return false;
         cs->queue.push_back(Launch{exec.plan, workspace, size});
     }
     exec.state = kLaunched;
@@ -541,7 +544,7 @@ bool SynchronizeRemembered(aclrtStream stream) {
         PlanPtr plan;
         {
             std::lock_guard<std::mutex> lock(cs->m);
-            if (first && (cs->python_pending || cs->dead.load())) return false;  // Python's to synchronize
+            if (first && (cs->PythonPending() || cs->dead.load())) return false;  // Python's to synchronize
             if (cs->queue.empty()) return true;
             plan = std::move(cs->queue.front().plan);
             cs->queue.pop_front();
@@ -551,16 +554,32 @@ bool SynchronizeRemembered(aclrtStream stream) {
     }
 }
 
-void MarkPythonPending(unsigned long long stream, bool pending) {
-    StreamPtr cs;
-    {
-        std::lock_guard<std::mutex> lock(g_rl);
-        auto it = g_streams.find(stream);
-        if (it == g_streams.end()) return;
-        cs = it->second;
+StreamPtr Registered(unsigned long long stream) {
+    std::lock_guard<std::mutex> lock(g_rl);
+    auto it = g_streams.find(stream);
+    return it == g_streams.end() ? nullptr : it->second;
+}
+
+void PythonLaunched(unsigned long long stream) {
+    if (StreamPtr cs = Registered(stream)) {
+        std::lock_guard<std::mutex> lock(cs->m);
+        ++cs->python_launched;
     }
+}
+
+/* Around a Python synchronize of `stream`: what it was launched with before (Before), then seen run
+ * (After); a launch Python queued meanwhile stays pending. */
+uint64_t PythonLaunchesBefore(unsigned long long stream) {
+    StreamPtr cs = Registered(stream);
+    if (cs == nullptr) return 0;
     std::lock_guard<std::mutex> lock(cs->m);
-    cs->python_pending = pending;
+    return cs->python_launched;
+}
+void PythonSynchronized(unsigned long long stream, uint64_t launched) {
+    if (StreamPtr cs = Registered(stream)) {
+        std::lock_guard<std::mutex> lock(cs->m);
+        if (launched > cs->python_synced) cs->python_synced = launched;
+    }
 }
 
 /* Python's phase 2 of `executor` (GIL held): its status, any message noted. With a device, as if it
@@ -599,7 +618,7 @@ int PythonPhase2(int api, unsigned long long workspace, unsigned long long size,
         TakeBridgeMessage();
     }
     Py_XDECREF(r);
-    if (status == 0 && g_remember) MarkPythonPending(stream, true);
+    if (status == 0 && g_remember) PythonLaunched(stream);
     return static_cast<int>(status);
 }
 
@@ -714,8 +733,7 @@ void Settle(Settling how) {
         {
             std::lock_guard<std::mutex> drain(cs->drain);
             std::lock_guard<std::mutex> lock(cs->m);
-            queued.swap(cs->queue);
-            if (!queued.empty()) cs->python_pending = true;
+            queued.swap(cs->queue);  // (each counted as Python's by its PythonPhase2 below)
         }
         for (const Launch &launch : queued) {
             const Plan &plan = *launch.plan;
@@ -739,7 +757,7 @@ void SetDeviceDone(int device) {
     if (g_remember && g_streams.count(0) == 0) {  /* the runtime's default stream, as NULL names it */
         auto made = std::make_shared<CStream>();
         made->device = -1;
-        made->python_pending = true;  /* what Python queued there is not known here */
+        made->python_launched = 1;  /* what Python queued there is not known here: pending */
         g_streams[0] = std::move(made);
     }
 }
@@ -748,7 +766,6 @@ void StreamCreated(unsigned long long handle) {
     if (!g_remember || !DeviceSet()) return;  /* made on this thread's device (the runtime's rule) */
     auto made = std::make_shared<CStream>();
     made->device = t_device;
-    made->python_pending = false;
     std::lock_guard<std::mutex> lock(g_rl);
     g_streams[handle] = std::move(made);
 }
@@ -860,7 +877,8 @@ void ForkChild() {
     for (auto &entry : g_streams) {
         auto fresh = std::make_shared<CStream>();
         fresh->device = entry.second->device;
-        fresh->python_pending = entry.second->python_pending;
+        fresh->python_launched = entry.second->python_launched;
+        fresh->python_synced = entry.second->python_synced;
         fresh->queue = entry.second->queue;
         entry.second->dead.store(true);  /* (this thread's cache looks again) */
         static auto *abandoned = new std::vector<StreamPtr>;  /* never destroyed: a held mutex may not be */
@@ -1322,9 +1340,10 @@ EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
 EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
     if (SynchronizeRemembered(stream)) return ACL_SUCCESS;
     Settled settled(kObserving);
+    const uint64_t launched = g_remember ? PythonLaunchesBefore(H(stream)) : 0;
     const int status =
         CallStatus(ACL_ERROR_INTERNAL_ERROR, F_SYNC_STREAM, "aclrtSynchronizeStream", "(K)", H(stream));
-    if (g_remember) MarkPythonPending(H(stream), false);  /* drained, or dropped on a fault */
+    if (g_remember) PythonSynchronized(H(stream), launched);  /* drained, or dropped on a fault */
     return status;
 }
 

@@ -6,6 +6,7 @@
 //   twice       a remembered executor launched twice, and one destroyed then launched
 //   changed     the output tensor, the threshold and the workspace changed between launches
 //   threads     4 threads x 30 launches, each on its own stream
+//   shared      the same on the default stream, which they share
 // Prints key=value lines, among them remembered=<launches run without Python>.
 #include <atomic>
 #include <cstdio>
@@ -183,7 +184,7 @@ int Changed() {
     return 0;
 }
 
-int Threads() {
+int Threads(bool shared) {  // shared: all on the default stream, each synchronizing the others' work too
     aclInit(nullptr);
     std::atomic<int> bad(0), wrong(0);
     std::vector<std::thread> threads;
@@ -191,7 +192,7 @@ int Threads() {
         threads.emplace_back([&, k] {
             aclrtSetDevice(0);
             aclrtStream stream = nullptr;
-            aclrtCreateStream(&stream);
+            if (!shared) aclrtCreateStream(&stream);
             Op op(5000 + k);
             for (int round = 0; round < 30; ++round) {
                 op.Fill(round + k);
@@ -214,7 +215,8 @@ int main(int argc, char **argv) {
     if (mode == "race") code = Race();
     if (mode == "twice") code = Twice();
     if (mode == "changed") code = Changed();
-    if (mode == "threads") code = Threads();
+    if (mode == "threads") code = Threads(false);
+    if (mode == "shared") code = Threads(true);
     fflush(stdout);
     return code;
 }
