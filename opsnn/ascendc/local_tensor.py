@@ -518,10 +518,12 @@ def register_read(src: LocalTensor, count: int, name: str) -> tuple[np.ndarray, 
     return values, undefined, origin
 
 
-def write_local(lt: LocalTensor, values: np.ndarray, instruction: str, check: bool = True) -> None:
-    """Store `values` (lt's dtype or raw bytes) at lt; bytes beyond the end of UB are dropped."""
+def write_local(lt: LocalTensor, values: np.ndarray, instruction: str, check: bool = True,
+                count: bool = True) -> None:
+    """Store `values` (lt's dtype or raw bytes) at lt; bytes beyond the end of UB are dropped.
+    count=False: one of several writes of an instruction counted once by its caller."""
     raw = values.view(np.uint8).reshape(-1)
-    if check:  # close_local's write (check=False) finishes an instruction counted in open_local
+    if check and count:  # close_local's write (check=False) finishes an instruction counted in open_local
         lt.buffer.ctx.counters.issue(instruction)
     start, stop, head = _span(lt, raw.size, instruction, check, True)
     lt.buffer.storage[start:stop] = raw[head:head + stop - start]

@@ -56,7 +56,7 @@ from .core import UB_ALIGN, CoreContext
 from .datacopy_params import _check_ub_aligned
 from .errors import ApiContractError, EmulatorError
 from .ieee import F16, F32, settle_nans, sign_bits
-from .local_tensor import LocalTensor, _span, register_read
+from .local_tensor import LocalTensor, _span, mark_undefined, register_read, write_local
 from .rounding import RoundMode, saturated_float, to_float
 from .scalar_ops import to_scalar
 from .unary import abs_values, exp_values, ln_values, relu_values, sqrt_values
@@ -447,6 +447,47 @@ def _gather_from_ub(dst: RegTensor, src: LocalTensor, index: RegTensor, mask: Ma
         if bad[0]:
             undef[lane], origin = True, origin or where
     _write_lanes(dst, t, values, active | m_undef, undef, MaskMergeMode.ZEROING, origin)
+
+
+# Scatter to UB: the index lanes each element type takes (64-bit lanes are not modelled)
+_UB_SCATTER = {np.dtype(np.int8): np.dtype(np.uint16), np.dtype(np.uint8): np.dtype(np.uint16),
+               I16: np.dtype(np.uint16), np.dtype(np.uint16): np.dtype(np.uint16), F16: np.dtype(np.uint16),
+               bfloat16: np.dtype(np.uint16), I32: np.dtype(np.uint32), np.dtype(np.uint32): np.dtype(np.uint32),
+               F32: np.dtype(np.uint32)}
+
+
+def Scatter(dst: LocalTensor, src: RegTensor, index: RegTensor, mask: MaskReg) -> None:  # noqa: N802
+    """MicroAPI::Scatter(baseAddr, srcReg, index, mask): baseAddr[index[i]] = src[i] for each active
+    lane (index in elements; baseAddr 32-byte aligned). b8 elements go with b16 indices: lane i
+    stores the register's byte 2i, as AscendC says. Two active lanes with one index: AscendC keeps
+    one of them, unspecified which -- an api_contract_violation here."""
+    t = dst.dtype
+    want = _UB_SCATTER.get(t)
+    if want is None or index.dtype != want:
+        raise EmulatorError(f"MicroAPI::Scatter of {dtype_name(t)} with {dtype_name(index.dtype)} indices is not one "
+                            f"of AscendC's pairs ({dtype_name(t)} takes {dtype_name(want) if want else 'none'})")
+    if dst.ub_addr % UB_ALIGN:
+        raise ApiContractError(f"MicroAPI::Scatter: baseAddr UB {dst.ub_addr:#x} is not {UB_ALIGN}-byte aligned")
+    ctx = dst.ctx
+    lane = want.itemsize
+    active, m_undef, m_origin = _mask_lanes("Scatter", mask, lane)
+    picks = index.lanes(want).astype(np.int64)
+    chosen = np.flatnonzero(active)
+    if np.unique(picks[chosen]).size != chosen.size:
+        raise ApiContractError("MicroAPI::Scatter: two active lanes name one element (the indices must be unique; "
+                               "which lane's value the device keeps is unspecified)")
+    _issue("Scatter", ctx)
+    if t.itemsize == 1:  # the even bytes
+        values, undef = src.data[0::2].view(t), src.undef[0::2].copy()
+    else:
+        values, undef = src.lanes(t), src.lane_undef(lane)
+    undef = undef | index.lane_undef(lane) | m_undef
+    origin = src.origin or index.origin or m_origin
+    for i in chosen:
+        one = LocalTensor(dst.buffer, t, dst.offset + int(picks[i]) * t.itemsize)
+        write_local(one, values[i:i + 1], "Scatter", count=False)
+        if undef[i]:
+            mark_undefined(one, [0], origin or "MicroAPI::Scatter stored a lane nothing wrote")
 
 
 def Gather(dst: RegTensor, src, index: RegTensor, *rest) -> None:  # noqa: N802 - AscendC name
@@ -1099,7 +1140,8 @@ __all__ = [
     "Compares",
     "Copy", "CreateMask", "DataCopy", "Div", "Duplicate", "Exp", "Gather", "LoadAlign", "LoadDist", "Ln", "Log",
     "MaskMergeMode", "MaskPattern", "MaskReg", "Max", "Maxs", "Min", "Mins", "Mul", "MulDstAdd", "Muls", "Neg",
-    "RegLayout", "RegTensor", "Relu", "SatMode", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub", "Truncate",
+    "RegLayout", "RegTensor", "Relu", "SatMode", "Scatter", "Select", "Sqrt", "StoreAlign", "StoreDist", "Sub",
+    "Truncate",
     "UpdateMask",
     "cast_trait_from_codes", "FusedMulDstAdd", "HighLowPart", "LoadDualFirst", "LoadDualSecond", "Move", "MulAddDst",
     "Mula", "fused_multiply_add",

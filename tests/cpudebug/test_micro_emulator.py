@@ -594,3 +594,39 @@ def test_scalar_forms_take_unsigned_and_byte_lanes():
     assert list(out.lanes()[:4]) == [5, 5, 2**32 - 1, 7]
     with pytest.raises(EmulatorError, match="takes"):
         M.Muls(M.RegTensor(core, np.dtype(np.int8)), M.RegTensor(core, np.dtype(np.int8)), 2, mask)
+
+
+def test_scatter_stores_each_active_lane_at_its_index():
+    core = _core()
+    out = _buffer(core, F32, 128)
+    x = np.arange(64, dtype=np.float32) + 0.5
+    idx = ((np.arange(64) * 37) % 128).astype(np.uint32)  # distinct
+    src, ix, mask = M.RegTensor(core, F32), M.RegTensor(core, np.dtype(np.uint32)), M.MaskReg(core)
+    M.DataCopy(src, _buffer(core, F32, 64, x))
+    M.DataCopy(ix, _buffer(core, np.dtype(np.uint32), 64, idx))
+    M.UpdateMask(mask, F32, 40)  # lanes 40.. stay where they are: nothing stored
+    M.Scatter(out, src, ix, mask)
+    got = read_local(out, 128, "test", check=False)
+    want = np.zeros(128, np.float32)
+    want[idx[:40]] = x[:40]
+    assert np.array_equal(got, want)
+    def covered(k):
+        return any(a <= 4 * k and 4 * k + 4 <= b for a, b in out.buffer.written)
+    assert all(covered(int(k)) for k in idx[:40]) and not covered(int(idx[45]))  # the sanitizer's record
+    # int8: the register's even bytes, with b16 indices
+    b8 = _buffer(core, np.dtype(np.int8), 64)
+    r8, i16, m16 = M.RegTensor(core, np.dtype(np.int8)), M.RegTensor(core, np.dtype(np.uint16)), M.MaskReg(core)
+    M.DataCopy(r8, _buffer(core, np.dtype(np.int8), 256, np.arange(256).astype(np.int8)))
+    M.DataCopy(i16, _buffer(core, np.dtype(np.uint16), 128, (np.arange(128) + 1) % 64))
+    M.UpdateMask(m16, np.dtype(np.uint16), 63)
+    M.Scatter(b8, r8, i16, m16)
+    got8 = read_local(b8, 64, "test", check=False)
+    assert got8[1] == 0 and got8[2] == 2 and got8[63] == np.int8(124)  # lane i -> byte 2i at index i + 1
+    # one index twice among active lanes: AscendC keeps one of them, unspecified which
+    M.DataCopy(ix, _buffer(core, np.dtype(np.uint32), 64, np.zeros(64, np.uint32)))
+    with pytest.raises(ApiContractError, match="unique"):
+        M.Scatter(out, src, ix, mask)
+    with pytest.raises(EmulatorError, match="not one of AscendC's pairs"):
+        M.Scatter(out, src, M.RegTensor(core, np.dtype(np.uint16)), mask)
+    with pytest.raises(ApiContractError, match="32-byte aligned"):
+        M.Scatter(out[1], src, ix, mask)

@@ -465,6 +465,13 @@ __aicore__ inline void Gather(S &dstReg, __local_mem__ T1 *baseAddr, V &index, M
                                     opsnn_kt::micro::UbPtr{baseAddr, opsnn_kt::DTypeOf<T1>()}, detail::In(index),
                                     detail::In(mask));
 }
+/* baseAddr[index[i]] = srcReg[i] on the active lanes (UB, in elements; b8 elements take the even
+ * bytes of the register, b16 indices) */
+template <typename T = DefaultType, typename U = DefaultType, typename P, typename S, typename V>
+__aicore__ inline void Scatter(__local_mem__ P *baseAddr, S &srcReg, V &index, MaskReg &mask, OPSNN_KT_WHERE) {
+    opsnn_kt::Call("MicroAPI.Scatter", OPSNN_KT_AT, opsnn_kt::micro::UbPtr{baseAddr, opsnn_kt::DTypeOf<P>()},
+                   detail::In(srcReg), detail::In(index), detail::In(mask));
+}
 /* each lane rounded to an integral value of its own type (half, bfloat16, float) */
 template <typename T = DefaultType, RoundMode roundMode = RoundMode::CAST_NONE, MaskMergeMode mode = MaskMergeMode::ZEROING,
           typename S>
