@@ -36,7 +36,7 @@ _MODULES = {
     "errors": ("ApiContractError", "CoreAborted", "CoreFailed", "EmulatorError"),
     "findings": ("ERROR", "EXPECTED", "KINDS", "Finding"),
     "global_tensor": ("GlobalTensor", "GmPtr", "InitGlobalMemory"),
-    "gather": ("Gather", "GatherRepeatParams", "Gatherb"),
+    "gather": ("Gather", "GatherRepeatParams", "Gatherb", "Scatter"),
     "gather_mask": ("GatherMask", "GatherMaskParams", "GetGatherMaskRemainCount"),
     "gm": ("GlobalMemory", "GMError"),
     "interleave": ("DeInterleave", "Interleave"),

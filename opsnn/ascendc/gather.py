@@ -22,6 +22,14 @@ of repeat r (8 blocks a repeat) is the 32 bytes at src + offset[8r + k] bytes, w
 r * dstRepStride + k * dstBlkStride of dst; uint16 and uint32 (the bits are moved, any 2- or
 4-byte type reinterpreted). Offsets must be multiples of 32 bytes.
 
+Scatter(dst, src, dstOffset, dstBaseAddr, count) -- Ascend950's, the count form -- is the other
+way: src[i] goes to the byte address dst + dstBaseAddr + dstOffset[i]. AscendC lists it for
+Ascend 950PR/950DT and inference parts, not for Atlas A2 training cores (refused there), on 1-,
+2-, 4- and 8-byte types (the 8-byte ones are not modelled). Its rules, each an
+api_contract_violation here: the offsets distinct (which of two writes lands is unpredictable),
+element-aligned, and at most 2^16 - 1 bytes for 8-bit elements, 2^17 - 1 for 16-bit ones. The
+mask/repeat forms are not modelled.
+
 Reads through the sanitizer: an offset pointing past src's buffer is a local_tensor_overflow
 there (the device would read whatever UB holds); undefined source elements make exactly the
 elements gathered from them undefined."""
@@ -33,13 +41,15 @@ import numpy as np
 
 from opsnn.dtypes import bfloat16
 
-from .errors import EmulatorError
+from .errors import ApiContractError, EmulatorError
 from .local_tensor import LocalTensor, read_local
 from .repeat import BLOCK_BYTES, active_elements, element_offsets, gather, per_repeat, scatter
 
 GATHER_TYPES = tuple(np.dtype(t) for t in (np.float16, bfloat16, np.int16, np.uint16, np.float32, np.int32,
                                            np.uint32))
+SCATTER_TYPES = GATHER_TYPES + (np.dtype(np.int8), np.dtype(np.uint8))
 _U32 = np.dtype(np.uint32)
+_SCATTER_REACH = {1: (1 << 16) - 1, 2: (1 << 17) - 1}  # the largest byte offset of 8- and 16-bit elements
 _BITS = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
 
 
@@ -132,6 +142,39 @@ def Gather(dst: LocalTensor, src: LocalTensor, src_offset: LocalTensor, src_base
     values = gather(src, src_at, name)  # every read before any write: what each repeat does
     # an undefined offset makes its element undefined too: scatter marks what either read found
     scatter(dst, out_at, values, name)
+
+
+def Scatter(dst: LocalTensor, src: LocalTensor, dst_offset: LocalTensor, dst_base_addr: int,  # noqa: N802
+            *rest) -> None:
+    """dst's element at byte dstBaseAddr + dstOffset[i] = src[i], i < count (module docstring)."""
+    name = "Scatter"
+    platform = dst.ctx.platform
+    if platform.family != "ascend950":
+        raise EmulatorError(f"Scatter: not on {platform.name} (AscendC lists Ascend 950PR/950DT and inference "
+                            "parts, not Atlas A2 training cores)")
+    if len(rest) != 1:
+        raise EmulatorError("Scatter: the mask/repeat forms are not modelled; the count form "
+                            "Scatter(dst, src, dstOffset, dstBaseAddr, count) is")
+    t = _check(name, dst, src, dst_offset, SCATTER_TYPES)
+    count = int(rest[0])
+    if count <= 0:
+        return
+    table = read_local(dst_offset, count, name).astype(np.int64)
+    addresses = table + int(dst_base_addr)
+    reach = _SCATTER_REACH.get(t.itemsize)
+    if reach is not None and (table > reach).any():
+        k = int(np.argmax(table > reach))
+        raise ApiContractError(f"Scatter: dstOffset[{k}] = {int(table[k])} bytes; for {t.itemsize * 8}-bit "
+                               f"elements an offset is at most {reach}")
+    if (addresses % t.itemsize).any():
+        k = int(np.argmax(addresses % t.itemsize != 0))
+        raise ApiContractError(f"Scatter: dstBaseAddr {dst_base_addr} + dstOffset[{k}] = {int(addresses[k])} "
+                               f"bytes is not a multiple of sizeof({t}) = {t.itemsize} (the data lands misplaced)")
+    if np.unique(addresses).size != count:
+        raise ApiContractError("Scatter: two elements have one destination (the offsets must be distinct; which "
+                               "write lands is unpredictable)")
+    values = read_local(src, count, name).copy()
+    scatter(dst, addresses // t.itemsize, values, name)
 
 
 def Gatherb(dst: LocalTensor, src: LocalTensor, offset: LocalTensor, repeat_times: int,  # noqa: N802

@@ -799,7 +799,8 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
 
     A widening Cast reads one part of each wider lane -- RegLayout ZERO (or UNKNOWN) the lowest, ONE,
     TWO, THREE the next (2:1 pairs have two parts, the 4:1 fp8 pairs four); a narrowing one writes
-    its result there and leaves the other parts undefined (+0 bits). The 8-bit float pairs are
+    its result there and +0 in the other parts (AscendC: a narrowing Cast's invalid elements are 0,
+    which kernels rely on when they add four fp8 layouts into one register). The 8-bit float pairs are
     float8.py's (float <-> fp8 E4M3FN / E5M2). Merge
     mode UNKNOWN is ZEROING. SatMode: UNKNOWN or SAT for float -> integer (saturating, NaN -> 0),
     UNKNOWN or NO_SAT for float -> float (overflow to inf); NO_SAT for float -> integer keeps the
@@ -869,17 +870,14 @@ def Cast(dst: RegTensor, src: RegTensor, mask: MaskReg, trait: CastTrait = CastT
     if part is None or td.itemsize > ts.itemsize:
         _write_lanes(dst, td, converted, active | m_undef, undef, merge, origin)
         return
-    # narrowing: the result in one part of each wide lane, the other parts undefined
+    # narrowing: the result in one part of each wide lane, +0 in the other parts (defined)
     n = VECTOR_REG_WIDTH // td.itemsize
     full = np.zeros(n, dtype=td)
     full[part::ratio] = converted
     lane_active = np.repeat(active | m_undef, ratio)
-    lane_undef = np.repeat(undef, ratio)
-    others = np.ones(n, dtype=bool)
-    others[part::ratio] = False
-    lane_undef |= others
-    _write_lanes(dst, td, full, lane_active, lane_undef,
-                 merge, origin or f"MicroAPI::Cast{_where(ctx)} leaves the other parts of each lane undefined")
+    lane_undef = np.zeros(n, dtype=bool)
+    lane_undef[part::ratio] = undef
+    _write_lanes(dst, td, full, lane_active, lane_undef, merge, origin)
 
 
 _LAYOUT_PART = {RegLayout.ZERO: 0, RegLayout.ONE: 1, RegLayout.TWO: 2, RegLayout.THREE: 3}

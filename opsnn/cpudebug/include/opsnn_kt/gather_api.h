@@ -51,6 +51,14 @@ inline void Pack(Slot &s, const AscendC::GatherMaskParams &p) {
 
 namespace AscendC {
 
+/* ---- Scatter (Ascend950, the count form): src[i] to the byte dstBaseAddr + dstOffset[i] of dst ---- */
+template <typename T>
+__aicore__ inline void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                               const LocalTensor<uint32_t> &dstOffset, const uint32_t dstBaseAddr, const uint32_t count,
+                               OPSNN_KT_WHERE) {
+    opsnn_kt::Call("Scatter", OPSNN_KT_AT, dst, src, dstOffset, dstBaseAddr, count);
+}
+
 /* ---- Gather: elements at byte offsets (a uint32 tensor) from src + srcBaseAddr ---- */
 template <typename T>
 __aicore__ inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src,
