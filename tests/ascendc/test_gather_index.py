@@ -7,17 +7,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from opsnn.ascendc import EmulatorError
+from opsnn.ascendc import ApiContractError, EmulatorError
 from opsnn.ascendc.core import FULL_MASK
-from opsnn.ascendc.gather import Gather, Gatherb, GatherRepeatParams
+from opsnn.ascendc.gather import Gather, Gatherb, GatherRepeatParams, Scatter
 from opsnn.ascendc.gather_mask import GatherMask, GatherMaskParams, GetGatherMaskRemainCount
 from opsnn.ascendc.vec_index import ArithProgression, CreateVecIndex
+from opsnn.platform import Platform
 
 from .helpers import Ub, bits, copy_out, kinds, make_core
 
+ARCH35 = Platform.custom(64 * 1024, 4, "ascend950")
 
-def bufs(*specs):
-    core = make_core()
+
+def bufs(*specs, platform=None):
+    core = make_core() if platform is None else make_core(platform=platform)
     ub = Ub(core)
     return core, [ub.buffer(np.dtype(t), n, v) for t, n, v in specs]
 
@@ -225,3 +228,40 @@ def test_arith_progression_past_its_buffer_overflows():
     assert kinds(core) == []
     ArithProgression(buf[8], 0, 1, 9)  # 9 elements are written as two whole blocks, one past the buffer
     assert kinds(core) == ["local_tensor_overflow"]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float32])
+def test_scatter_count_form_writes_byte_offsets_from_the_base(dtype):
+    t = np.dtype(dtype)
+    x = (np.arange(64) + 1).astype(t)
+    at = np.random.default_rng(2).permutation(100)[:64]  # distinct element positions
+    base = 4 * t.itemsize
+    core, (src, off, dst) = bufs((t, 64, x), (np.uint32, 64, (at * t.itemsize).astype(np.uint32)),
+                                 (t, 128, np.zeros(128, t)), platform=ARCH35)
+    Scatter(dst, src, off, base, 64)
+    want = np.zeros(128, t)
+    want[at + 4] = x
+    assert (bits(dst.numpy(128)) == bits(want)).all()
+    copy_out(dst, 128)
+    assert kinds(core) == []
+
+
+def test_scatter_rules():
+    t = np.dtype(np.float32)
+    core, (src, off, dst) = bufs((t, 8, np.ones(8, t)), (np.uint32, 8, np.array([0, 4, 4, 8, 12, 16, 20, 24],
+                                 np.uint32)), (t, 16, None), platform=ARCH35)
+    with pytest.raises(ApiContractError, match="distinct"):  # offset 4 twice
+        Scatter(dst, src, off, 0, 8)
+    with pytest.raises(ApiContractError, match="not a multiple of sizeof"):
+        Scatter(dst, src, off, 2, 1)
+    with pytest.raises(EmulatorError, match="mask/repeat forms are not modelled"):
+        Scatter(dst, src, off, 0, 64, 1, 8)
+    h = np.dtype(np.int8)
+    _, (s8, far, d8) = bufs((h, 2, np.ones(2, h)), (np.uint32, 8, np.array([1 << 16] + [0] * 7, np.uint32)),
+                            (h, 32, None), platform=ARCH35)
+    with pytest.raises(ApiContractError, match="at most 65535"):
+        Scatter(d8, s8, far, 0, 1)
+    _, (a2src, a2off, a2dst) = bufs((t, 8, np.ones(8, t)), (np.uint32, 8, np.arange(8, dtype=np.uint32) * 4),
+                                    (t, 16, None))
+    with pytest.raises(EmulatorError, match="not on"):  # Atlas A2: not a Scatter AscendC lists
+        Scatter(a2dst, a2src, a2off, 0, 8)
