@@ -234,7 +234,8 @@ void TakeBridgeMessage();
  * (memory, handles, devices, the runtime) forgets every plan. Statuses and messages stay the
  * bridge's. Only where this library started the interpreter itself (inside a Python process the
  * caller may hold the GIL, which the settling below must be free to take). Lock order: g_settle,
- * the GIL, a stream's drain, g_rl. */
+ * the GIL, a stream's drain, then g_rl or an executor shard, then a stream's m; the hot path takes
+ * only this thread's shard and its stream's locks. */
 using FlatRun = void (*)(PyObject *, const void *, const void *, void *, size_t);
 FlatRun g_flat_run = nullptr;
 bool g_remember = false;                           // OPSNN_CAPI_REMEMBER=0 turns it off

@@ -27,55 +27,9 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_threshold_backward.h"
 #include "opsnn/opsnn_capi.h"
+#include "threshold_op.h"
 
 namespace {
-
-struct Op {  // out = grad where feature > 1, else 0, over n float32
-    int n;
-    void *dg = nullptr, *df = nullptr, *dout = nullptr, *work = nullptr;
-    uint64_t work_size = 0;
-    aclTensor *g = nullptr, *f = nullptr, *o = nullptr;
-    aclScalar *t = nullptr;
-    std::vector<float> grad, feature;
-
-    explicit Op(int count) : n(count), grad(count), feature(count) {
-        size_t bytes = n * sizeof(float);
-        for (int i = 0; i < n; ++i) {
-            grad[i] = static_cast<float>(i) + 0.5f;
-            feature[i] = static_cast<float>(i % 4);
-        }
-        aclrtMalloc(&dg, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-        aclrtMalloc(&df, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-        aclrtMalloc(&dout, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-        aclrtMemcpy(dg, bytes, grad.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-        aclrtMemcpy(df, bytes, feature.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-        aclrtMemset(dout, bytes, 0x7f, bytes);
-        int64_t shape[1] = {n};
-        g = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, dg);
-        f = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, df);
-        o = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, dout);
-        float one = 1.0f;
-        t = aclCreateScalar(&one, ACL_FLOAT);
-    }
-    int Launch(aclrtStream stream) {  // phase 1 and 2; status
-        uint64_t ws = 0;
-        aclOpExecutor *ex = nullptr;
-        int s = aclnnThresholdBackwardGetWorkspaceSize(g, f, t, o, &ws, &ex);
-        if (s == 0 && ws > work_size) {  // kept for the next launches (freed at exit)
-            if (work != nullptr) aclrtFree(work);
-            s = aclrtMalloc(&work, ws, ACL_MEM_MALLOC_HUGE_FIRST);
-            work_size = ws;
-        }
-        return s ? s : aclnnThresholdBackward(work, ws, ex, stream);
-    }
-    bool Right() {  // the output holds the result
-        std::vector<float> out(n);
-        aclrtMemcpy(out.data(), n * sizeof(float), dout, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
-        for (int i = 0; i < n; ++i)
-            if (out[i] != (feature[i] > 1.0f ? grad[i] : 0.0f)) return false;
-        return true;
-    }
-};
 
 const char *Msg() {
     const char *m = aclGetRecentErrMsg();

@@ -18,6 +18,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_threshold_backward.h"
 #include "opsnn/opsnn_capi.h"
+#include "threshold_op.h"
 
 namespace {
 
@@ -25,59 +26,6 @@ const char *Msg() {
     const char *m = aclGetRecentErrMsg();
     return m ? m : "";
 }
-
-struct Op {  // out = grad where feature > threshold, else 0, over n float32
-    int n;
-    float threshold = 1.0f;
-    void *dg = nullptr, *df = nullptr, *dout = nullptr, *work = nullptr;
-    uint64_t work_size = 0;
-    aclTensor *g = nullptr, *f = nullptr, *o = nullptr;
-    aclScalar *t = nullptr;
-    std::vector<float> grad, feature;
-
-    explicit Op(int count) : n(count), grad(count), feature(count) {
-        size_t bytes = n * sizeof(float);
-        aclrtMalloc(&dg, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-        aclrtMalloc(&df, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-        aclrtMalloc(&dout, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-        int64_t shape[1] = {n};
-        g = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, dg);
-        f = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, df);
-        o = aclCreateTensor(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, dout);
-        t = aclCreateScalar(&threshold, ACL_FLOAT);
-        Fill(0);
-    }
-    void Fill(int round) {  // new inputs, copied to the device
-        for (int i = 0; i < n; ++i) {
-            grad[i] = static_cast<float>(i + round) + 0.5f;
-            feature[i] = static_cast<float>((i + round) % 4);
-        }
-        aclrtMemcpy(dg, n * sizeof(float), grad.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE);
-        aclrtMemcpy(df, n * sizeof(float), feature.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE);
-    }
-    int Plan(aclOpExecutor **ex, uint64_t *ws) {
-        int s = aclnnThresholdBackwardGetWorkspaceSize(g, f, t, o, ws, ex);
-        if (s == 0 && *ws > work_size) {
-            if (work != nullptr) aclrtFree(work);
-            s = aclrtMalloc(&work, *ws, ACL_MEM_MALLOC_HUGE_FIRST);
-            work_size = *ws;
-        }
-        return s;
-    }
-    int Launch(aclrtStream stream) {
-        uint64_t ws = 0;
-        aclOpExecutor *ex = nullptr;
-        int s = Plan(&ex, &ws);
-        return s ? s : aclnnThresholdBackward(work, ws, ex, stream);
-    }
-    bool Right() {  // the device's output, bit for bit
-        std::vector<float> out(n);
-        aclrtMemcpy(out.data(), n * sizeof(float), dout, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
-        for (int i = 0; i < n; ++i)
-            if (out[i] != (feature[i] > threshold ? grad[i] : 0.0f)) return false;
-        return true;
-    }
-};
 
 int Loop() {
     aclInit(nullptr);
@@ -111,9 +59,7 @@ int Race() {
     int s = aclrtMemcpy(out.data(), sizeof(float) * 16, op.dout, sizeof(float) * 16, ACL_MEMCPY_DEVICE_TO_HOST);
     printf("racing_copy=%d\n", s);
     printf("racing_copy_msg=%s\n", std::strstr(Msg(), "races work still queued") ? "race" : "none");
-    bool copied_result = true;  // the bridge runs the queued work before such a copy
-    for (int i = 0; i < 16; ++i) copied_result &= out[i] == (op.feature[i] > op.threshold ? op.grad[i] : 0.0f);
-    printf("racing_copy_result=%d\n", copied_result);
+    printf("racing_copy_result=%d\n", op.Holds(out));
     printf("sync=%d\n", aclrtSynchronizeStream(nullptr));
     printf("right=%d\nwarmed=%d\n", op.Right(), before > 0);
     return 0;
