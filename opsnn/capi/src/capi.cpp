@@ -479,6 +479,17 @@ unsigned long long Recall(const std::string &key, uint64_t *needed) {
     return handle;
 }
 
+/* The C executor a handle names, its shard's lock held by `lock` (and *shard set); null where the
+ * handle names none (not ours, or long spent). */
+CExec *FindExec(unsigned long long handle, std::unique_lock<std::mutex> *lock, ExecShard **shard = nullptr) {
+    ExecShard *found = ShardOf(handle);
+    if (found == nullptr) return nullptr;
+    *lock = std::unique_lock<std::mutex>(found->m);
+    if (shard != nullptr) *shard = found;
+    auto e = found->execs.find(handle);
+    return e == found->execs.end() ? nullptr : &e->second;
+}
+
 void Spend(ExecShard &shard, unsigned long long handle) {  // shard.m held
     shard.spent.push_back(handle);
     if (shard.spent.size() > kSpentKept) {
@@ -487,20 +498,22 @@ void Spend(ExecShard &shard, unsigned long long handle) {  // shard.m held
     }
 }
 
-/* This library's record of a stream handle (0: the default stream), or null. */
+/* The registry's record of a stream handle (0: the default stream), or null. */
+StreamPtr Registered(unsigned long long stream) {
+    std::lock_guard<std::mutex> lock(g_rl);
+    auto it = g_streams.find(stream);
+    return it == g_streams.end() ? nullptr : it->second;
+}
+
+/* The same, through this thread's cache (the registry asked on a miss). */
 StreamPtr FindStream(unsigned long long handle) {
     auto mine = t_streams.find(handle);
     if (mine != t_streams.end()) {
         if (!mine->second->dead.load(std::memory_order_acquire)) return mine->second;
         t_streams.erase(mine);
     }
-    StreamPtr found;
-    {
-        std::lock_guard<std::mutex> lock(g_rl);
-        auto it = g_streams.find(handle);
-        if (it == g_streams.end()) return nullptr;
-        found = it->second;
-    }
+    StreamPtr found = Registered(handle);
+    if (found == nullptr) return nullptr;
     if (t_streams.size() >= 256) t_streams.clear();
     t_streams[handle] = found;
     return found;
@@ -513,13 +526,11 @@ bool LaunchRemembered(unsigned long long handle, unsigned long long workspace, u
     if (!DeviceSet()) return false;
     StreamPtr cs = FindStream(H(stream));
     if (cs == nullptr) return false;
-    ExecShard *found = ShardOf(handle);
+    std::unique_lock<std::mutex> lock;
+    ExecShard *shard = nullptr;
+    CExec *found = FindExec(handle, &lock, &shard);
     if (found == nullptr) return false;
-    ExecShard &shard = *found;
-    std::lock_guard<std::mutex> lock(shard.m);
-    auto e = shard.execs.find(handle);
-    if (e == shard.execs.end()) return false;
-    CExec &exec = e->second;
+    CExec &exec = *found;
     const Plan &plan = *exec.plan;
     if (exec.state != kPlanned || exec.python != 0 || plan.epoch != g_plan_epoch.load() ||
         (cs->device >= 0 && cs->device != plan.device) || !plan.Accepts(workspace, size))
@@ -530,7 +541,7 @@ bool LaunchRemembered(unsigned long long handle, unsigned long long workspace, u
         cs->queue.push_back(Launch{exec.plan, workspace, size});
     }
     exec.state = kLaunched;
-    Spend(shard, handle);
+    Spend(*shard, handle);
     return true;
 }
 
@@ -553,12 +564,6 @@ bool SynchronizeRemembered(aclrtStream stream) {
         g_flat_run(plan->lane, plan->a, plan->b, plan->out, plan->n);
         g_remembered.fetch_add(1, std::memory_order_relaxed);
     }
-}
-
-StreamPtr Registered(unsigned long long stream) {
-    std::lock_guard<std::mutex> lock(g_rl);
-    auto it = g_streams.find(stream);
-    return it == g_streams.end() ? nullptr : it->second;
 }
 
 void PythonLaunched(unsigned long long stream) {
@@ -653,18 +658,15 @@ unsigned long long Replay(const Plan &p) {
 /* What the bridge is to see for an executor handle (GIL held): a C executor made a Python one
  * (once), a launched one marked run there; any other handle as it is. 0 where the replay failed. */
 unsigned long long PythonExecutor(unsigned long long handle) {
-    ExecShard *found = ShardOf(handle);
-    if (found == nullptr) return handle;  // not ours: the bridge judges it
-    ExecShard &shard = *found;
     PlanPtr plan;
     ExecState state;
     {
-        std::lock_guard<std::mutex> lock(shard.m);
-        auto e = shard.execs.find(handle);
-        if (e == shard.execs.end()) return handle;  // not ours, or long spent: the bridge judges it
-        if (e->second.python != 0) return e->second.python;
-        plan = e->second.plan;
-        state = e->second.state;
+        std::unique_lock<std::mutex> lock;
+        CExec *exec = FindExec(handle, &lock);
+        if (exec == nullptr) return handle;  // not ours, or long spent: the bridge judges it
+        if (exec->python != 0) return exec->python;
+        plan = exec->plan;
+        state = exec->state;
     }
     const unsigned long long python = Replay(*plan);
     if (python != 0 && state != kPlanned) {
@@ -674,31 +676,25 @@ unsigned long long PythonExecutor(unsigned long long handle) {
         Py_XDECREF(r);
         if (PyErr_Occurred()) PyErr_Clear();
     }
-    std::lock_guard<std::mutex> lock(shard.m);
-    auto e = shard.execs.find(handle);
-    if (e != shard.execs.end() && python != 0) e->second.python = python;
+    std::unique_lock<std::mutex> lock;
+    CExec *exec = FindExec(handle, &lock);
+    if (exec != nullptr && python != 0) exec->python = python;
     return python;
 }
 
 /* After a Python phase 2 of a C executor succeeded: its workspace arguments do for the plan. */
 void AcceptedWorkspace(unsigned long long handle, unsigned long long workspace, unsigned long long size) {
-    ExecShard *found = ShardOf(handle);
-    if (found == nullptr) return;
-    ExecShard &shard = *found;
-    std::lock_guard<std::mutex> lock(shard.m);
-    auto e = shard.execs.find(handle);
-    if (e != shard.execs.end()) e->second.plan->Accepted(workspace, size);
+    std::unique_lock<std::mutex> lock;
+    if (CExec *exec = FindExec(handle, &lock)) exec->plan->Accepted(workspace, size);
 }
 
 void DestroyedExecutor(unsigned long long handle) {
-    ExecShard *found = ShardOf(handle);
-    if (found == nullptr) return;
-    ExecShard &shard = *found;
-    std::lock_guard<std::mutex> lock(shard.m);
-    auto e = shard.execs.find(handle);
-    if (e != shard.execs.end() && e->second.state == kPlanned) {
-        e->second.state = kDestroyed;
-        Spend(shard, handle);
+    std::unique_lock<std::mutex> lock;
+    ExecShard *shard = nullptr;
+    CExec *exec = FindExec(handle, &lock, &shard);
+    if (exec != nullptr && exec->state == kPlanned) {
+        exec->state = kDestroyed;
+        Spend(*shard, handle);
     }
 }
 
