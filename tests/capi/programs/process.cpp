@@ -90,9 +90,7 @@ int Stderr() {
 
 int Queued() {
     aclInit(nullptr);
-    aclrtSetDevice(0);
-    aclrtStream stream = nullptr;
-    aclrtCreateStream(&stream);
+    aclrtStream stream = OwnStream();
     Op a(16);
     printf("launch=%d\n", a.Launch(stream));
     printf("destroy=%d\n", aclrtDestroyStream(stream));
@@ -157,9 +155,7 @@ int Threads(int count, int n, int rounds) {
     std::condition_variable done;
     for (int k = 0; k < count; ++k)
         threads.emplace_back([&] {
-            aclrtSetDevice(0);
-            aclrtStream stream = nullptr;
-            aclrtCreateStream(&stream);
+            aclrtStream stream = OwnStream();
             Op op(n);
             for (int i = 0; i < 3; ++i)  // a loop's first calls teach the library (remembered launches)
                 bad += op.Launch(stream) != 0 || aclrtSynchronizeStream(stream) != 0;

@@ -29,9 +29,7 @@ const char *Msg() {
 
 int Loop() {
     aclInit(nullptr);
-    aclrtSetDevice(0);
-    aclrtStream stream = nullptr;
-    aclrtCreateStream(&stream);
+    aclrtStream stream = OwnStream();
     Op op(1000);
     int bad = 0, wrong = 0;
     for (aclrtStream s : {stream, static_cast<aclrtStream>(nullptr)}) {
@@ -67,9 +65,7 @@ int Race() {
 
 int Twice() {
     aclInit(nullptr);
-    aclrtSetDevice(0);
-    aclrtStream stream = nullptr;
-    aclrtCreateStream(&stream);
+    aclrtStream stream = OwnStream();
     Op op(64);
     for (int round = 0; round < 5; ++round) op.Launch(stream), aclrtSynchronizeStream(stream);
     uint64_t ws = 0;
@@ -95,9 +91,7 @@ int Twice() {
 
 int Changed() {
     aclInit(nullptr);
-    aclrtSetDevice(0);
-    aclrtStream stream = nullptr;
-    aclrtCreateStream(&stream);
+    aclrtStream stream = OwnStream();
     Op op(256);
     int bad = 0, wrong = 0;
     auto rounds = [&](int count) {
@@ -132,14 +126,19 @@ int Changed() {
 
 int Threads(bool shared) {  // shared: all on the default stream, each synchronizing the others' work too
     aclInit(nullptr);
-    std::atomic<int> bad(0), wrong(0);
+    std::atomic<int> bad(0), wrong(0), ready(0);
     std::vector<std::thread> threads;
     for (int k = 0; k < 4; ++k)
         threads.emplace_back([&, k] {
-            aclrtSetDevice(0);
             aclrtStream stream = nullptr;
-            if (!shared) aclrtCreateStream(&stream);
+            if (shared) aclrtSetDevice(0);
+            else stream = OwnStream();
             Op op(5000 + k);
+            bad += op.Launch(stream) != 0 || aclrtSynchronizeStream(stream) != 0;  // its workspace made
+            // every thread's memory made before any loop: an allocation forgets every plan, and where
+            // it lands among the other threads' calls would decide how many are remembered
+            ++ready;
+            while (ready < 4) std::this_thread::yield();
             for (int round = 0; round < 30; ++round) {
                 op.Fill(round + k);
                 bad += op.Launch(stream) != 0 || aclrtSynchronizeStream(stream) != 0;

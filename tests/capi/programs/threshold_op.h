@@ -9,6 +9,14 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_threshold_backward.h"
 
+/* Device 0 set on this thread, and a stream of its own. */
+inline aclrtStream OwnStream() {
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    return stream;
+}
+
 struct Op {
     int n;
     float threshold = 1.0f;
