@@ -1259,6 +1259,20 @@ static void run_job_released(const Job *job, int parts, int threads, size_t nbyt
     }
 }
 
+/* The job of a flat call on n elements (`period` > 0: the `g_periodic` operand holds only that many,
+ * repeated over the output): the loop streams its output from stream_min bytes moved, and one
+ * operand standing for both, where a is b, takes the lane's single-input loop. */
+static Job flat_job(const Lane *lane, const char *a, const char *b, char *out, size_t n, size_t period,
+                    int g_periodic, _Atomic int *nan_found, uint64_t nan_exponent) {
+    const size_t nbytes = n * (size_t)lane->width;
+    const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
+    const int one = a == b && period == 0 && lane->one_plain != NULL;
+    const Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
+                     a, b, out, n, (size_t)lane->width, &lane->p, stream, period, g_periodic, NULL, NULL, NULL,
+                     NULL, NULL, {0, 0}, nan_found, nan_exponent};
+    return job;
+}
+
 /* lane(a, b, out): out = select(a, b) (allocated if out is None), or None where the call is not
  * for the lane (the general way answers it, and raises every error). Never raises for an input. */
 static PyObject *lane_select(Lane *lane, PyObject *a_obj, PyObject *b_obj, PyObject *out_obj, _Atomic int *nan_found,
@@ -1286,11 +1300,8 @@ static PyObject *lane_select(Lane *lane, PyObject *a_obj, PyObject *b_obj, PyObj
     }
     if (nan_found) atomic_store(nan_found, 0); /* a flat job: its parts check their outputs */
     if (n == 0) return (PyObject *)out;
-    const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
-    const int one = PyArray_BYTES(a) == PyArray_BYTES(b) && period == 0 && lane->one_plain != NULL;
-    Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
-               PyArray_BYTES(a), PyArray_BYTES(b), PyArray_BYTES(out), n, (size_t)lane->width, &lane->p, stream,
-               period, whole == b, NULL, NULL, NULL, NULL, NULL, {0, 0}, nan_found, nan_exponent};
+    const Job job = flat_job(lane, PyArray_BYTES(a), PyArray_BYTES(b), PyArray_BYTES(out), n, period, whole == b,
+                             nan_found, nan_exponent);
     const int threads = job_threads(lane, nbytes);
     run_job_released(&job, job_parts(threads, nbytes), threads, nbytes, 0);
     return (PyObject *)out;
@@ -1320,12 +1331,8 @@ static PyObject *lane_flat(PyObject *self, PyObject *const *args, Py_ssize_t nar
  * without the GIL (it touches no Python object but the lane's own fields, fixed at creation). */
 static void flat_run(PyObject *lane_obj, const void *a, const void *b, void *out, size_t n) {
     const Lane *lane = (const Lane *)lane_obj;
+    const Job job = flat_job(lane, (const char *)a, (const char *)b, (char *)out, n, 0, 0, NULL, 0);
     const size_t nbytes = n * (size_t)lane->width;
-    const int stream = (Py_ssize_t)nbytes * lane->arrays >= lane->stream_min;
-    const int one = a == b && lane->one_plain != NULL;
-    Job job = {one ? (stream ? lane->one_streaming : lane->one_plain) : stream ? lane->streaming : lane->plain,
-               (const char *)a, (const char *)b, (char *)out, n, (size_t)lane->width, &lane->p, stream,
-               0, 0, NULL, NULL, NULL, NULL, NULL, {0, 0}, NULL, 0};
     const int threads = job_threads(lane, nbytes);
     run_job(&job, job_parts(threads, nbytes), threads);
 }
