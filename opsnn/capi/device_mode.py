@@ -88,22 +88,13 @@ class FastApi:
         emulated kernel where the numpy API refuses (never a different answer, only a slower one).
         The device views are made once and kept while `memory_epoch()` (the C ABI's count of
         allocations and frees) and the runtime's memory are unchanged."""
-        function, kinds, out_index, in_place = self.function, self.kinds, self.out_index, self.in_place
+        function, out_index, in_place = self.function, self.out_index, self.in_place
         semantics = executor.platform.family
         emulate = Executor.run.__get__(executor)
         views: list = [None, None, None, None]  # epoch, gm, args, (out, same dtype and shape as the result)
 
         def bind(runtime) -> None:
-            args = []
-            for kind, obj in zip(kinds, objects, strict=True):
-                if kind == sig.OUT:
-                    continue
-                if isinstance(obj, AclTensor):
-                    args.append(device_array(runtime, obj))
-                elif isinstance(obj, AclScalar):
-                    args.append(obj.value)
-                else:
-                    args.append(obj)
+            args = self.numpy_args(runtime, objects)
             out = args[out_index] if in_place else device_array(runtime, objects[out_index])
             views[:] = [memory_epoch(), runtime.gm, args, out]
 
@@ -124,6 +115,12 @@ class FastApi:
 
         return run
 
+    def numpy_args(self, runtime, objects: tuple) -> list:
+        """The numpy API's positional arguments for the C arguments `objects`: each tensor a view of
+        its device memory, each scalar its value (the output left out)."""
+        return [device_array(runtime, obj) if isinstance(obj, AclTensor) else
+                obj.value if isinstance(obj, AclScalar) else obj
+                for kind, obj in zip(self.kinds, objects, strict=True) if kind != sig.OUT]
 
     def c_plan(self, executor: Executor, objects: tuple):
         """(lane, a, b, out, n): what this launch is, where its numpy API answers it through its express
@@ -138,11 +135,7 @@ class FastApi:
         runtime = executor.context.runtime if executor.context is not None else None
         if module is None or runtime is None:
             return None
-        args = []
-        for kind, obj in zip(self.kinds, objects, strict=True):
-            if kind != sig.OUT:
-                args.append(device_array(runtime, obj) if isinstance(obj, AclTensor) else
-                            obj.value if isinstance(obj, AclScalar) else obj)
+        args = self.numpy_args(runtime, objects)
         a, b, scalars = args[0], args[1], args[2:]
         if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray) or a.shape != b.shape:
             return None
