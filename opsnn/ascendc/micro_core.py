@@ -661,7 +661,7 @@ def Arange(dst: RegTensor, scalar, order: IndexOrder = IndexOrder.INCREASE_ORDER
     if order is IndexOrder.DECREASE_ORDER:
         steps = steps[::-1]
     if t.kind == "i":
-        values = ((int(scalar) + steps) & ((1 << 8 * t.itemsize) - 1)).astype(np.dtype(f"u{t.itemsize}")).view(t)
+        values = (int(scalar) + steps).astype(t)  # int64 -> the lane type keeps the low bits: the wrap
     else:
         values = (np.float64(to_scalar(scalar, t)) + steps).astype(t)
     _elementwise("Arange", lambda: values, ARANGE_TYPES, dst, [], None, MaskMergeMode.ZEROING)
